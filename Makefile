@@ -1,0 +1,55 @@
+# patience: `make play` to play, `make test` to pass the tests. Each sets itself up.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml
+
+.PHONY: help setup play test test-python test-rust test-slow lint format clean
+
+help:
+	@echo "make play       play Klondike (Solitaire Rush) in the terminal"
+	@echo "make test       Python and Rust tests"
+	@echo "make lint       ruff, mypy --strict, cargo clippy"
+	@echo "make test-slow  the large runs kept out of make test"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# Reinstall (and so rebuild the native module) when the Rust or the package metadata changes.
+$(STAMP): $(BIN)/python pyproject.toml $(RUST_SOURCES)
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/patience play klondike $(ARGS)
+
+test: test-python test-rust
+
+test-python: $(STAMP)
+	$(BIN)/pytest -m "not slow"
+
+test-rust:
+	cargo test --workspace --exclude patience-py
+
+test-slow: $(STAMP)
+	$(BIN)/pytest -m slow
+
+lint: $(STAMP)
+	$(BIN)/ruff check python tests benchmarks
+	$(BIN)/ruff format --check python tests benchmarks
+	$(BIN)/mypy
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo fmt --all --check
+
+format: $(STAMP)
+	$(BIN)/ruff format python tests benchmarks
+	$(BIN)/ruff check --fix python tests benchmarks
+	cargo fmt --all
+
+clean:
+	rm -rf $(VENV) target .pytest_cache .mypy_cache .ruff_cache .hypothesis
