@@ -1,0 +1,51 @@
+"""The games, behind one protocol (:class:`Game`), found by name in an explicit registry.
+
+>>> sorted(GAMES)
+['klondike']
+>>> game = new_game("klondike", seed=42, variant={"draw": 1})
+>>> type(game).__name__, game.variant
+('Klondike', {'draw': 1})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
+
+from patience.cards import Card
+from patience.errors import InvalidDealError, InvalidRecordError
+from patience.games.base import Game, Outcome, Played, VariantOption
+from patience.games.klondike import Klondike
+
+__all__ = ["GAMES", "Game", "Klondike", "Outcome", "Played", "VariantOption", "game_class", "new_game"]
+
+GAMES: Final[Mapping[str, type[Game]]] = {
+    Klondike.name: Klondike,
+}
+"""Every game by its record name. Adding a game means adding it here, nowhere else."""
+
+
+def game_class(name: str) -> type[Game]:
+    """The game registered as ``name``; raises :class:`InvalidRecordError` if none is."""
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(GAMES))
+        raise InvalidRecordError(f"unknown game {name!r} (games: {known})") from None
+
+
+def new_game(
+    name: str,
+    *,
+    deal: Sequence[Card] | str | Iterable[str] | None = None,
+    seed: int | None = None,
+    variant: Mapping[str, object] | None = None,
+) -> Game:
+    """A new game of ``name`` from a ``deal`` or a ``seed`` (exactly one of them)."""
+    cls = game_class(name)
+    if (deal is None) == (seed is None):
+        raise InvalidDealError("give a deal or a seed, not both or neither")
+    if seed is not None:
+        return cls.from_seed(seed, variant)
+    assert deal is not None
+    return cls.from_variant(deal, variant)

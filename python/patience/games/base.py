@@ -1,0 +1,292 @@
+"""The protocol every game implements, and what the games share.
+
+A game is built from a deal and its variant options, then played with :meth:`Game.play`,
+:meth:`Game.undo` and :meth:`Game.legal_moves`; its end is an :class:`Outcome`. Sessions,
+records, the terminal client, the server and the solvers' certificates are all written
+against this class, never against one game.
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Literal, Self
+
+from patience.cards import Card, parse_deal, shuffled_deck
+from patience.errors import (
+    GameOverError,
+    InvalidDealError,
+    InvalidVariantError,
+    UndoRefusedError,
+)
+from patience.moves import END, UNDO, Move, Place
+
+__all__ = ["Game", "Outcome", "OutcomeReason", "Played", "VariantOption", "scaled_time_bonus"]
+
+OutcomeReason = Literal["won", "ended", "stuck", "timeout"]
+JSON = Any
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: won (every card home), or not, and why.
+
+    >>> Outcome(won=False, reason="ended")
+    Outcome(won=False, reason='ended')
+    """
+
+    won: bool
+    reason: OutcomeReason
+
+    def to_json(self) -> dict[str, JSON]:
+        """The outcome as a JSON object."""
+        return {"won": self.won, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What one accepted move did: the move in canonical notation, the points it scored
+    (flips included), the hidden cards it turned up, and the moves the game then made by
+    itself (Klondike's play-out once solved, Kansas' refills)."""
+
+    move: Move
+    points: int
+    revealed: tuple[Card, ...] = ()
+    auto: tuple[Played, ...] = ()
+
+    @property
+    def total_points(self) -> int:
+        """Points of the move and of every automatic move after it."""
+        return self.points + sum(step.total_points for step in self.auto)
+
+
+@dataclass(frozen=True, slots=True)
+class VariantOption:
+    """One option of a game's variant: its name, the values it takes, and its default."""
+
+    name: str
+    values: tuple[object, ...]
+    default: object
+
+
+def scaled_time_bonus(*, limit: int, elapsed: float, done: int, total: int) -> int:
+    """``floor((limit - elapsed) * done / total)``, computed exactly; 0 once time is up.
+
+    >>> scaled_time_bonus(limit=300, elapsed=100, done=26, total=52)
+    100
+    >>> scaled_time_bonus(limit=300, elapsed=299.5, done=52, total=52)
+    0
+    """
+    if not 0 <= elapsed < limit:
+        return 0
+    return math.floor((Fraction(limit) - Fraction(elapsed)) * done / total)
+
+
+class Game(abc.ABC):
+    """A game of patience in progress: the engine of record for one game's rules.
+
+    Subclasses set the class attributes, build their layout in ``__init__`` from the deal
+    (see RULES.md for each game's layout), and implement the abstract methods. Every
+    method that changes state either succeeds or raises a :class:`ValueError` subclass and
+    changes nothing.
+    """
+
+    name: ClassVar[str]
+    """The registry name, as in game records (``"klondike"``)."""
+    title: ClassVar[str]
+    """The name shown to players."""
+    decks: ClassVar[int] = 1
+    time_limit: ClassVar[int]
+    """Seconds on the clock in timed play."""
+    options: ClassVar[tuple[VariantOption, ...]] = ()
+
+    def __init__(self, deal: Sequence[Card] | str | Iterable[str]) -> None:
+        self._deal: tuple[Card, ...] = coerce_deal(deal, decks=self.decks)
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_variant(cls, deal: Sequence[Card] | str | Iterable[str], variant: Mapping[str, object] | None = None) -> Self:
+        """The game for ``deal`` with ``variant`` (an object such as ``{"draw": 3}``),
+        checked: an unknown option or value raises :class:`InvalidVariantError`."""
+        return cls(deal, **cls.check_variant(variant or {}))
+
+    @classmethod
+    def from_seed(cls, seed: int, variant: Mapping[str, object] | None = None) -> Self:
+        """The game dealt by the seeded shuffle for ``(name, seed)``."""
+        return cls.from_variant(shuffled_deck(cls.name, seed, decks=cls.decks), variant)
+
+    @classmethod
+    def check_variant(cls, variant: Mapping[str, object]) -> dict[str, object]:
+        """``variant`` checked and completed with defaults.
+
+        The values must be exactly those listed (so ``True`` is not ``1``)."""
+        if not isinstance(variant, Mapping):
+            raise InvalidVariantError(f"a variant is an object of options, not {variant!r}")
+        known = {option.name: option for option in cls.options}
+        for key in variant:
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise InvalidVariantError(f"{cls.name} has no option {key!r} (options: {names})")
+        checked = {}
+        for option in cls.options:
+            value = variant.get(option.name, option.default)
+            if not any(type(value) is type(allowed) and value == allowed for allowed in option.values):
+                allowed_text = " or ".join(_json_text(v) for v in option.values)
+                raise InvalidVariantError(
+                    f"{cls.name} option {option.name!r} takes {allowed_text}, not {_json_text(value)}"
+                )
+            checked[option.name] = value
+        return checked
+
+    @classmethod
+    def variants(cls) -> list[dict[str, object]]:
+        """Every combination of option values (for tests and menus)."""
+        combos: list[dict[str, object]] = [{}]
+        for option in cls.options:
+            combos = [{**combo, option.name: value} for combo in combos for value in option.values]
+        return combos
+
+    @property
+    def deal(self) -> tuple[Card, ...]:
+        """The deal this game was dealt from, first-dealt card first."""
+        return self._deal
+
+    @property
+    @abc.abstractmethod
+    def variant(self) -> dict[str, object]:
+        """The variant options, as a game record holds them."""
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> Played:
+        """Play a move (a :class:`Move` or notation). ``undo`` and ``end`` are accepted too.
+
+        Raises :class:`InvalidMoveError` for text that is not a move of this game,
+        :class:`IllegalMoveError` for a move the rules refuse here, and changes nothing then.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if move == UNDO:
+            before = self.score()
+            self.undo()
+            return Played(UNDO, self.score() - before)
+        if self.is_over():
+            raise GameOverError("the game is over")
+        if move == END:
+            self._end()
+            return Played(END, 0)
+        return self._play(move)
+
+    def undo(self) -> None:
+        """Take back the last move, score included; refused where the rules say so."""
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise UndoRefusedError(f"cannot undo: {refusal}")
+        self._undo()
+
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would be accepted now."""
+        return self.undo_refusal() is None
+
+    def is_over(self) -> bool:
+        """Whether the game has ended (``outcome() is not None``)."""
+        return self.outcome() is not None
+
+    def is_legal(self, move: Move | str) -> bool:
+        """Whether ``move`` would be accepted by :meth:`play` (words aside)."""
+        try:
+            parsed = Move.parse(move) if isinstance(move, str) else move
+            probe = self.copy()
+            probe.play(parsed)
+        except ValueError:
+            return False
+        return True
+
+    def copy(self) -> Self:
+        """An independent copy of the game, history included."""
+        return copy.deepcopy(self)
+
+    def time_bonus(self, elapsed: float) -> int:
+        """The bonus for finishing after ``elapsed`` seconds of the clock (0 if none)."""
+        return 0
+
+    def final_score(self, elapsed: float | None) -> int:
+        """The score with the time bonus of a game that ended (not by timeout) after
+        ``elapsed`` seconds; no bonus for an unfinished game or when ``elapsed`` is None."""
+        outcome = self.outcome()
+        if elapsed is None or outcome is None or outcome.reason == "timeout":
+            return self.score()
+        return self.score() + self.time_bonus(elapsed)
+
+    # -- what subclasses provide --------------------------------------------------------
+
+    @abc.abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every move the rules allow now, in canonical notation (no ``undo`` or ``end``);
+        empty once the game is over."""
+
+    @abc.abstractmethod
+    def _play(self, move: Move) -> Played:
+        """Apply a game move, or raise without changing anything."""
+
+    @abc.abstractmethod
+    def _end(self) -> None:
+        """Stop playing (the ``end`` word)."""
+
+    @abc.abstractmethod
+    def _undo(self) -> None:
+        """Take back the last move; only called when :meth:`undo_refusal` is None."""
+
+    @abc.abstractmethod
+    def undo_refusal(self) -> str | None:
+        """Why undo is refused now, or None when it is allowed."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    @abc.abstractmethod
+    def score(self) -> int:
+        """The score so far, without any time bonus."""
+
+    @abc.abstractmethod
+    def cards_on_foundation(self) -> int:
+        """How many cards are on the foundations."""
+
+    @abc.abstractmethod
+    def observation(self) -> dict[str, JSON]:
+        """What the player may see, as JSON: never a face-down card or a stock's order."""
+
+    @abc.abstractmethod
+    def piles(self) -> dict[str, list[Card]]:
+        """The referee's view: every pile by name, hidden cards included, each listed
+        first-placed first. Never shown to a player."""
+
+    def tap(self, place: Place | str) -> Move | None:
+        """The move a tap (or double-click) on the card at ``place`` makes, if any."""
+        return None
+
+
+def coerce_deal(deal: Sequence[Card] | str | Iterable[str], *, decks: int) -> tuple[Card, ...]:
+    """A checked deal from cards, card strings, or a deal string."""
+    if isinstance(deal, str):
+        return parse_deal(deal, decks=decks)
+    items = list(deal)
+    if all(isinstance(item, Card) for item in items):
+        return parse_deal([str(item) for item in items], decks=decks)
+    if all(isinstance(item, str) for item in items):
+        return parse_deal(items, decks=decks)
+    raise InvalidDealError("a deal is a list of cards or card strings")
+
+
+def _json_text(value: object) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return repr(value)

@@ -1,0 +1,480 @@
+"""Klondike as "Solitaire Rush": the engine of record (RULES.md, Klondike section).
+
+Seven columns dealt row by row (1 to 7 cards, the last of each face up), the other 24 cards
+in the hand, first of them on top. Draw 1 or draw 3, unlimited passes, the points table of
+the seed, undo that never passes a reveal, and automatic play-out once solved.
+
+>>> game = Klondike.from_seed(1, {"draw": 3})
+>>> game.play("draw").points, len(game.observation()["waste"])
+(0, 3)
+>>> game.can_undo()  # those three cards were never seen before
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Final, Literal
+
+from patience.cards import Card, Rank, Suit
+from patience.errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
+from patience.games.base import Game, Outcome, Played, VariantOption, scaled_time_bonus
+from patience.moves import DRAW, RECYCLE, Move, Place
+
+__all__ = ["Klondike", "foundation_points"]
+
+COLUMNS: Final = 7
+SUITS: Final = tuple(Suit)
+WASTE_BONUS: Final = 10
+FLIP_POINTS: Final = 10
+FOUNDATION_TO_TABLEAU: Final = -10
+DRAW1_RECYCLE: Final = -100
+DRAW3_RECYCLE: Final = -20
+DRAW3_FREE_RECYCLES: Final = 2
+
+
+def foundation_points(rank: Rank) -> int:
+    """Points for moving a card of ``rank`` to a foundation: Ace 50, 2 45, ... 9 10, then 5.
+
+    >>> [foundation_points(rank) for rank in (Rank.ACE, Rank.TWO, Rank.NINE, Rank.TEN, Rank.KING)]
+    [50, 45, 10, 5, 5]
+    """
+    return 55 - 5 * rank if rank <= Rank.NINE else 5
+
+
+def _fits_on(card: Card, target: Card | None) -> bool:
+    """Whether ``card`` may be placed on a column whose exposed card is ``target``."""
+    if target is None:
+        return card.rank == Rank.KING
+    return card.rank == target.rank - 1 and card.is_red != target.is_red
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    columns: tuple[tuple[Card, ...], ...]
+    hidden: tuple[int, ...]
+    stock: tuple[Card, ...]
+    waste: tuple[Card, ...]
+    foundation: tuple[int, ...]
+    score: int
+    recycles: int
+    revealed: bool  # the move taken after this snapshot turned up an unseen card
+
+
+_Kind = Literal["draw", "recycle", "to_foundation", "to_column", "from_foundation"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Action:
+    """A move resolved against the current state."""
+
+    kind: _Kind
+    move: Move  # canonical
+    source: int | None = None  # column index (0-based) or None for the waste
+    start: int = 0  # first card of the moved run, for moves out of a column
+    dest: int | None = None  # destination column index
+    suit: Suit | None = None  # foundation suit, for moves out of a foundation
+
+
+class Klondike(Game):
+    """Klondike by the Solitaire Rush rules; ``draw`` is 1 or 3."""
+
+    name: ClassVar[str] = "klondike"
+    title: ClassVar[str] = "Solitaire Rush"
+    time_limit: ClassVar[int] = 300
+    options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("draw", (1, 3), 1),)
+
+    def __init__(self, deal: Sequence[Card] | str | Iterable[str], *, draw: int = 1) -> None:
+        if draw not in (1, 3) or isinstance(draw, bool):
+            raise InvalidVariantError(f"klondike option 'draw' takes 1 or 3, not {draw!r}")
+        super().__init__(deal)
+        self._draw = draw
+        cards = iter(self._deal)
+        self._columns: list[list[Card]] = [[] for _ in range(COLUMNS)]
+        for row in range(COLUMNS):
+            for column in range(row, COLUMNS):
+                self._columns[column].append(next(cards))
+        self._hidden = [len(column) - 1 for column in self._columns]
+        self._stock: list[Card] = list(cards)[::-1]  # top of the hand is the last item
+        self._waste: list[Card] = []
+        self._foundation = [0] * len(SUITS)  # top rank on each suit's pile, 0 when empty
+        self._score = 0
+        self._recycles = 0
+        self._seen: set[Card] = set()  # hand cards the player has seen turned up
+        self._ended = False
+        self._history: list[_Snapshot] = []
+
+    @property
+    def variant(self) -> dict[str, object]:
+        """``{"draw": 1}`` or ``{"draw": 3}``."""
+        return {"draw": self._draw}
+
+    @property
+    def draw_count(self) -> int:
+        """Cards turned by one ``draw``: 1 or 3."""
+        return self._draw
+
+    # -- reading the state --------------------------------------------------------------
+
+    def score(self) -> int:
+        """The score so far, without the time bonus."""
+        return self._score
+
+    def cards_on_foundation(self) -> int:
+        """Cards on the four foundations."""
+        return sum(self._foundation)
+
+    def is_solved(self) -> bool:
+        """Hand empty, at most one card in the waste, no face-down card in the tableau."""
+        return not self._stock and len(self._waste) <= 1 and not any(self._hidden)
+
+    def outcome(self) -> Outcome | None:
+        """Won once all 52 cards are home; ended by ``end``; else None."""
+        if self.cards_on_foundation() == 52:
+            return Outcome(won=True, reason="won")
+        if self._ended:
+            return Outcome(won=False, reason="ended")
+        return None
+
+    def time_bonus(self, elapsed: float) -> int:
+        """``floor((300 - T) * CP / 52)``, T the seconds used, CP the cards home."""
+        return scaled_time_bonus(
+            limit=self.time_limit, elapsed=elapsed, done=self.cards_on_foundation(), total=52
+        )
+
+    @property
+    def recycles(self) -> int:
+        """How many times the waste was turned back into the hand."""
+        return self._recycles
+
+    def observation(self) -> dict[str, Any]:
+        """The table as the player sees it: face-down cards and the hand only as counts."""
+        return {
+            "game": self.name,
+            "variant": self.variant,
+            "tableau": [
+                {"hidden": hidden, "cards": [str(card) for card in column[hidden:]]}
+                for column, hidden in zip(self._columns, self._hidden, strict=True)
+            ],
+            "hand": len(self._stock),
+            "waste": [str(card) for card in self._waste],
+            "foundation": {
+                suit.value: (str(Card(top, suit)) if top else None)
+                for suit, top in zip(SUITS, self._foundation, strict=True)
+            },
+            "score": self._score,
+            "recycles": self._recycles,
+            "can_undo": self.can_undo(),
+            "outcome": None if (outcome := self.outcome()) is None else outcome.to_json(),
+        }
+
+    def piles(self) -> dict[str, list[Card]]:
+        """Every pile, hidden cards included: ``t1``..``t7``, ``hand`` (next card first),
+        ``waste`` (top last), ``f:c``..``f:s``."""
+        piles = {f"t{index + 1}": list(column) for index, column in enumerate(self._columns)}
+        piles["hand"] = self._stock[::-1]
+        piles["waste"] = list(self._waste)
+        for suit, top in zip(SUITS, self._foundation, strict=True):
+            piles[f"f:{suit.value}"] = [Card(rank, suit) for rank in range(1, top + 1)]
+        return piles
+
+    def hidden_counts(self) -> list[int]:
+        """Face-down cards at the bottom of each column."""
+        return list(self._hidden)
+
+    # -- moves --------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: to the foundation, waste to columns, column to column,
+        foundation to columns, then ``draw`` or ``recycle``."""
+        if self.is_over():
+            return []
+        moves = [action.move for action in self._actions()]
+        return moves
+
+    def _actions(self) -> list[_Action]:
+        candidates: list[Move] = [Move(source=Place("w"), dest=Place("f"))]
+        candidates += [Move(source=_column(i), dest=Place("f")) for i in range(COLUMNS)]
+        candidates += [Move(source=Place("w"), dest=_column(i)) for i in range(COLUMNS)]
+        candidates += [
+            Move(source=_column(i), dest=_column(j))
+            for i in range(COLUMNS)
+            for j in range(COLUMNS)
+            if i != j
+        ]
+        candidates += [
+            Move(source=Place("f", suit=suit), dest=_column(j))
+            for suit in SUITS
+            for j in range(COLUMNS)
+        ]
+        candidates += [DRAW, RECYCLE]
+        actions = []
+        for candidate in candidates:
+            try:
+                actions.append(self._resolve(candidate))
+            except IllegalMoveError:
+                continue
+        return actions
+
+    def _resolve(self, move: Move) -> _Action:
+        """The action ``move`` stands for here; raises if it is not legal."""
+        if move.word == "draw":
+            if not self._stock:
+                raise IllegalMoveError("the hand is empty: recycle the waste first")
+            return _Action("draw", DRAW)
+        if move.word == "recycle":
+            if self._stock:
+                raise IllegalMoveError("recycle only once the hand is empty")
+            if not self._waste:
+                raise IllegalMoveError("the waste is empty: nothing to recycle")
+            return _Action("recycle", RECYCLE)
+        if move.word is not None:
+            raise InvalidMoveError(f"{move.word!r} is not a Klondike move here")
+        source, dest = move.source, move.dest
+        assert source is not None
+        if dest is None:
+            raise InvalidMoveError(f"{move}: say where to, as {source.bare}>f or {source.bare}>t1")
+        self._check_place(source)
+        self._check_place(dest)
+        if dest.kind == "f":
+            return self._resolve_to_foundation(source)
+        if dest.kind != "t":
+            raise InvalidMoveError(f"{move}: cards go to a column (t1..t7) or the foundation (f)")
+        assert dest.column is not None
+        dest_index = dest.column - 1
+        target = self._exposed(dest_index)
+        if source.kind == "w":
+            card = self._waste_top()
+            if not _fits_on(card, target):
+                raise IllegalMoveError(_placing_error(card, target, dest))
+            return _Action("to_column", Move(source=source, dest=dest), dest=dest_index)
+        if source.kind == "f":
+            return self._resolve_from_foundation(source, dest_index)
+        if source.kind != "t":
+            raise InvalidMoveError(f"{move}: cards leave a column, the waste or the foundation")
+        assert source.column is not None
+        index = source.column - 1
+        if index == dest_index:
+            raise IllegalMoveError(f"{move}: a run cannot move onto its own column")
+        column = self._columns[index]
+        if not column:
+            raise IllegalMoveError(f"{source.bare} is empty")
+        face_up = range(self._hidden[index], len(column))
+        starts = [i for i in face_up if _fits_on(column[i], target)]
+        if source.card is not None:
+            if source.card not in column[self._hidden[index] :]:
+                raise IllegalMoveError(f"{source.card} is not a face-up card of {source.bare}")
+            named = column.index(source.card)
+            if named not in starts:
+                raise IllegalMoveError(_placing_error(source.card, target, dest))
+            starts = [named]
+        if not starts:
+            if target is None:
+                raise IllegalMoveError(f"{move}: only a king, with what is built on it, fills an empty column")
+            raise IllegalMoveError(f"{move}: no face-up card of {source.bare} fits on {target}")
+        canonical = Move(source=source.bare, dest=dest)
+        return _Action("to_column", canonical, source=index, start=starts[0], dest=dest_index)
+
+    def _resolve_to_foundation(self, source: Place) -> _Action:
+        if source.kind == "w":
+            card = self._waste_top()
+            column_index = None
+        elif source.kind == "t":
+            assert source.column is not None
+            column_index = source.column - 1
+            card_or_none = self._exposed(column_index)
+            if card_or_none is None:
+                raise IllegalMoveError(f"{source.bare} is empty")
+            card = card_or_none
+            if source.card is not None and source.card != card:
+                raise IllegalMoveError(f"{source.card} is not the exposed card of {source.bare}")
+        else:
+            raise InvalidMoveError(f"{source}>f: only the waste or a column plays to the foundation")
+        if self._foundation[card.suit.index] != card.rank - 1:
+            raise IllegalMoveError(f"{card} has no place on the foundation yet")
+        canonical = Move(source=source.bare, dest=Place("f"))
+        return _Action("to_foundation", canonical, source=column_index,
+                       start=len(self._columns[column_index]) - 1 if column_index is not None else 0)
+
+    def _resolve_from_foundation(self, source: Place, dest_index: int) -> _Action:
+        target = self._exposed(dest_index)
+        dest = _column(dest_index)
+        if source.suit is not None:
+            suits = [source.suit]
+        else:  # `f>t3`: accepted when exactly one foundation card fits
+            suits = [
+                suit for suit in SUITS
+                if self._foundation[suit.index] and _fits_on(Card(self._foundation[suit.index], suit), target)
+            ]
+            if len(suits) != 1:
+                raise IllegalMoveError(f"f>{dest}: name the foundation's suit, as f:h>{dest}")
+        suit = suits[0]
+        top = self._foundation[suit.index]
+        if not top:
+            raise IllegalMoveError(f"the {suit.name.lower()} foundation is empty")
+        card = Card(top, suit)
+        if not _fits_on(card, target):
+            raise IllegalMoveError(_placing_error(card, target, dest))
+        return _Action("from_foundation", Move(source=Place("f", suit=suit), dest=dest),
+                       dest=dest_index, suit=suit)
+
+    def _check_place(self, place: Place) -> None:
+        if place.kind in ("r", "h"):
+            raise InvalidMoveError(f"Klondike has no {'reserve' if place.kind == 'r' else 'hand place'} ({place.kind!r}); the hand is drawn with 'draw'")
+        if place.kind == "t" and place.column is not None and place.column > COLUMNS:
+            raise InvalidMoveError(f"Klondike has columns t1 to t{COLUMNS}, not {place.bare}")
+
+    def _exposed(self, index: int) -> Card | None:
+        column = self._columns[index]
+        return column[-1] if column else None
+
+    def _waste_top(self) -> Card:
+        if not self._waste:
+            raise IllegalMoveError("the waste is empty")
+        return self._waste[-1]
+
+    def _play(self, move: Move) -> Played:
+        action = self._resolve(move)
+        snapshot = self._snapshot()
+        played = self._apply(action)
+        self._history.append(replace(snapshot, revealed=bool(played.revealed)))
+        if self.is_solved() and self.cards_on_foundation() < 52:
+            played = Played(played.move, played.points, played.revealed, self._play_out())
+        return played
+
+    def _apply(self, action: _Action) -> Played:
+        points = 0
+        revealed: list[Card] = []
+        if action.kind == "draw":
+            for _ in range(min(self._draw, len(self._stock))):
+                card = self._stock.pop()
+                self._waste.append(card)
+                if card not in self._seen:
+                    self._seen.add(card)
+                    revealed.append(card)
+        elif action.kind == "recycle":
+            self._stock = self._waste[::-1]
+            self._waste = []
+            self._recycles += 1
+            if self._draw == 1:
+                points += DRAW1_RECYCLE
+            elif self._recycles > DRAW3_FREE_RECYCLES:
+                points += DRAW3_RECYCLE
+        elif action.kind == "from_foundation":
+            assert action.suit is not None and action.dest is not None
+            card = Card(self._foundation[action.suit.index], action.suit)
+            self._foundation[action.suit.index] -= 1
+            self._columns[action.dest].append(card)
+            points += FOUNDATION_TO_TABLEAU
+        else:
+            moved = self._take(action.source, action.start)
+            if action.source is None:
+                points += WASTE_BONUS
+            if action.kind == "to_foundation":
+                (card,) = moved
+                self._foundation[card.suit.index] += 1
+                points += foundation_points(card.rank)
+            else:
+                assert action.dest is not None
+                self._columns[action.dest].extend(moved)
+            flipped = self._flip(action.source)
+            if flipped is not None:
+                points += FLIP_POINTS
+                revealed.append(flipped)
+        self._score += points
+        return Played(action.move, points, tuple(revealed))
+
+    def _take(self, source: int | None, start: int) -> list[Card]:
+        if source is None:
+            return [self._waste.pop()]
+        column = self._columns[source]
+        moved = column[start:]
+        del column[start:]
+        return moved
+
+    def _flip(self, source: int | None) -> Card | None:
+        """Turn up the column's exposed card if it is face down; returns it."""
+        if source is None:
+            return None
+        column = self._columns[source]
+        if column and self._hidden[source] == len(column):
+            self._hidden[source] -= 1
+            return column[-1]
+        return None
+
+    def _play_out(self) -> tuple[Played, ...]:
+        """Every card to the foundations, lowest rank first (always possible once solved)."""
+        steps = []
+        while self.cards_on_foundation() < 52:
+            actions = [a for a in self._actions() if a.kind == "to_foundation"]
+            if not actions:  # pragma: no cover - impossible by the rules; fail loudly
+                raise AssertionError("a solved Klondike game could not play out")
+            best = min(actions, key=lambda a: self._card_of(a).rank)
+            steps.append(self._apply(best))
+        return tuple(steps)
+
+    def _card_of(self, action: _Action) -> Card:
+        if action.source is None:
+            return self._waste[-1]
+        return self._columns[action.source][-1]
+
+    def tap(self, place: Place | str) -> Move | None:
+        """The foundation move for the exposed card at ``place`` (``w`` or ``t1``..``t7``),
+        if that card has a place there; None otherwise."""
+        if isinstance(place, str):
+            place = Place.parse(place)
+        if place.kind not in ("w", "t") or self.is_over():
+            return None
+        try:
+            self._check_place(place)
+            return self._resolve_to_foundation(place).move
+        except (IllegalMoveError, InvalidMoveError):
+            return None
+
+    def _end(self) -> None:
+        self._ended = True
+
+    # -- undo ---------------------------------------------------------------------------
+
+    def undo_refusal(self) -> str | None:
+        """Why undo is refused: game over, nothing played, or the last move revealed a card."""
+        if self.is_over():
+            return "the game is over"
+        if not self._history:
+            return "nothing to undo"
+        if self._history[-1].revealed:
+            return "the last move turned up a card that was hidden"
+        return None
+
+    def _undo(self) -> None:
+        snapshot = self._history.pop()
+        self._columns = [list(column) for column in snapshot.columns]
+        self._hidden = list(snapshot.hidden)
+        self._stock = list(snapshot.stock)
+        self._waste = list(snapshot.waste)
+        self._foundation = list(snapshot.foundation)
+        self._score = snapshot.score
+        self._recycles = snapshot.recycles
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            columns=tuple(tuple(column) for column in self._columns),
+            hidden=tuple(self._hidden),
+            stock=tuple(self._stock),
+            waste=tuple(self._waste),
+            foundation=tuple(self._foundation),
+            score=self._score,
+            recycles=self._recycles,
+            revealed=False,
+        )
+
+
+def _column(index: int) -> Place:
+    return Place("t", index + 1)
+
+
+def _placing_error(card: Card, target: Card | None, dest: Place) -> str:
+    if target is None:
+        return f"{card} cannot fill the empty column {dest}: only a king can"
+    return f"{card} cannot go on {target} ({dest}): a column builds down in alternating colours"

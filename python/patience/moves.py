@@ -1,0 +1,161 @@
+"""Move notation, as RULES.md fixes it, shared by every game.
+
+A move is ``SOURCE>DEST`` or a word. Places: ``t1``..``tN`` tableau columns, ``w`` the
+waste, ``r`` the reserve, ``h`` the hand (a card leaves it as ``h:Qs``), ``f`` the
+foundation (a card leaves a Klondike foundation as ``f:h``). A column may name the first
+card of the run it moves (``t3:Qh>t5``). In Golf a column's card goes to the waste, written
+``t3`` alone. Words: ``draw``, ``recycle``, ``undo``, ``end``.
+
+Input is case-insensitive; output is canonical and round-trips:
+
+>>> str(Move.parse("T3:QH>T5")), str(Move.parse("f:H>t1")), str(Move.parse(" Draw "))
+('t3:Qh>t5', 'f:h>t1', 'draw')
+>>> Move.parse("t3>t5") == Move(source=Place("t", 3), dest=Place("t", 5))
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from patience.cards import Card, Suit
+from patience.errors import InvalidCardError, InvalidMoveError
+
+__all__ = ["WORDS", "Move", "Place", "PlaceKind", "Word"]
+
+PlaceKind = Literal["t", "w", "r", "h", "f"]
+Word = Literal["draw", "recycle", "undo", "end"]
+WORDS: Final[tuple[Word, ...]] = ("draw", "recycle", "undo", "end")
+
+_PLACE: Final = re.compile(r"^(?:t(?P<column>\d{1,2})|(?P<kind>[wrhf]))(?::(?P<qualifier>.+))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A place on the table: its kind, a column number (``t`` only, from 1), and optionally
+    the card named at it (``t3:Qh``, ``h:Qs``) or the suit of a foundation (``f:h``).
+
+    >>> str(Place("t", 3, card=Card.parse("Qh"))), str(Place("f", suit=Suit.HEARTS))
+    ('t3:Qh', 'f:h')
+    """
+
+    kind: PlaceKind
+    column: int | None = None
+    card: Card | None = None
+    suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind == "t") != (self.column is not None):
+            raise InvalidMoveError("a column number goes with a tableau place (t1, t2, ...)")
+        if self.column is not None and self.column < 1:
+            raise InvalidMoveError(f"there is no column t{self.column}; columns start at t1")
+        if self.card is not None and self.kind not in ("t", "h"):
+            raise InvalidMoveError(f"a card can be named only at a column or the hand, not {self.kind!r}")
+        if self.suit is not None and self.kind != "f":
+            raise InvalidMoveError("a suit can be named only at the foundation (f:h)")
+
+    @classmethod
+    def parse(cls, text: str) -> Place:
+        """A place written in notation (``t3``, ``w``, ``h:Qs``, ``f:h``), either case."""
+        match = _PLACE.match(text.strip().lower())
+        if match is None:
+            raise InvalidMoveError(f"{text!r} is not a place (t1..tN, w, r, h, f)")
+        qualifier = match["qualifier"]
+        if match["column"] is not None:
+            column = int(match["column"])
+            return cls("t", column, card=_card_of(qualifier, text))
+        kind: PlaceKind = match["kind"]
+        if qualifier is None:
+            return cls(kind)
+        if kind == "f":
+            try:
+                return cls("f", suit=Suit.parse(qualifier))
+            except InvalidCardError:
+                raise InvalidMoveError(f"{text!r}: a foundation is named by its suit, as f:h") from None
+        if kind == "h":
+            return cls("h", card=_card_of(qualifier, text))
+        raise InvalidMoveError(f"{text!r}: nothing can be named at {kind!r}")
+
+    @property
+    def bare(self) -> Place:
+        """The place without the card or suit it names."""
+        return Place(self.kind, self.column)
+
+    def __str__(self) -> str:
+        text = f"t{self.column}" if self.kind == "t" else self.kind
+        if self.card is not None:
+            return f"{text}:{self.card}"
+        if self.suit is not None:
+            return f"{text}:{self.suit.value}"
+        return text
+
+
+def _card_of(qualifier: str | None, text: str) -> Card | None:
+    if qualifier is None:
+        return None
+    try:
+        return Card.parse(qualifier)
+    except InvalidCardError:
+        raise InvalidMoveError(f"{text!r}: {qualifier!r} is not a card") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: a word, a place alone (Golf's ``t3``), or ``source>dest``.
+
+    >>> Move.parse("t3:Qh")
+    Traceback (most recent call last):
+    ...
+    patience.errors.InvalidMoveError: 't3:Qh': a card can be named only in a move to somewhere (t3:Qh>t5)
+    """
+
+    word: Word | None = None
+    source: Place | None = None
+    dest: Place | None = None
+
+    def __post_init__(self) -> None:
+        if (self.word is None) == (self.source is None):
+            raise InvalidMoveError("a move is either a word or starts from a place")
+        if self.dest is not None and (self.dest.card is not None or self.dest.suit is not None):
+            raise InvalidMoveError("a destination is a bare place (t5, f, h, w)")
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """A move written in notation, either case, spaces around it ignored."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is a string, not {type(text).__name__}")
+        cleaned = text.strip().lower()
+        if cleaned in WORDS:
+            return cls(word=cleaned)  # type: ignore[arg-type]
+        if not cleaned:
+            raise InvalidMoveError("empty move")
+        source_text, arrow, dest_text = cleaned.partition(">")
+        try:
+            source = Place.parse(source_text)
+            dest = Place.parse(dest_text) if arrow else None
+            if dest is None and (source.card is not None or source.suit is not None):
+                raise InvalidMoveError(
+                    f"{text.strip()!r}: a card can be named only in a move to somewhere (t3:Qh>t5)"
+                )
+            return cls(source=source, dest=dest)
+        except InvalidMoveError as error:
+            message = str(error)
+            if not message.startswith(repr(text.strip())):
+                message = f"{text.strip()!r} is not a move: {message}"
+            raise InvalidMoveError(message) from None
+
+    def __str__(self) -> str:
+        if self.word is not None:
+            return self.word
+        assert self.source is not None
+        if self.dest is None:
+            return str(self.source)
+        return f"{self.source}>{self.dest}"
+
+
+DRAW: Final = Move(word="draw")
+RECYCLE: Final = Move(word="recycle")
+UNDO: Final = Move(word="undo")
+END: Final = Move(word="end")

@@ -1,0 +1,209 @@
+"""A timed game as played: the clock, the end conditions, and an append-only event log.
+
+The clock is injected (any function returning seconds), so tests and servers decide what
+time is. The game's clock limit applies (5 minutes for Klondike); it stops when the game
+ends, including the moment Klondike is solved and plays itself out. A game that runs out of
+time ends with reason ``"timeout"`` and earns no time bonus.
+
+>>> from patience.games import new_game
+>>> now = [0.0]
+>>> session = Session(new_game("klondike", seed=3), clock=lambda: now[0])
+>>> now[0] = 12.5
+>>> _ = session.play("draw")
+>>> session.elapsed(), [event.kind for event in session.log]
+(12.5, ['start', 'move'])
+>>> now[0] = 400.0
+>>> session.outcome()
+Outcome(won=False, reason='timeout')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from patience.errors import GameOverError, InvalidRecordError, TimeUpError
+from patience.games import Game, Outcome, Played, new_game
+from patience.moves import END, Move
+from patience.records import GameRecord
+
+__all__ = ["Clock", "Event", "Session"]
+
+Clock = Callable[[], float]
+EventKind = Literal["start", "move", "timeout"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a session's log: when (clock reading) and what (a move's notation)."""
+
+    kind: EventKind
+    at: float
+    move: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        data: dict[str, Any] = {"kind": self.kind, "at": self.at}
+        if self.move is not None:
+            data["move"] = self.move
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """An event from :meth:`to_json`'s form; raises :class:`InvalidRecordError`."""
+        kind, at, move = data.get("kind"), data.get("at"), data.get("move")
+        if kind not in ("start", "move", "timeout"):
+            raise InvalidRecordError(f"unknown event kind {kind!r}")
+        if not isinstance(at, (int, float)) or isinstance(at, bool):
+            raise InvalidRecordError(f"event time must be a number, not {at!r}")
+        if (kind == "move") != isinstance(move, str):
+            raise InvalidRecordError("a move event carries its move, and only a move event does")
+        return cls(kind, float(at), move)
+
+
+class Session:
+    """A game on the clock. Every accepted move is logged; rejected ones change nothing."""
+
+    def __init__(
+        self, game: Game, *, clock: Clock = time.monotonic, time_limit: float | None = None
+    ) -> None:
+        self.game = game
+        self._clock = clock
+        self.time_limit = float(game.time_limit if time_limit is None else time_limit)
+        self._start = clock()
+        self._stopped_at: float | None = None  # elapsed seconds when the clock stopped
+        self._timed_out = False
+        self._log: list[Event] = [Event("start", self._start)]
+
+    # -- the clock ----------------------------------------------------------------------
+
+    def elapsed(self) -> float:
+        """Seconds of the clock used: frozen once the game ends, never past the limit."""
+        if self._stopped_at is not None:
+            return self._stopped_at
+        return min(max(self._clock() - self._start, 0.0), self.time_limit)
+
+    def remaining(self) -> float:
+        """Seconds left on the clock."""
+        return self.time_limit - self.elapsed()
+
+    def _check_clock(self) -> None:
+        if self._stopped_at is None and self._clock() - self._start >= self.time_limit:
+            self._stop(timed_out=True, at=self._start + self.time_limit)
+
+    def _stop(self, *, timed_out: bool, at: float) -> None:
+        self._stopped_at = min(at - self._start, self.time_limit)
+        self._timed_out = timed_out
+        if timed_out:
+            self._log.append(Event("timeout", at))
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> Played:
+        """Play a move (``undo`` and ``end`` included) if the clock allows it."""
+        self._check_clock()
+        if self._timed_out:
+            raise TimeUpError("time is up")
+        if self.game.is_over():
+            raise GameOverError("the game is over")
+        now = self._clock()
+        played = self.game.play(move)
+        self._log.append(Event("move", now, str(played.move)))
+        if self.game.is_over():
+            self._stop(timed_out=False, at=now)
+        return played
+
+    def undo(self) -> Played:
+        """Undo the last move, if the rules and the clock allow it."""
+        return self.play("undo")
+
+    def end(self) -> Played:
+        """Stop playing and collect the time bonus."""
+        return self.play(END)
+
+    def outcome(self) -> Outcome | None:
+        """The game's outcome, or a timeout once the clock has run out."""
+        self._check_clock()
+        if self._timed_out:
+            return Outcome(won=False, reason="timeout")
+        return self.game.outcome()
+
+    def is_over(self) -> bool:
+        """Whether the session has ended (won, ended, stuck or out of time)."""
+        return self.outcome() is not None
+
+    def time_bonus(self) -> int:
+        """The time bonus earned: only for a game that ended before its clock ran out."""
+        outcome = self.outcome()
+        if outcome is None or outcome.reason == "timeout":
+            return 0
+        return self.game.time_bonus(self.elapsed())
+
+    def score(self) -> int:
+        """The score, with the time bonus once the game has ended in time."""
+        return self.game.score() + self.time_bonus()
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """The append-only event log."""
+        return tuple(self._log)
+
+    def record(self) -> GameRecord:
+        """The game as a record (RULES.md), ``elapsed`` included once it is over."""
+        moves = [event.move for event in self._log if event.move is not None]
+        return GameRecord(
+            game=self.game.name,
+            variant=self.game.variant,
+            deal=self.game.deal,
+            moves=tuple(moves),
+            elapsed=self.elapsed() if self.is_over() else None,
+        )
+
+    @classmethod
+    def rebuild(
+        cls,
+        game: Game,
+        events: Iterable[Event],
+        *,
+        clock: Clock = time.monotonic,
+        time_limit: float | None = None,
+    ) -> Session:
+        """The session that ``events`` describe, replayed on ``game`` (freshly dealt).
+
+        The clock readings come from the log, so the result is exact whatever ``clock``
+        says now; ``clock`` only drives the session from here on."""
+        events = list(events)
+        if not events or events[0].kind != "start":
+            raise InvalidRecordError("a session log starts with a start event")
+        replayed: list[float] = [events[0].at]
+        session = cls(game, clock=lambda: replayed[0], time_limit=time_limit)
+        for event in events[1:]:
+            replayed[0] = event.at
+            if event.kind == "timeout":
+                session._check_clock()
+                if not session._timed_out:
+                    raise InvalidRecordError(f"timeout logged at {event.at} before the clock ran out")
+            else:
+                assert event.move is not None
+                session.play(event.move)
+        session._clock = clock
+        return session
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to rebuild the session: game, variant, deal and log."""
+        return {
+            "game": self.game.name,
+            "variant": self.game.variant,
+            "deal": [str(card) for card in self.game.deal],
+            "time_limit": self.time_limit,
+            "log": [event.to_json() for event in self._log],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, clock: Clock = time.monotonic) -> Session:
+        """The session :meth:`to_json` describes."""
+        game = new_game(data["game"], deal=data["deal"], variant=data["variant"])
+        events = [Event.from_json(item) for item in data["log"]]
+        return cls.rebuild(game, events, clock=clock, time_limit=data.get("time_limit"))
