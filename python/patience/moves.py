@@ -132,19 +132,23 @@ class Move:
         if not cleaned:
             raise InvalidMoveError("empty move")
         source_text, arrow, dest_text = cleaned.partition(">")
+        shown = text.strip()
         try:
             source = Place.parse(source_text)
             dest = Place.parse(dest_text) if arrow else None
-            if dest is None and (source.card is not None or source.suit is not None):
-                raise InvalidMoveError(
-                    f"{text.strip()!r}: a card can be named only in a move to somewhere (t3:Qh>t5)"
-                )
+        except InvalidMoveError as error:
+            detail = str(error)
+            if "is not a place" in detail:
+                detail = "a move is a word (draw, recycle, undo, end) or SOURCE>DEST, as t3>t5"
+            raise InvalidMoveError(f"{shown!r} is not a move: {detail}") from None
+        if dest is None and (source.card is not None or source.suit is not None):
+            raise InvalidMoveError(
+                f"{shown!r}: a card can be named only in a move to somewhere (t3:Qh>t5)"
+            )
+        try:
             return cls(source=source, dest=dest)
         except InvalidMoveError as error:
-            message = str(error)
-            if not message.startswith(repr(text.strip())):
-                message = f"{text.strip()!r} is not a move: {message}"
-            raise InvalidMoveError(message) from None
+            raise InvalidMoveError(f"{shown!r} is not a move: {error}") from None
 
     def __str__(self) -> str:
         if self.word is not None:

@@ -267,6 +267,11 @@ class Game(abc.ABC):
         """The referee's view: every pile by name, hidden cards included, each listed
         first-placed first. Never shown to a player."""
 
+    @abc.abstractmethod
+    def hidden_cards(self) -> list[Card]:
+        """The cards in places the player cannot see now: face down, or in a stock whose
+        order is hidden. None of them may appear in :meth:`observation`."""
+
     def tap(self, place: Place | str) -> Move | None:
         """The move a tap (or double-click) on the card at ``place`` makes, if any."""
         return None

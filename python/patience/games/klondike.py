@@ -11,6 +11,7 @@ the seed, undo that never passes a reveal, and automatic play-out once solved.
 False
 """
 
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -18,8 +19,15 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal
 
 from patience.cards import Card, Rank, Suit
-from patience.errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
-from patience.games.base import Game, Outcome, Played, VariantOption, scaled_time_bonus
+from patience.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, InvalidVariantError
+from patience.games.base import (
+    Game,
+    Outcome,
+    Played,
+    VariantOption,
+    coerce_deal,
+    scaled_time_bonus,
+)
 from patience.moves import DRAW, RECYCLE, Move, Place
 
 __all__ = ["Klondike", "foundation_points"]
@@ -179,6 +187,29 @@ class Klondike(Game):
             piles[f"f:{suit.value}"] = [Card(rank, suit) for rank in range(1, top + 1)]
         return piles
 
+    def hidden_cards(self) -> list[Card]:
+        """Face-down tableau cards and the whole hand (its order is never shown)."""
+        hidden = [card for column, count in zip(self._columns, self._hidden, strict=True)
+                  for card in column[:count]]
+        return hidden + self._stock[::-1]
+
+    @staticmethod
+    def deal_from_layout(columns: Sequence[Sequence[str | Card]], hand: Sequence[str | Card]) -> tuple[Card, ...]:
+        """The deal that lays out ``columns`` (column ``k`` holds ``k`` cards, first-dealt
+        first, so its exposed card is last) and ``hand`` (first-drawn first): the inverse of
+        the deal. Useful for building positions.
+
+        >>> game = Klondike.from_seed(9)
+        >>> piles = game.piles()
+        >>> columns = [piles[f"t{k}"] for k in range(1, 8)]
+        >>> Klondike.deal_from_layout(columns, piles["hand"]) == game.deal
+        True
+        """
+        if [len(column) for column in columns] != list(range(1, COLUMNS + 1)):
+            raise InvalidDealError("a Klondike layout has columns of 1 to 7 cards")
+        deal = [columns[column][row] for row in range(COLUMNS) for column in range(row, COLUMNS)]
+        return coerce_deal([str(card) for card in [*deal, *hand]], decks=1)
+
     def hidden_counts(self) -> list[int]:
         """Face-down cards at the bottom of each column."""
         return list(self._hidden)
@@ -194,27 +225,50 @@ class Klondike(Game):
         return moves
 
     def _actions(self) -> list[_Action]:
-        candidates: list[Move] = [Move(source=Place("w"), dest=Place("f"))]
-        candidates += [Move(source=_column(i), dest=Place("f")) for i in range(COLUMNS)]
-        candidates += [Move(source=Place("w"), dest=_column(i)) for i in range(COLUMNS)]
-        candidates += [
-            Move(source=_column(i), dest=_column(j))
-            for i in range(COLUMNS)
-            for j in range(COLUMNS)
-            if i != j
-        ]
-        candidates += [
-            Move(source=Place("f", suit=suit), dest=_column(j))
-            for suit in SUITS
-            for j in range(COLUMNS)
-        ]
-        candidates += [DRAW, RECYCLE]
-        actions = []
-        for candidate in candidates:
-            try:
-                actions.append(self._resolve(candidate))
-            except IllegalMoveError:
+        """Every legal action, generated directly (``_resolve`` checks typed moves; the
+        tests hold the two to the same answers)."""
+        actions: list[_Action] = []
+        foundation = self._foundation
+        waste = self._waste[-1] if self._waste else None
+        tops = [column[-1] if column else None for column in self._columns]
+        if waste is not None and foundation[waste.suit.index] == waste.rank - 1:
+            actions.append(_Action("to_foundation", _WASTE_TO_FOUNDATION))
+        for i, top in enumerate(tops):
+            if top is not None and foundation[top.suit.index] == top.rank - 1:
+                actions.append(_Action("to_foundation", _COLUMN_TO_FOUNDATION[i], source=i,
+                                       start=len(self._columns[i]) - 1))
+        if waste is not None:
+            for j, target in enumerate(tops):
+                if _fits_on(waste, target):
+                    actions.append(_Action("to_column", _WASTE_TO_COLUMN[j], dest=j))
+        for i, column in enumerate(self._columns):
+            if not column:
                 continue
+            first = self._hidden[i]
+            head = column[first]
+            for j, target in enumerate(tops):
+                if j == i:
+                    continue
+                if target is None:
+                    start = first if head.rank == Rank.KING else -1
+                else:
+                    # the face-up run descends one rank a card, so only one card can fit
+                    start = first + head.rank - (target.rank - 1)
+                if first <= start < len(column) and _fits_on(column[start], target):
+                    actions.append(_Action("to_column", _COLUMN_TO_COLUMN[i][j], source=i,
+                                           start=start, dest=j))
+        for suit in SUITS:
+            top_rank = foundation[suit.index]
+            if top_rank:
+                card = Card(top_rank, suit)
+                for j, target in enumerate(tops):
+                    if _fits_on(card, target):
+                        actions.append(_Action("from_foundation", _FOUNDATION_TO_COLUMN[suit][j],
+                                               dest=j, suit=suit))
+        if self._stock:
+            actions.append(_Action("draw", DRAW))
+        elif self._waste:
+            actions.append(_Action("recycle", RECYCLE))
         return actions
 
     def _resolve(self, move: Move) -> _Action:
@@ -472,6 +526,20 @@ class Klondike(Game):
 
 def _column(index: int) -> Place:
     return Place("t", index + 1)
+
+
+_FOUNDATION: Final = Place("f")
+_WASTE: Final = Place("w")
+_WASTE_TO_FOUNDATION: Final = Move(source=_WASTE, dest=_FOUNDATION)
+_COLUMN_TO_FOUNDATION: Final = tuple(Move(source=_column(i), dest=_FOUNDATION) for i in range(COLUMNS))
+_WASTE_TO_COLUMN: Final = tuple(Move(source=_WASTE, dest=_column(j)) for j in range(COLUMNS))
+_COLUMN_TO_COLUMN: Final = tuple(
+    tuple(Move(source=_column(i), dest=_column(j)) for j in range(COLUMNS)) for i in range(COLUMNS)
+)
+_FOUNDATION_TO_COLUMN: Final = {
+    suit: tuple(Move(source=Place("f", suit=suit), dest=_column(j)) for j in range(COLUMNS))
+    for suit in SUITS
+}
 
 
 def _placing_error(card: Card, target: Card | None, dest: Place) -> str:

@@ -1,0 +1,159 @@
+"""The ``patience`` command: ``play``, ``replay`` and ``deals``.
+
+Every error a user can cause (a bad file, record, deal or move) is printed as one line with
+its reason and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from patience.games import GAMES, Game, new_game
+from patience.records import ReplayError, ReplayResult, replay_json
+
+__all__ = ["main"]
+
+
+def _add_variant_options(parser: argparse.ArgumentParser, cls: type[Game]) -> None:
+    for option in cls.options:
+        if all(isinstance(value, bool) for value in option.values):
+            parser.add_argument(
+                f"--{option.name}",
+                action=argparse.BooleanOptionalAction,
+                default=option.default,
+                help=f"variant option (default: {option.default})",
+            )
+        else:
+            parser.add_argument(
+                f"--{option.name}",
+                type=type(option.default),
+                choices=option.values,
+                default=option.default,
+                help=f"variant option (default: {option.default})",
+            )
+
+
+def _variant_from(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]:
+    return {option.name: getattr(args, option.name) for option in cls.options}
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**64 - 1")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="patience", description="Fair, skill-based solitaire.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    play = commands.add_parser("play", help="play a timed game in the terminal")
+    play_games = play.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name, cls in GAMES.items():
+        game_parser = play_games.add_parser(name, help=cls.title)
+        _add_variant_options(game_parser, cls)
+        source = game_parser.add_mutually_exclusive_group()
+        source.add_argument("--seed", type=_seed, help="deal by the seeded shuffle (default: random)")
+        source.add_argument("--deal", help="the deal as card strings, first-dealt first")
+        game_parser.add_argument("--record", type=Path, help="write the game record here at the end")
+
+    replay = commands.add_parser("replay", help="replay a game record and print the outcome")
+    replay.add_argument("file", help="a game record (JSON); - reads standard input")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+
+    deals = commands.add_parser("deals", help="deals and seeds")
+    deal_commands = deals.add_subparsers(dest="deals_command", required=True)
+    show = deal_commands.add_parser("show", help="print the deal of a seed")
+    show.add_argument("game", choices=sorted(GAMES))
+    show.add_argument("--seed", type=_seed, required=True)
+    show.add_argument("--json", action="store_true", help="print the deal as a JSON list")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"patience: {message}", file=sys.stderr)
+    return 1
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from patience.session import Session
+    from patience.terminal import TerminalGame
+
+    cls = GAMES[args.game]
+    variant = _variant_from(args, cls)
+    try:
+        if args.deal is not None:
+            game = new_game(args.game, deal=args.deal, variant=variant)
+            print(f"Dealing the given deal of {cls.title}.")
+        else:
+            seed = args.seed if args.seed is not None else secrets.randbits(32)
+            game = new_game(args.game, seed=seed, variant=variant)
+            print(f"Dealing {cls.title}, seed {seed} (replay it with --seed {seed}).")
+    except ValueError as error:
+        return _fail(str(error))
+    session = Session(game)
+    TerminalGame(session).run()
+    if args.record is not None:
+        try:
+            args.record.write_text(session.record().dumps() + "\n")
+        except OSError as error:
+            return _fail(f"cannot write {args.record}: {error.strerror}")
+        print(f"Record written to {args.record}.")
+    return 0
+
+
+def _read_record(name: str) -> Any:
+    text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        data = _read_record(args.file)
+    except OSError as error:
+        result = ReplayResult(False, 0, 0, 0, ReplayError(None, None, f"cannot read {args.file}: {error.strerror}"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        result = ReplayResult(False, 0, 0, 0, ReplayError(None, None, f"{args.file} is not JSON: {error}"))
+    else:
+        result = replay_json(data)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(f"won: {'yes' if result.won else 'no'}")
+        print(f"score: {result.score}")
+        print(f"foundation: {result.foundation} cards")
+        print(f"moves applied: {result.moves}")
+    if result.error is not None:
+        error = result.error
+        where = "record" if error.index is None else f"move {error.index} ({error.move!r})"
+        print(f"patience: {where}: {error.reason}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_deals(args: argparse.Namespace) -> int:
+    cls = GAMES[args.game]
+    deal = cls.from_seed(args.seed).deal
+    if args.json:
+        print(json.dumps([str(card) for card in deal]))
+    else:
+        print(" ".join(str(card) for card in deal))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``patience`` command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    handlers = {"play": _cmd_play, "replay": _cmd_replay, "deals": _cmd_deals}
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
