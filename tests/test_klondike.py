@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from layouts import klondike_deal
+from layouts import CLUBS, klondike_deal, solved_deal
 from patience.cards import Card, Rank, Suit
 from patience.errors import (
     GameOverError,
@@ -16,8 +16,6 @@ from patience.errors import (
 from patience.games import new_game
 from patience.games.klondike import Klondike, foundation_points
 
-CLUBS = ["Ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc", "Qc", "Kc"]
-HEARTS = [card[0] + "h" for card in CLUBS]
 
 
 def state(game: Klondike) -> tuple[object, ...]:
@@ -241,19 +239,6 @@ def test_nothing_to_undo_at_the_start() -> None:
     game = Klondike.from_seed(3)
     with pytest.raises(UndoRefusedError, match="nothing to undo"):
         game.undo()
-
-
-def solved_deal() -> tuple[Card, ...]:
-    """A deal that plays out: the hand holds the clubs and the diamonds up to the Jack in
-    order; the columns hold Qd, Kd, then hearts and spades, exposed cards playing first."""
-    hand = CLUBS + [rank[0] + "d" for rank in CLUBS[:11]]
-    order = ["Qd", "Kd"] + [card for pair in zip(HEARTS, [c[0] + "s" for c in CLUBS], strict=True) for card in pair]
-    columns: dict[int, list[str]] = {}
-    position = 0
-    for k in range(1, 8):
-        columns[k] = list(reversed(order[position:position + k]))
-        position += k
-    return klondike_deal(columns, hand)
 
 
 def test_solved_game_plays_out_by_itself() -> None:

@@ -198,11 +198,15 @@ class Game(abc.ABC):
         return self.outcome() is not None
 
     def is_legal(self, move: Move | str) -> bool:
-        """Whether ``move`` would be accepted by :meth:`play` (words aside)."""
+        """Whether :meth:`play` would accept ``move`` now (``undo`` and ``end`` included)."""
         try:
             parsed = Move.parse(move) if isinstance(move, str) else move
-            probe = self.copy()
-            probe.play(parsed)
+            if parsed == UNDO:
+                return self.can_undo()
+            if self.is_over():
+                return False
+            if parsed != END:
+                self._check(parsed)
         except ValueError:
             return False
         return True
@@ -229,6 +233,10 @@ class Game(abc.ABC):
     def legal_moves(self) -> list[Move]:
         """Every move the rules allow now, in canonical notation (no ``undo`` or ``end``);
         empty once the game is over."""
+
+    @abc.abstractmethod
+    def _check(self, move: Move) -> None:
+        """Raise if the game move is not legal now; never changes anything."""
 
     @abc.abstractmethod
     def _play(self, move: Move) -> Played:

@@ -388,6 +388,9 @@ class Klondike(Game):
             raise IllegalMoveError("the waste is empty")
         return self._waste[-1]
 
+    def _check(self, move: Move) -> None:
+        self._resolve(move)
+
     def _play(self, move: Move) -> Played:
         action = self._resolve(move)
         snapshot = self._snapshot()
