@@ -28,7 +28,7 @@ setup: $(STAMP)
 play: $(STAMP)
 	$(BIN)/patience play klondike $(ARGS)
 
-test: test-python test-rust
+test: lint test-python test-rust
 
 test-python: $(STAMP)
 	$(BIN)/pytest -m "not slow"

@@ -36,10 +36,12 @@ def solved_deal() -> tuple[Card, ...]:
     """A deal that plays out: the hand holds the clubs and the diamonds up to the Jack in
     order; the columns hold Qd, Kd, then hearts and spades, exposed cards playing first."""
     hand = CLUBS + [rank[0] + "d" for rank in CLUBS[:11]]
-    order = ["Qd", "Kd"] + [card for pair in zip(HEARTS, [c[0] + "s" for c in CLUBS], strict=True) for card in pair]
+    order = ["Qd", "Kd"] + [
+        card for pair in zip(HEARTS, [c[0] + "s" for c in CLUBS], strict=True) for card in pair
+    ]
     columns: dict[int, list[str]] = {}
     position = 0
     for k in range(1, 8):
-        columns[k] = list(reversed(order[position:position + k]))
+        columns[k] = list(reversed(order[position : position + k]))
         position += k
     return klondike_deal(columns, hand)

@@ -27,8 +27,16 @@ VECTORS = Path(__file__).parent / "data" / "shuffle_v1.txt"
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
-    [("Th", "Th"), ("10h", "Th"), ("10H", "Th"), ("th", "Th"), ("TH", "Th"), ("as", "As"),
-     (" Kc ", "Kc"), ("2d", "2d")],
+    [
+        ("Th", "Th"),
+        ("10h", "Th"),
+        ("10H", "Th"),
+        ("th", "Th"),
+        ("TH", "Th"),
+        ("as", "As"),
+        (" Kc ", "Kc"),
+        ("2d", "2d"),
+    ],
 )
 def test_card_input_forms_are_canonical(text: str, canonical: str) -> None:
     assert str(Card.parse(text)) == canonical
@@ -71,7 +79,9 @@ def test_deal_validation_reasons() -> None:
         parse_deal(["Ac", "2c", "Zz", *deck[3:]])
     two = deck * 2
     assert len(parse_deal(two, decks=2)) == 104
-    with pytest.raises(InvalidDealError, match="Ac appears 3 times; every card must appear 2 times"):
+    with pytest.raises(
+        InvalidDealError, match="Ac appears 3 times; every card must appear 2 times"
+    ):
         parse_deal(["Ac", *two[1:-1], "Ac"], decks=2)
 
 
@@ -81,7 +91,9 @@ def test_fnv_and_splitmix_match_their_published_values() -> None:
     assert _fnv1a64(b"foobar") == 0x85944171F73967E8
     rng = _SplitMix64(0)
     assert [rng.next() for _ in range(3)] == [
-        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F
+        0xE220A8397B1DCDAF,
+        0x6E789E6AA1B965F4,
+        0x06C45D188009454F,
     ]
 
 
@@ -101,7 +113,9 @@ def test_python_shuffle_matches_the_vectors(key: str, seed: int, decks: int, car
     assert format_cards(shuffled_deck(key, seed, decks=decks)) == cards
 
 
-@pytest.mark.parametrize(("key", "decks"), [("klondike", 1), ("golf", 1), ("kansas", 1), ("expert", 2)])
+@pytest.mark.parametrize(
+    ("key", "decks"), [("klondike", 1), ("golf", 1), ("kansas", 1), ("expert", 2)]
+)
 def test_native_and_python_shuffles_deal_the_same_cards(key: str, decks: int) -> None:
     for seed in [*range(300), 2**32, 2**63 + 5, 2**64 - 1]:
         native = [Card.from_index(index) for index in _core.seeded_deck(key, seed, decks=decks)]
@@ -132,4 +146,5 @@ def test_shuffle_is_roughly_uniform() -> None:
     counts = [0] * 52
     for seed in range(5200):
         counts[shuffled_deck("klondike", seed).index(Card.parse("Ac"))] += 1
-    assert min(counts) > 55 and max(counts) < 150
+    assert min(counts) > 55
+    assert max(counts) < 150

@@ -26,8 +26,14 @@ IDS = [f"{name}-{'-'.join(f'{k}{v}' for k, v in variant.items())}" for name, var
 
 
 def referee_view(game: Game) -> tuple[object, ...]:
-    return (game.piles(), game.score(), json.dumps(game.observation(), sort_keys=True),
-            game.can_undo(), game.outcome(), [str(m) for m in game.legal_moves()])
+    return (
+        game.piles(),
+        game.score(),
+        json.dumps(game.observation(), sort_keys=True),
+        game.can_undo(),
+        game.outcome(),
+        [str(m) for m in game.legal_moves()],
+    )
 
 
 def cards_in(value: Any) -> list[Card]:
@@ -54,7 +60,9 @@ class FakeClock:
 
 @pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
 @given(seed=st.integers(min_value=0, max_value=2**64 - 1), data=st.data())
-def test_random_play_keeps_every_invariant(name: str, variant: dict[str, object], seed: int, data: st.DataObject) -> None:
+def test_random_play_keeps_every_invariant(
+    name: str, variant: dict[str, object], seed: int, data: st.DataObject
+) -> None:
     cls = GAMES[name]
     clock = FakeClock()
     session = Session(cls.from_seed(seed, variant), clock=clock, time_limit=10**9)
@@ -80,14 +88,16 @@ def test_random_play_keeps_every_invariant(name: str, variant: dict[str, object]
         assert json.loads(json.dumps(observation)) == observation
         shown = set(cards_in(observation))
         assert not shown & set(game.hidden_cards()), "observation shows a hidden card"
-    log_rebuilt = Session.rebuild(cls.from_variant(game.deal, variant), session.log, clock=clock,
-                                  time_limit=10**9)
+    log_rebuilt = Session.rebuild(
+        cls.from_variant(game.deal, variant), session.log, clock=clock, time_limit=10**9
+    )
     assert referee_view(log_rebuilt.game) == referee_view(game)
     assert log_rebuilt.score() == session.score()
     record = GameRecord.from_json(json.loads(session.record().dumps()))
     result = replay(record)
     assert result.error is None
-    assert result.game is not None and referee_view(result.game) == referee_view(game)
+    assert result.game is not None
+    assert referee_view(result.game) == referee_view(game)
     assert result.score == session.score()
 
 

@@ -17,7 +17,6 @@ from patience.games import new_game
 from patience.games.klondike import Klondike, foundation_points
 
 
-
 def state(game: Klondike) -> tuple[object, ...]:
     """Everything undo must restore."""
     return (game.piles(), game.hidden_counts(), game.score(), game.recycles, game.observation())
@@ -38,9 +37,21 @@ def test_deal_layout_row_by_row() -> None:
 
 
 def test_foundation_points_table() -> None:
-    expected = {Rank.ACE: 50, Rank.TWO: 45, Rank.THREE: 40, Rank.FOUR: 35, Rank.FIVE: 30,
-                Rank.SIX: 25, Rank.SEVEN: 20, Rank.EIGHT: 15, Rank.NINE: 10, Rank.TEN: 5,
-                Rank.JACK: 5, Rank.QUEEN: 5, Rank.KING: 5}
+    expected = {
+        Rank.ACE: 50,
+        Rank.TWO: 45,
+        Rank.THREE: 40,
+        Rank.FOUR: 35,
+        Rank.FIVE: 30,
+        Rank.SIX: 25,
+        Rank.SEVEN: 20,
+        Rank.EIGHT: 15,
+        Rank.NINE: 10,
+        Rank.TEN: 5,
+        Rank.JACK: 5,
+        Rank.QUEEN: 5,
+        Rank.KING: 5,
+    }
     assert {rank: foundation_points(rank) for rank in Rank} == expected
 
 
@@ -86,9 +97,16 @@ def test_waste_to_tableau_scores_ten() -> None:
 
 
 def test_runs_move_together_and_kings_fill_empty_columns() -> None:
-    game = Klondike(klondike_deal(
-        {1: ["Kh"], 2: ["As", "Qs"], 4: ["2s", "3s", "4s", "Kd"], 5: ["5s", "6s", "7s", "8s", "Jh"]}
-    ))
+    game = Klondike(
+        klondike_deal(
+            {
+                1: ["Kh"],
+                2: ["As", "Qs"],
+                4: ["2s", "3s", "4s", "Kd"],
+                5: ["5s", "6s", "7s", "8s", "Jh"],
+            }
+        )
+    )
     game.play("t2>t1")  # Qs on Kh, flips As
     game.play("t5>t1")  # Jh on Qs, flips 8s
     assert [str(c) for c in game.piles()["t1"]] == ["Kh", "Qs", "Jh"]
@@ -253,8 +271,10 @@ def test_solved_game_plays_out_by_itself() -> None:
         column = next(i for i, c in enumerate(game.observation()["tableau"], start=1) if c["cards"])
         last = game.play(f"t{column}>f")
         moves += 1
-    assert last is not None and last.auto, "the last flip should have started the play-out"
-    assert game.outcome() is not None and game.outcome().won
+    assert last is not None
+    assert last.auto, "the last flip should have started the play-out"
+    assert game.outcome() is not None
+    assert game.outcome().won
     assert game.cards_on_foundation() == 52
     # 4 suits of foundation values, 24 waste bonuses, 21 flips
     assert game.score() == 4 * 290 + 24 * 10 + 21 * 10
@@ -282,7 +302,8 @@ def test_time_bonus() -> None:
         game.play("draw")
         game.play("w>f")
     game.play("end")
-    assert game.outcome() is not None and game.outcome().reason == "ended"
+    assert game.outcome() is not None
+    assert game.outcome().reason == "ended"
     assert game.time_bonus(100) == (300 - 100) * 13 // 52
     assert game.time_bonus(299.9) == 0  # floor(0.1 * 13 / 52)
     assert game.time_bonus(300) == 0
@@ -315,7 +336,9 @@ def test_tap_sends_a_card_home_when_it_has_a_place() -> None:
         ("t1>w", InvalidMoveError, "cards go to a column"),
     ],
 )
-def test_bad_moves_are_refused_and_change_nothing(move: str, error: type[Exception], reason: str) -> None:
+def test_bad_moves_are_refused_and_change_nothing(
+    move: str, error: type[Exception], reason: str
+) -> None:
     game = Klondike.from_seed(11)
     before = state(game)
     with pytest.raises(error, match=reason):

@@ -16,8 +16,12 @@ from patience.records import GameRecord, replay, replay_json
 
 def record_of(**changes: Any) -> dict[str, Any]:
     game = new_game("klondike", seed=8)
-    data: dict[str, Any] = {"game": "klondike", "variant": {"draw": 3},
-                            "deal": [str(card) for card in game.deal], "moves": ["draw"]}
+    data: dict[str, Any] = {
+        "game": "klondike",
+        "variant": {"draw": 3},
+        "deal": [str(card) for card in game.deal],
+        "moves": ["draw"],
+    }
     data.update(changes)
     return data
 
@@ -37,30 +41,44 @@ def test_round_trip_play_write_replay() -> None:
             if game.can_undo() and rng.random() < 0.1:
                 game.undo()
                 moves.append("undo")
-        record = GameRecord(game="klondike", variant=game.variant, deal=game.deal, moves=tuple(moves))
+        record = GameRecord(
+            game="klondike", variant=game.variant, deal=game.deal, moves=tuple(moves)
+        )
         text = record.dumps()
         again = GameRecord.from_json(json.loads(text))
         assert again == record
         result = replay(again)
         assert result.error is None
         assert (result.score, result.foundation, result.moves) == (
-            game.score(), game.cards_on_foundation(), len(moves))
-        assert result.game is not None and result.game.piles() == game.piles()
+            game.score(),
+            game.cards_on_foundation(),
+            len(moves),
+        )
+        assert result.game is not None
+        assert result.game.piles() == game.piles()
 
 
 def test_won_record_with_elapsed_gets_the_time_bonus() -> None:
     moves = ["draw", "w>f"] * 24 + [f"t{k}>f" for k in range(1, 8) for _ in range(k)]
-    data = {"game": "klondike", "variant": {"draw": 1}, "deal": [str(c) for c in solved_deal()],
-            "moves": moves, "elapsed": 120.0}
+    data = {
+        "game": "klondike",
+        "variant": {"draw": 1},
+        "deal": [str(c) for c in solved_deal()],
+        "moves": moves,
+        "elapsed": 120.0,
+    }
     # the play-out finishes the game partway through: the moves after it are refused
     result = replay_json(data)
     assert result.won
-    assert result.error is not None and result.error.reason == "the game is over"
+    assert result.error is not None
+    assert result.error.reason == "the game is over"
     index = result.error.index
     assert index is not None
     data["moves"] = moves[:index]
     result = replay_json(data)
-    assert result.error is None and result.won and result.foundation == 52
+    assert result.error is None
+    assert result.won
+    assert result.foundation == 52
     assert result.score == 1610 + (300 - 120) * 52 // 52
     del data["elapsed"]
     assert replay_json(data).score == 1610
@@ -92,7 +110,9 @@ def test_ended_record_gets_its_time_bonus_and_unfinished_one_none() -> None:
         ({"extra": 1}, "unknown fields: extra"),
     ],
 )
-def test_malformed_records_give_their_reason_with_no_index(changes: dict[str, Any], reason: str) -> None:
+def test_malformed_records_give_their_reason_with_no_index(
+    changes: dict[str, Any], reason: str
+) -> None:
     result = replay_json(record_of(**changes))
     assert result.error is not None
     assert result.error.index is None
@@ -101,9 +121,13 @@ def test_malformed_records_give_their_reason_with_no_index(changes: dict[str, An
 
 
 def test_missing_fields_and_non_objects() -> None:
-    for data, reason in [([], "a game record is a JSON object"), ({"game": "klondike"}, "no variant, deal, moves")]:
+    for data, reason in [
+        ([], "a game record is a JSON object"),
+        ({"game": "klondike"}, "no variant, deal, moves"),
+    ]:
         result = replay_json(data)
-        assert result.error is not None and reason in result.error.reason
+        assert result.error is not None
+        assert reason in result.error.reason
 
 
 @pytest.mark.parametrize(

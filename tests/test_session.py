@@ -71,7 +71,8 @@ def test_clock_stops_when_solved() -> None:
             session.play(f"t{k}>f")
     solved_at = session.elapsed()
     clock.now += 500
-    assert session.is_over() and session.outcome() == Outcome(won=True, reason="won")
+    assert session.is_over()
+    assert session.outcome() == Outcome(won=True, reason="won")
     assert session.elapsed() == solved_at
     assert session.score() == 1610 + int(300 - solved_at)
 

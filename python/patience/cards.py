@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from patience.errors import InvalidCardError, InvalidDealError
@@ -162,9 +162,7 @@ class Card:
         """
         match = _CARD_PATTERN.match(text.strip()) if isinstance(text, str) else None
         if match is None:
-            raise InvalidCardError(
-                f"{text!r} is not a card (rank A 2-9 T J Q K, suit c d h s)"
-            )
+            raise InvalidCardError(f"{text!r} is not a card (rank A 2-9 T J Q K, suit c d h s)")
         rank_text, suit_text = match.groups()
         rank_letter = "T" if rank_text == "10" else rank_text.upper()
         return Card(Rank(_RANK_LETTERS.index(rank_letter) + 1), Suit(suit_text.lower()))
@@ -195,9 +193,7 @@ class Card:
         return self.index
 
 
-_CARDS: Final[tuple[Card, ...]] = tuple(
-    Card._make(rank, suit) for suit in Suit for rank in Rank
-)
+_CARDS: Final[tuple[Card, ...]] = tuple(Card._make(rank, suit) for suit in Suit for rank in Rank)
 
 
 def ordered_deck(decks: int = 1) -> list[Card]:
@@ -290,7 +286,9 @@ class _SplitMix64:
                 return value % bound
 
 
-def shuffled_deck(key: str, seed: int, *, decks: int = 1, version: int = SHUFFLE_VERSION) -> list[Card]:
+def shuffled_deck(
+    key: str, seed: int, *, decks: int = 1, version: int = SHUFFLE_VERSION
+) -> list[Card]:
     """The deal for ``(key, seed)``: ``decks`` decks shuffled by shuffle ``version``.
 
     ``key`` is the game's name, so one seed deals different cards in different games.
@@ -307,4 +305,3 @@ def shuffled_deck(key: str, seed: int, *, decks: int = 1, version: int = SHUFFLE
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
-

@@ -60,9 +60,13 @@ def _parser() -> argparse.ArgumentParser:
         game_parser = play_games.add_parser(name, help=cls.title)
         _add_variant_options(game_parser, cls)
         source = game_parser.add_mutually_exclusive_group()
-        source.add_argument("--seed", type=_seed, help="deal by the seeded shuffle (default: random)")
+        source.add_argument(
+            "--seed", type=_seed, help="deal by the seeded shuffle (default: random)"
+        )
         source.add_argument("--deal", help="the deal as card strings, first-dealt first")
-        game_parser.add_argument("--record", type=Path, help="write the game record here at the end")
+        game_parser.add_argument(
+            "--record", type=Path, help="write the game record here at the end"
+        )
 
     replay = commands.add_parser("replay", help="replay a game record and print the outcome")
     replay.add_argument("file", help="a game record (JSON); - reads standard input")
@@ -118,9 +122,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         data = _read_record(args.file)
     except OSError as error:
-        result = ReplayResult(False, 0, 0, 0, ReplayError(None, None, f"cannot read {args.file}: {error.strerror}"))
+        result = ReplayResult(
+            False, 0, 0, 0, ReplayError(None, None, f"cannot read {args.file}: {error.strerror}")
+        )
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        result = ReplayResult(False, 0, 0, 0, ReplayError(None, None, f"{args.file} is not JSON: {error}"))
+        result = ReplayResult(
+            False, 0, 0, 0, ReplayError(None, None, f"{args.file} is not JSON: {error}")
+        )
     else:
         result = replay_json(data)
     if args.json:
@@ -130,10 +138,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"score: {result.score}")
         print(f"foundation: {result.foundation} cards")
         print(f"moves applied: {result.moves}")
-    if result.error is not None:
-        error = result.error
-        where = "record" if error.index is None else f"move {error.index} ({error.move!r})"
-        print(f"patience: {where}: {error.reason}", file=sys.stderr)
+    failure = result.error
+    if failure is not None:
+        where = "record" if failure.index is None else f"move {failure.index} ({failure.move!r})"
+        print(f"patience: {where}: {failure.reason}", file=sys.stderr)
         return 1
     return 0
 

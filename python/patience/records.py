@@ -130,7 +130,11 @@ class ReplayResult:
         """``won``, ``score``, ``foundation``, ``moves`` and ``error``."""
         error = None
         if self.error is not None:
-            error = {"index": self.error.index, "move": self.error.move, "reason": self.error.reason}
+            error = {
+                "index": self.error.index,
+                "move": self.error.move,
+                "reason": self.error.reason,
+            }
         return {
             "won": self.won,
             "score": self.score,
@@ -172,4 +176,3 @@ def replay_json(data: object) -> ReplayResult:
     except ValueError as exc:
         return ReplayResult(False, 0, 0, 0, ReplayError(None, None, str(exc)))
     return replay(record)
-

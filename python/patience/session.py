@@ -184,7 +184,9 @@ class Session:
             if event.kind == "timeout":
                 session._check_clock()
                 if not session._timed_out:
-                    raise InvalidRecordError(f"timeout logged at {event.at} before the clock ran out")
+                    raise InvalidRecordError(
+                        f"timeout logged at {event.at} before the clock ran out"
+                    )
             else:
                 assert event.move is not None
                 session.play(event.move)

@@ -60,7 +60,9 @@ def render(observation: dict[str, Any], *, remaining: float | None = None) -> Re
     foundation = Text("Foundation ")
     for suit, top in observation["foundation"].items():
         foundation.append(" ")
-        foundation.append_text(_card_text(top) if top else Text(f"·{Card.parse('A' + suit).suit.symbol}", style="dim"))
+        foundation.append_text(
+            _card_text(top) if top else Text(f"·{Card.parse('A' + suit).suit.symbol}", style="dim")
+        )
     waste = observation["waste"]
     shown = waste[-draw:] if draw > 1 else waste[-1:]
     stock = Text(f"Hand [{observation['hand']}]   Waste ")
@@ -188,13 +190,20 @@ class TerminalGame:
         self.console.print()
         self.console.print(render(game.observation(), remaining=session.remaining()))
         outcome = session.outcome()
-        reasons = {"won": "You played out: won!", "ended": "Game ended.", "timeout": "Time is up.", "stuck": "No moves left."}
+        reasons = {
+            "won": "You played out: won!",
+            "ended": "Game ended.",
+            "timeout": "Time is up.",
+            "stuck": "No moves left.",
+        }
         self.console.print()
         self.console.print(Text(reasons[outcome.reason] if outcome else "Game left.", style="bold"))
         bonus = session.time_bonus()
+        home = game.cards_on_foundation()
+        used = _clock_text(session.elapsed())
         self.console.print(
             f"Points {game.score()}  +  time bonus {bonus}  =  [bold]{game.score() + bonus}[/]"
-            f"   ({game.cards_on_foundation()} cards home, {_clock_text(session.elapsed())} used)"
+            f"   ({home} card{'' if home == 1 else 's'} home, {used} used)"
         )
 
 

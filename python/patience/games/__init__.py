@@ -17,7 +17,16 @@ from patience.errors import InvalidDealError, InvalidRecordError
 from patience.games.base import Game, Outcome, Played, VariantOption
 from patience.games.klondike import Klondike
 
-__all__ = ["GAMES", "Game", "Klondike", "Outcome", "Played", "VariantOption", "game_class", "new_game"]
+__all__ = [
+    "GAMES",
+    "Game",
+    "Klondike",
+    "Outcome",
+    "Played",
+    "VariantOption",
+    "game_class",
+    "new_game",
+]
 
 GAMES: Final[Mapping[str, type[Game]]] = {
     Klondike.name: Klondike,

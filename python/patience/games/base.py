@@ -110,7 +110,9 @@ class Game(abc.ABC):
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def from_variant(cls, deal: Sequence[Card] | str | Iterable[str], variant: Mapping[str, object] | None = None) -> Self:
+    def from_variant(
+        cls, deal: Sequence[Card] | str | Iterable[str], variant: Mapping[str, object] | None = None
+    ) -> Self:
         """The game for ``deal`` with ``variant`` (an object such as ``{"draw": 3}``),
         checked: an unknown option or value raises :class:`InvalidVariantError`."""
         return cls(deal, **cls.check_variant(variant or {}))
@@ -135,10 +137,13 @@ class Game(abc.ABC):
         checked = {}
         for option in cls.options:
             value = variant.get(option.name, option.default)
-            if not any(type(value) is type(allowed) and value == allowed for allowed in option.values):
+            if not any(
+                type(value) is type(allowed) and value == allowed for allowed in option.values
+            ):
                 allowed_text = " or ".join(_json_text(v) for v in option.values)
+                shown = _json_text(value)
                 raise InvalidVariantError(
-                    f"{cls.name} option {option.name!r} takes {allowed_text}, not {_json_text(value)}"
+                    f"{cls.name} option {option.name!r} takes {allowed_text}, not {shown}"
                 )
             checked[option.name] = value
         return checked
@@ -289,11 +294,9 @@ def coerce_deal(deal: Sequence[Card] | str | Iterable[str], *, decks: int) -> tu
     """A checked deal from cards, card strings, or a deal string."""
     if isinstance(deal, str):
         return parse_deal(deal, decks=decks)
-    items = list(deal)
-    if all(isinstance(item, Card) for item in items):
+    items: list[object] = list(deal)
+    if all(isinstance(item, Card | str) for item in items):
         return parse_deal([str(item) for item in items], decks=decks)
-    if all(isinstance(item, str) for item in items):
-        return parse_deal(items, decks=decks)
     raise InvalidDealError("a deal is a list of cards or card strings")
 
 

@@ -11,7 +11,6 @@ the seed, undo that never passes a reveal, and automatic play-out once solved.
 False
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -19,7 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal
 
 from patience.cards import Card, Rank, Suit
-from patience.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, InvalidVariantError
+from patience.errors import (
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidMoveError,
+    InvalidVariantError,
+)
 from patience.games.base import (
     Game,
     Outcome,
@@ -189,12 +193,17 @@ class Klondike(Game):
 
     def hidden_cards(self) -> list[Card]:
         """Face-down tableau cards and the whole hand (its order is never shown)."""
-        hidden = [card for column, count in zip(self._columns, self._hidden, strict=True)
-                  for card in column[:count]]
+        hidden = [
+            card
+            for column, count in zip(self._columns, self._hidden, strict=True)
+            for card in column[:count]
+        ]
         return hidden + self._stock[::-1]
 
     @staticmethod
-    def deal_from_layout(columns: Sequence[Sequence[str | Card]], hand: Sequence[str | Card]) -> tuple[Card, ...]:
+    def deal_from_layout(
+        columns: Sequence[Sequence[str | Card]], hand: Sequence[str | Card]
+    ) -> tuple[Card, ...]:
         """The deal that lays out ``columns`` (column ``k`` holds ``k`` cards, first-dealt
         first, so its exposed card is last) and ``hand`` (first-drawn first): the inverse of
         the deal. Useful for building positions.
@@ -235,8 +244,14 @@ class Klondike(Game):
             actions.append(_Action("to_foundation", _WASTE_TO_FOUNDATION))
         for i, top in enumerate(tops):
             if top is not None and foundation[top.suit.index] == top.rank - 1:
-                actions.append(_Action("to_foundation", _COLUMN_TO_FOUNDATION[i], source=i,
-                                       start=len(self._columns[i]) - 1))
+                actions.append(
+                    _Action(
+                        "to_foundation",
+                        _COLUMN_TO_FOUNDATION[i],
+                        source=i,
+                        start=len(self._columns[i]) - 1,
+                    )
+                )
         if waste is not None:
             for j, target in enumerate(tops):
                 if _fits_on(waste, target):
@@ -255,16 +270,20 @@ class Klondike(Game):
                     # the face-up run descends one rank a card, so only one card can fit
                     start = first + head.rank - (target.rank - 1)
                 if first <= start < len(column) and _fits_on(column[start], target):
-                    actions.append(_Action("to_column", _COLUMN_TO_COLUMN[i][j], source=i,
-                                           start=start, dest=j))
+                    actions.append(
+                        _Action("to_column", _COLUMN_TO_COLUMN[i][j], source=i, start=start, dest=j)
+                    )
         for suit in SUITS:
             top_rank = foundation[suit.index]
             if top_rank:
                 card = Card(top_rank, suit)
                 for j, target in enumerate(tops):
                     if _fits_on(card, target):
-                        actions.append(_Action("from_foundation", _FOUNDATION_TO_COLUMN[suit][j],
-                                               dest=j, suit=suit))
+                        actions.append(
+                            _Action(
+                                "from_foundation", _FOUNDATION_TO_COLUMN[suit][j], dest=j, suit=suit
+                            )
+                        )
         if self._stock:
             actions.append(_Action("draw", DRAW))
         elif self._waste:
@@ -325,7 +344,9 @@ class Klondike(Game):
             starts = [named]
         if not starts:
             if target is None:
-                raise IllegalMoveError(f"{move}: only a king, with what is built on it, fills an empty column")
+                raise IllegalMoveError(
+                    f"{move}: only a king, with what is built on it, fills an empty column"
+                )
             raise IllegalMoveError(f"{move}: no face-up card of {source.bare} fits on {target}")
         canonical = Move(source=source.bare, dest=dest)
         return _Action("to_column", canonical, source=index, start=starts[0], dest=dest_index)
@@ -344,12 +365,18 @@ class Klondike(Game):
             if source.card is not None and source.card != card:
                 raise IllegalMoveError(f"{source.card} is not the exposed card of {source.bare}")
         else:
-            raise InvalidMoveError(f"{source}>f: only the waste or a column plays to the foundation")
+            raise InvalidMoveError(
+                f"{source}>f: only the waste or a column plays to the foundation"
+            )
         if self._foundation[card.suit.index] != card.rank - 1:
             raise IllegalMoveError(f"{card} has no place on the foundation yet")
         canonical = Move(source=source.bare, dest=Place("f"))
-        return _Action("to_foundation", canonical, source=column_index,
-                       start=len(self._columns[column_index]) - 1 if column_index is not None else 0)
+        return _Action(
+            "to_foundation",
+            canonical,
+            source=column_index,
+            start=len(self._columns[column_index]) - 1 if column_index is not None else 0,
+        )
 
     def _resolve_from_foundation(self, source: Place, dest_index: int) -> _Action:
         target = self._exposed(dest_index)
@@ -358,8 +385,10 @@ class Klondike(Game):
             suits = [source.suit]
         else:  # `f>t3`: accepted when exactly one foundation card fits
             suits = [
-                suit for suit in SUITS
-                if self._foundation[suit.index] and _fits_on(Card(self._foundation[suit.index], suit), target)
+                suit
+                for suit in SUITS
+                if self._foundation[suit.index]
+                and _fits_on(Card(self._foundation[suit.index], suit), target)
             ]
             if len(suits) != 1:
                 raise IllegalMoveError(f"f>{dest}: name the foundation's suit, as f:h>{dest}")
@@ -370,12 +399,19 @@ class Klondike(Game):
         card = Card(top, suit)
         if not _fits_on(card, target):
             raise IllegalMoveError(_placing_error(card, target, dest))
-        return _Action("from_foundation", Move(source=Place("f", suit=suit), dest=dest),
-                       dest=dest_index, suit=suit)
+        return _Action(
+            "from_foundation",
+            Move(source=Place("f", suit=suit), dest=dest),
+            dest=dest_index,
+            suit=suit,
+        )
 
     def _check_place(self, place: Place) -> None:
         if place.kind in ("r", "h"):
-            raise InvalidMoveError(f"Klondike has no {'reserve' if place.kind == 'r' else 'hand place'} ({place.kind!r}); the hand is drawn with 'draw'")
+            what = "reserve" if place.kind == "r" else "hand place"
+            raise InvalidMoveError(
+                f"Klondike has no {what} ({place.kind!r}); the hand is drawn with 'draw'"
+            )
         if place.kind == "t" and place.column is not None and place.column > COLUMNS:
             raise InvalidMoveError(f"Klondike has columns t1 to t{COLUMNS}, not {place.bare}")
 
@@ -419,7 +455,8 @@ class Klondike(Game):
             elif self._recycles > DRAW3_FREE_RECYCLES:
                 points += DRAW3_RECYCLE
         elif action.kind == "from_foundation":
-            assert action.suit is not None and action.dest is not None
+            assert action.suit is not None
+            assert action.dest is not None
             card = Card(self._foundation[action.suit.index], action.suit)
             self._foundation[action.suit.index] -= 1
             self._columns[action.dest].append(card)
@@ -534,7 +571,9 @@ def _column(index: int) -> Place:
 _FOUNDATION: Final = Place("f")
 _WASTE: Final = Place("w")
 _WASTE_TO_FOUNDATION: Final = Move(source=_WASTE, dest=_FOUNDATION)
-_COLUMN_TO_FOUNDATION: Final = tuple(Move(source=_column(i), dest=_FOUNDATION) for i in range(COLUMNS))
+_COLUMN_TO_FOUNDATION: Final = tuple(
+    Move(source=_column(i), dest=_FOUNDATION) for i in range(COLUMNS)
+)
 _WASTE_TO_COLUMN: Final = tuple(Move(source=_WASTE, dest=_column(j)) for j in range(COLUMNS))
 _COLUMN_TO_COLUMN: Final = tuple(
     tuple(Move(source=_column(i), dest=_column(j)) for j in range(COLUMNS)) for i in range(COLUMNS)

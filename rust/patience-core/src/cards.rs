@@ -7,7 +7,9 @@ use std::fmt;
 /// Suit letters in index order.
 pub const SUITS: [char; 4] = ['c', 'd', 'h', 's'];
 /// Rank letters in index order (Ace first).
-pub const RANKS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+pub const RANKS: [char; 13] = [
+    'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K',
+];
 /// Cards in one deck.
 pub const DECK_SIZE: usize = 52;
 

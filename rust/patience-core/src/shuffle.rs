@@ -92,7 +92,12 @@ impl std::fmt::Display for UnknownVersion {
 impl std::error::Error for UnknownVersion {}
 
 /// The deal for `(key, seed)`: `decks` shuffled decks, first-dealt card first.
-pub fn seeded_deck(key: &str, seed: u64, decks: usize, version: u32) -> Result<Vec<Card>, UnknownVersion> {
+pub fn seeded_deck(
+    key: &str,
+    seed: u64,
+    decks: usize,
+    version: u32,
+) -> Result<Vec<Card>, UnknownVersion> {
     if !SUPPORTED_VERSIONS.contains(&version) {
         return Err(UnknownVersion(version));
     }

@@ -12,7 +12,9 @@ fn native_shuffle_matches_the_vectors() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let (head, cards) = line.split_once(": ").expect("a vector line has `key seed decks: cards`");
+        let (head, cards) = line
+            .split_once(": ")
+            .expect("a vector line has `key seed decks: cards`");
         let fields: Vec<&str> = head.split_whitespace().collect();
         let [key, seed, decks] = fields[..] else {
             panic!("bad vector head {head:?}");

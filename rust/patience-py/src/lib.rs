@@ -9,7 +9,9 @@ use pyo3::prelude::*;
 #[pyo3(signature = (key, seed, *, decks = 1, version = 1))]
 fn seeded_deck(key: &str, seed: u64, decks: usize, version: u32) -> PyResult<Vec<u8>> {
     if decks == 0 || decks > 8 {
-        return Err(PyValueError::new_err(format!("decks must be 1 to 8, not {decks}")));
+        return Err(PyValueError::new_err(format!(
+            "decks must be 1 to 8, not {decks}"
+        )));
     }
     shuffle::seeded_deck(key, seed, decks, version)
         .map(|cards| cards.into_iter().map(|card| card.index()).collect())
