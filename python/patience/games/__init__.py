@@ -1,7 +1,7 @@
 """The games, behind one protocol (:class:`Game`), found by name in an explicit registry.
 
 >>> sorted(GAMES)
-['klondike']
+['expert', 'golf', 'kansas', 'klondike']
 >>> game = new_game("klondike", seed=42, variant={"draw": 1})
 >>> type(game).__name__, game.variant
 ('Klondike', {'draw': 1})
@@ -15,11 +15,17 @@ from typing import Final
 from patience.cards import Card
 from patience.errors import InvalidDealError, InvalidRecordError
 from patience.games.base import Game, Outcome, Played, VariantOption
+from patience.games.expert import Expert
+from patience.games.golf import Golf
+from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
 
 __all__ = [
     "GAMES",
+    "Expert",
     "Game",
+    "Golf",
+    "Kansas",
     "Klondike",
     "Outcome",
     "Played",
@@ -30,6 +36,9 @@ __all__ = [
 
 GAMES: Final[Mapping[str, type[Game]]] = {
     Klondike.name: Klondike,
+    Golf.name: Golf,
+    Kansas.name: Kansas,
+    Expert.name: Expert,
 }
 """Every game by its record name. Adding a game means adding it here, nowhere else."""
 

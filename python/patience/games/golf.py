@@ -1,0 +1,254 @@
+"""Golf: the engine of record (RULES.md, Golf section).
+
+Seven columns of five cards, all face up; the 36th card starts the waste and the 16 left
+are the stock, first of them on top. A column's exposed card goes to the waste when it is
+one rank above or below the waste's top card, whatever its suit. Without ``wrap`` (the
+default) an Ace plays only on a 2 and nothing plays on a King; with ``wrap`` Ace and King
+are neighbours both ways. Points: +10 a card, a streak bonus of +5 x (k - 1) for the k-th
+card played since the last draw, +100 and +20 a stock card for clearing the tableau, and a
+time bonus at the end. Undo takes back plays, never a draw.
+
+>>> game = Golf.from_seed(3)
+>>> game.observation()["waste"], game.observation()["stock"]
+(['8s'], 16)
+>>> [str(move) for move in game.legal_moves()]
+['t1', 't2', 'draw']
+>>> game.play("t1").points, game.play("draw").points, game.can_undo()
+(10, 0, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from patience.cards import Card, Rank
+from patience.errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
+from patience.games.base import Game, Outcome, Played, VariantOption, scaled_time_bonus
+from patience.moves import DRAW, Move, Place
+
+__all__ = ["Golf", "golf_neighbours"]
+
+COLUMNS: Final = 7
+ROWS: Final = 5
+TABLEAU_CARDS: Final = COLUMNS * ROWS
+CARD_POINTS: Final = 10
+STREAK_POINTS: Final = 5
+CLEAR_BONUS: Final = 100
+STOCK_CARD_BONUS: Final = 20
+
+
+def golf_neighbours(card: Card, top: Card, *, wrap: bool) -> bool:
+    """Whether ``card`` may go onto the waste whose top card is ``top``.
+
+    >>> from patience.cards import Card
+    >>> golf_neighbours(Card.parse("Qh"), Card.parse("Kc"), wrap=False)
+    False
+    >>> golf_neighbours(Card.parse("Kh"), Card.parse("Qc"), wrap=False)
+    True
+    >>> golf_neighbours(Card.parse("Ah"), Card.parse("Kc"), wrap=True)
+    True
+    """
+    if top.rank == Rank.KING and not wrap:
+        return False
+    gap = abs(card.rank - top.rank)
+    return gap == 1 or (wrap and gap == Rank.KING - Rank.ACE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    columns: tuple[tuple[Card, ...], ...]
+    waste: tuple[Card, ...]
+    score: int
+    streak: int
+
+
+class Golf(Game):
+    """Golf; ``wrap`` makes Ace and King neighbours."""
+
+    name: ClassVar[str] = "golf"
+    title: ClassVar[str] = "Golf"
+    time_limit: ClassVar[int] = 180
+    options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("wrap", (False, True), False),)
+
+    def __init__(self, deal: Sequence[Card] | str | Iterable[str], *, wrap: bool = False) -> None:
+        if not isinstance(wrap, bool):
+            raise InvalidVariantError(f"golf option 'wrap' takes false or true, not {wrap!r}")
+        super().__init__(deal)
+        self._wrap = wrap
+        cards = list(self._deal)
+        self._columns: list[list[Card]] = [
+            [cards[row * COLUMNS + column] for row in range(ROWS)] for column in range(COLUMNS)
+        ]
+        self._waste: list[Card] = [cards[TABLEAU_CARDS]]
+        self._stock: list[Card] = cards[TABLEAU_CARDS + 1 :][::-1]  # top of the stock is last
+        self._score = 0
+        self._streak = 0  # tableau cards played since the last draw (or the deal)
+        self._ended = False
+        self._history: list[_Snapshot] = []  # plays since the last draw: what undo can take
+
+    @property
+    def variant(self) -> dict[str, object]:
+        """``{"wrap": false}`` or ``{"wrap": true}``."""
+        return {"wrap": self._wrap}
+
+    # -- reading the state --------------------------------------------------------------
+
+    def score(self) -> int:
+        """The score so far, without the time bonus."""
+        return self._score
+
+    def cards_on_foundation(self) -> int:
+        """Cards cleared from the tableau (Golf's waste is its foundation)."""
+        return TABLEAU_CARDS - sum(len(column) for column in self._columns)
+
+    def outcome(self) -> Outcome | None:
+        """Won when the tableau is empty; stuck when the stock is empty and no card moves;
+        ended by ``end``; else None."""
+        if self.cards_on_foundation() == TABLEAU_CARDS:
+            return Outcome(won=True, reason="won")
+        if self._ended:
+            return Outcome(won=False, reason="ended")
+        if not self._stock and not self._playable():
+            return Outcome(won=False, reason="stuck")
+        return None
+
+    def time_bonus(self, elapsed: float) -> int:
+        """``floor((180 - T) * C / 35)``, T the seconds used, C the cards cleared."""
+        return scaled_time_bonus(
+            limit=self.time_limit, elapsed=elapsed, done=self.cards_on_foundation(), total=35
+        )
+
+    def observation(self) -> dict[str, Any]:
+        """The table as the player sees it: the stock only as a count."""
+        return {
+            "game": self.name,
+            "variant": self.variant,
+            "tableau": [{"hidden": 0, "cards": [str(card) for card in c]} for c in self._columns],
+            "stock": len(self._stock),
+            "waste": [str(card) for card in self._waste],
+            "score": self._score,
+            "streak": self._streak,
+            "can_undo": self.can_undo(),
+            "outcome": None if (outcome := self.outcome()) is None else outcome.to_json(),
+        }
+
+    def piles(self) -> dict[str, list[Card]]:
+        """``t1``..``t7``, ``stock`` (next card first) and ``waste`` (top last)."""
+        piles = {f"t{index + 1}": list(column) for index, column in enumerate(self._columns)}
+        piles["stock"] = self._stock[::-1]
+        piles["waste"] = list(self._waste)
+        return piles
+
+    def hidden_cards(self) -> list[Card]:
+        """The stock: its order is never shown."""
+        return self._stock[::-1]
+
+    # -- moves --------------------------------------------------------------------------
+
+    def _playable(self) -> list[int]:
+        top = self._waste[-1]
+        return [
+            index
+            for index, column in enumerate(self._columns)
+            if column and golf_neighbours(column[-1], top, wrap=self._wrap)
+        ]
+
+    def legal_moves(self) -> list[Move]:
+        """Each playable column (``t1``..``t7``), then ``draw`` while the stock lasts."""
+        if self.is_over():
+            return []
+        moves = [_PLAYS[index] for index in self._playable()]
+        if self._stock:
+            moves.append(DRAW)
+        return moves
+
+    def _resolve(self, move: Move) -> int | None:
+        """The column a play takes from, or None for ``draw``; raises if not legal."""
+        if move.word == "draw":
+            if not self._stock:
+                raise IllegalMoveError("the stock is empty")
+            return None
+        if move.word is not None:
+            raise InvalidMoveError(f"{move.word!r} is not a Golf move")
+        source = move.source
+        assert source is not None
+        if source.kind != "t" or move.dest not in (None, Place("w")):
+            raise InvalidMoveError(f"{move}: in Golf a column's card goes to the waste, as t3")
+        assert source.column is not None
+        if source.column > COLUMNS:
+            raise InvalidMoveError(f"Golf has columns t1 to t{COLUMNS}, not {source.bare}")
+        index = source.column - 1
+        column = self._columns[index]
+        if not column:
+            raise IllegalMoveError(f"{source.bare} is empty")
+        card, top = column[-1], self._waste[-1]
+        if source.card is not None and source.card != card:
+            raise IllegalMoveError(f"{source.card} is not the free card of {source.bare}")
+        if not golf_neighbours(card, top, wrap=self._wrap):
+            if top.rank == Rank.KING and not self._wrap:
+                raise IllegalMoveError(f"nothing plays on a King ({top}): draw")
+            raise IllegalMoveError(f"{card} is not one rank above or below {top}")
+        return index
+
+    def _check(self, move: Move) -> None:
+        self._resolve(move)
+
+    def _play(self, move: Move) -> Played:
+        index = self._resolve(move)
+        if index is None:
+            card = self._stock.pop()
+            self._waste.append(card)
+            self._streak = 0
+            self._history.clear()
+            return Played(DRAW, 0, (card,))
+        self._history.append(
+            _Snapshot(
+                tuple(tuple(column) for column in self._columns),
+                tuple(self._waste),
+                self._score,
+                self._streak,
+            )
+        )
+        self._waste.append(self._columns[index].pop())
+        self._streak += 1
+        points = CARD_POINTS + STREAK_POINTS * (self._streak - 1)
+        if self.cards_on_foundation() == TABLEAU_CARDS:
+            points += CLEAR_BONUS + STOCK_CARD_BONUS * len(self._stock)
+        self._score += points
+        return Played(_PLAYS[index], points)
+
+    def tap(self, place: Place | str) -> Move | None:
+        """The play of column ``tN``'s free card, if it is legal now."""
+        if isinstance(place, str):
+            place = Place.parse(place)
+        if place.kind != "t" or self.is_over():
+            return None
+        move = Move(source=place)
+        return _PLAYS[place.column - 1] if self.is_legal(move) and place.column else None
+
+    def _end(self) -> None:
+        self._ended = True
+
+    # -- undo ---------------------------------------------------------------------------
+
+    def undo_refusal(self) -> str | None:
+        """Why undo is refused: game over, nothing played since the deal, or a draw."""
+        if self.is_over():
+            return "the game is over"
+        if not self._history:
+            if len(self._stock) < len(self._deal) - TABLEAU_CARDS - 1:
+                return "a draw cannot be taken back"
+            return "nothing to undo"
+        return None
+
+    def _undo(self) -> None:
+        snapshot = self._history.pop()
+        self._columns = [list(column) for column in snapshot.columns]
+        self._waste = list(snapshot.waste)
+        self._score = snapshot.score
+        self._streak = snapshot.streak
+
+
+_PLAYS: Final = tuple(Move(source=Place("t", index + 1)) for index in range(COLUMNS))
