@@ -45,3 +45,62 @@ def solved_deal() -> tuple[Card, ...]:
         columns[k] = list(reversed(order[position : position + k]))
         position += k
     return klondike_deal(columns, hand)
+
+
+def fill_deal(named: Mapping[int, str], *, decks: int = 1) -> tuple[Card, ...]:
+    """A deal with the card ``named[i]`` at position ``i``; the other positions take the
+    unused cards in deck order."""
+    unused = list(ordered_deck(decks))
+    for text in named.values():
+        unused.remove(Card.parse(text))  # raises if a card is named too often
+    spare = iter(unused)
+    return tuple(
+        Card.parse(named[i]) if i in named else next(spare) for i in range(52 * decks)
+    )
+
+
+def golf_deal(
+    columns: Mapping[int, Sequence[str]] | None = None,
+    waste: str | None = None,
+    stock: Sequence[str] = (),
+) -> tuple[Card, ...]:
+    """A Golf deal: column ``k`` (1-based) holds ``columns[k]`` (five cards, its free card
+    last), the waste starts with ``waste``, the stock begins with ``stock``."""
+    named: dict[int, str] = {}
+    for k, cards in (columns or {}).items():
+        assert len(cards) == 5, "a Golf column holds five cards"
+        for row, text in enumerate(cards):
+            named[row * 7 + k - 1] = text
+    if waste is not None:
+        named[35] = waste
+    for offset, text in enumerate(stock):
+        named[36 + offset] = text
+    return fill_deal(named)
+
+
+def kansas_deal(
+    reserve: Sequence[str] = (),
+    base: str | None = None,
+    columns: Sequence[str | None] = (),
+    stock: Sequence[str] = (),
+) -> tuple[Card, ...]:
+    """A Kansas deal: ``reserve`` lists the reserve from its top card down, ``base`` is the
+    first foundation card, ``columns`` the three column cards, ``stock`` its first cards."""
+    named: dict[int, str] = {11 - offset: text for offset, text in enumerate(reserve)}
+    if base is not None:
+        named[12] = base
+    named |= {13 + k: text for k, text in enumerate(columns) if text is not None}
+    named |= {16 + offset: text for offset, text in enumerate(stock)}
+    return fill_deal(named)
+
+
+def expert_deal(columns: Mapping[int, Sequence[str]], hand: Sequence[str]) -> tuple[Card, ...]:
+    """A Solitaire Expert deal: column ``k`` holds ``columns[k]`` (ten cards, exposed card
+    last), the hand holds ``hand``; the rest fill in from two ordered decks."""
+    named: dict[int, str] = {}
+    for k, cards in columns.items():
+        assert len(cards) == 10, "an Expert column holds ten cards"
+        for row, text in enumerate(cards):
+            named[row * 10 + k - 1] = text
+    named |= {100 + offset: text for offset, text in enumerate(hand)}
+    return fill_deal(named, decks=2)
