@@ -9,7 +9,7 @@ RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml
 .PHONY: help setup play test test-python test-rust test-slow lint format clean
 
 help:
-	@echo "make play       play Klondike (Solitaire Rush) in the terminal"
+	@echo "make play       play Klondike (Solitaire Rush) in the terminal; GAME=golf for Golf"
 	@echo "make test       Python and Rust tests"
 	@echo "make lint       ruff, mypy --strict, cargo clippy"
 	@echo "make test-slow  the large runs kept out of make test"
@@ -25,8 +25,9 @@ $(STAMP): $(BIN)/python pyproject.toml $(RUST_SOURCES)
 
 setup: $(STAMP)
 
+GAME ?= klondike
 play: $(STAMP)
-	$(BIN)/patience play klondike $(ARGS)
+	$(BIN)/patience play $(GAME) $(ARGS)
 
 test: lint test-python test-rust
 

@@ -54,9 +54,7 @@ def fill_deal(named: Mapping[int, str], *, decks: int = 1) -> tuple[Card, ...]:
     for text in named.values():
         unused.remove(Card.parse(text))  # raises if a card is named too often
     spare = iter(unused)
-    return tuple(
-        Card.parse(named[i]) if i in named else next(spare) for i in range(52 * decks)
-    )
+    return tuple(Card.parse(named[i]) if i in named else next(spare) for i in range(52 * decks))
 
 
 def golf_deal(

@@ -162,3 +162,46 @@ def test_play_with_a_bad_deal_says_why() -> None:
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("patience: ")
+
+
+@pytest.mark.parametrize("name", ["klondike", "golf", "kansas", "expert"])
+def test_every_game_replays_from_its_record(tmp_path: Path, name: str) -> None:
+    game = new_game(name, seed=11)
+    moves = []
+    for _ in range(25):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        moves.append(str(legal[len(moves) % len(legal)]))
+        game.play(moves[-1])
+    record = {
+        "game": name,
+        "variant": game.variant,
+        "deal": [str(card) for card in game.deal],
+        "moves": moves,
+    }
+    result = run("replay", str(write_record(tmp_path, record)), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["moves"] == len(moves)
+    assert data["score"] == game.score()
+    assert data["foundation"] == game.cards_on_foundation()
+    shown = run("deals", "show", name, "--seed", "11")
+    assert shown.stdout.split() == [str(card) for card in new_game(name, seed=11).deal]
+
+
+@pytest.mark.parametrize(
+    ("args", "script", "expected"),
+    [
+        (["golf", "--wrap", "--seed", "3"], "1\n \nu\nq\n", ["Golf · wrapping", "t1  +10"]),
+        (["kansas", "--seed", "2026"], "\nmoves\nq\n", ["Kansas", "Reserve [12]"]),
+        (["expert", "--seed", "7"], "t6>f\nq\n", ["Solitaire Expert", "t6>f  +1"]),
+    ],
+)
+def test_every_game_plays_in_the_terminal(
+    args: list[str], script: str, expected: list[str]
+) -> None:
+    result = run("play", *args, stdin=script)
+    assert result.returncode == 0, result.stderr
+    for text in expected:
+        assert text in result.stdout

@@ -2,7 +2,7 @@
 
 Checked after every step: cards are conserved, ``undo`` inverts ``play`` wherever it is
 allowed, ``observation()`` shows no hidden card and is plain JSON, every legal move is
-accepted, and at the end the session's log and its game record both rebuild the game.
+accepted, a move that turned up a hidden card cannot be undone, and at the end the session's log and its game record both rebuild the game.
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ def test_random_play_keeps_every_invariant(
         played = session.play(move)  # a legal move is always accepted
         assert str(played.move) == str(move)
         after = referee_view(game)
+        if played.revealed:  # every game refuses to take back what turned up a hidden card
+            assert not game.can_undo(), f"{move} turned up {played.revealed} yet can be undone"
         if game.can_undo():
             session.undo()
             assert referee_view(game) == before, f"undo of {move} did not restore the state"

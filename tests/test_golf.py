@@ -164,7 +164,7 @@ def test_stuck_when_the_stock_is_empty_and_nothing_moves() -> None:
     ],
 )
 def test_bad_moves_change_nothing(move: str, error: type[Exception], reason: str) -> None:
-    game, moves = clearing_deal()
+    game, _ = clearing_deal()
     before = game.piles(), game.score(), game.observation()
     with pytest.raises(error, match=reason):
         game.play(move)
@@ -185,4 +185,4 @@ def test_malformed_deals() -> None:
     with pytest.raises(InvalidDealError, match="51"):
         Golf(golf_deal()[:51])
     with pytest.raises(InvalidDealError):
-        Golf(list(golf_deal()[:51]) + ["Ac"])
+        Golf([*golf_deal()[:51], "Ac"])

@@ -97,7 +97,7 @@ def test_ended_record_gets_its_time_bonus_and_unfinished_one_none() -> None:
     ("changes", "reason"),
     [
         ({"deal": [*record_of()["deal"][:51], "Xx"]}, "card 52: 'Xx' is not a card"),
-        ({"deal": [*record_of()["deal"][:51], record_of()["deal"][0]]}, "appears 2 times"),
+        ({"deal": [*record_of()["deal"][:51], record_of()["deal"][0]]}, "twice, "),
         ({"deal": record_of()["deal"][:51]}, "a deal has 52 cards, this one has 51"),
         ({"deal": "Ah Kd"}, "'deal' is a list"),
         ({"game": "chess"}, "unknown game 'chess'"),

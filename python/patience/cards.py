@@ -241,13 +241,15 @@ def parse_deal(cards: str | Iterable[str], *, decks: int = 1) -> tuple[Card, ...
     if len(parsed) != expected:
         raise InvalidDealError(f"a deal has {expected} cards, this one has {len(parsed)}")
     counts = Counter(parsed)
-    for card in _CARDS:
-        if counts[card] != decks:
-            times = "once" if decks == 1 else f"{decks} times"
-            raise InvalidDealError(
-                f"{card} appears {counts[card]} times; every card must appear {times}"
-            )
+    wrong = [card for card in _CARDS if counts[card] != decks]
+    if wrong:
+        found = ", ".join(f"{card} {_times(counts[card])}" for card in wrong)
+        raise InvalidDealError(f"every card must appear {_times(decks)}; found {found}")
     return tuple(parsed)
+
+
+def _times(count: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -8,7 +8,7 @@ player may see. Moves are typed in RULES.md notation; a card (``Qh``) or a place
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -20,18 +20,42 @@ from patience.games import Played
 from patience.moves import Move, Place
 from patience.session import Session
 
-__all__ = ["HELP", "TerminalGame", "render"]
+__all__ = ["HELP", "HELP_COMMON", "TerminalGame", "render"]
 
-HELP = """\
-Moves, in the notation of game records:
-  t3>t5     move the run from column 3 that fits onto column 5 (t3:Qh>t5 names its first card)
-  w>t2      waste to column 2        t4>f   column 4 to the foundation      f:h>t1  foundation back
-  draw      turn cards from the hand (Enter alone does the same; recycles an empty hand)
-  recycle   turn the waste back into the hand
-  Qh, t3, w tap a card: it goes to the foundation if it has a place there
-  undo (u)  take back the last move      end   stop and collect the time bonus
-  moves     list the legal moves         help (?)  this text        quit (q)  leave
+HELP_COMMON = """\
+  u, undo   take back the last move     end      stop now (a time bonus counts)
+  moves     list the legal moves        help, ?  this text       q  leave
 """
+
+HELP: Final[dict[str, str]] = {
+    "klondike": """\
+Moves, in the notation of game records:
+  t3>t5     the run of column 3 that fits onto column 5 (t3:Qh>t5 names its card)
+  w>t2      waste to column 2     t4>f  column 4 home     f:h>t1  foundation back
+  draw      turn from the hand (Enter too); once it is empty, recycle the waste
+  Qh, t3, 3 tap a card or a column: it goes home if it has a place there
+""",
+    "golf": """\
+Play a free card one rank above or below the waste's top card, any suit:
+  1 .. 7    play that column's free card (t3 works too)
+  space     draw the stock's top card (Enter, d and draw do the same)
+""",
+    "kansas": """\
+Moves, in the notation of game records (r is the reserve, w the waste):
+  t1>t3     the cards of column 1 that fit onto column 3 (t1:Qh>t3 names the first)
+  r>t2      reserve to column 2     w>f  waste home     t3>f  column 3 home
+  draw      turn the stock's top card (Enter too); there is no redeal
+  Qh, r, 3  tap a card, the reserve or a column: it goes home if it can
+""",
+    "expert": """\
+Moves, in the notation of game records (h is the hand, at most 4 cards):
+  t3>t5     the string of column 3 that fits onto column 5 (t3:Qh>t5 names it)
+  t4>h      column 4's card to the hand     h:Qs>t2  a hand card to column 2
+  t4>f      column 4's card to the piles    h:Qs>f   a hand card to the piles
+  Qh, 3     tap a card or a column: it goes to the piles if it can
+""",
+}
+"""What each game's ``help`` shows, before the common lines."""
 
 
 def _card_text(text: str) -> Text:
@@ -43,40 +67,95 @@ def _face_down() -> Text:
     return Text("▒▒▒", style="blue")
 
 
+def _empty() -> Text:
+    return Text("[ ]", style="dim")
+
+
 def _clock_text(seconds: float) -> str:
     whole = max(0, int(seconds + 0.999))
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def render(observation: dict[str, Any], *, remaining: float | None = None) -> RenderableType:
-    """The table described by a Klondike ``observation``, ready to print."""
-    draw = observation["variant"]["draw"]
-    header = Text.assemble(
-        (f"Solitaire Rush · draw {draw}", "bold"),
-        f"    Score {observation['score']}",
-        f"    Clock {_clock_text(remaining)}" if remaining is not None else "",
-        f"    Recycles {observation['recycles']}",
-    )
-    foundation = Text("Foundation ")
-    for suit, top in observation["foundation"].items():
-        foundation.append(" ")
-        foundation.append_text(
-            _card_text(top) if top else Text(f"·{Card.parse('A' + suit).suit.symbol}", style="dim")
+def _cards_text(cards: list[str], *, show: int, label: str) -> Text:
+    """The last ``show`` of ``cards`` (older ones dimmed), with how many lie under them."""
+    text = Text(label)
+    shown = cards[-show:] if show else []
+    if not shown:
+        text.append("—", style="dim")
+        return text
+    for card in shown[:-1]:
+        under = _card_text(card)
+        under.stylize("dim")
+        text.append_text(under)
+        text.append(" ")
+    text.append_text(_card_text(shown[-1]))
+    if len(cards) > len(shown):
+        text.append(f"  (+{len(cards) - len(shown)} under)", style="dim")
+    return text
+
+
+def _piles_text(label: str, tops: list[Text]) -> Text:
+    text = Text(label)
+    for top in tops:
+        text.append(" ")
+        text.append_text(top)
+    return text
+
+
+def _variant_text(observation: dict[str, Any]) -> str:
+    game, variant = observation["game"], observation["variant"]
+    if game == "klondike":
+        return f"Solitaire Rush · draw {variant['draw']}"
+    if game == "golf":
+        return "Golf · " + ("wrapping" if variant["wrap"] else "no wrapping")
+    return {"kansas": "Kansas", "expert": "Solitaire Expert"}[game]
+
+
+def _status(observation: dict[str, Any]) -> str:
+    game = observation["game"]
+    if game == "klondike":
+        return f"Recycles {observation['recycles']}"
+    if game == "golf":
+        return f"Streak {observation['streak']}"
+    if game == "kansas":
+        return f"Base {observation['base']}"
+    return ""
+
+
+def _top_row(observation: dict[str, Any]) -> Text:
+    """The piles above the columns: hand or stock, waste, reserve, foundations."""
+    game = observation["game"]
+    if game == "klondike":
+        draw = observation["variant"]["draw"]
+        stock = _cards_text(
+            observation["waste"], show=draw, label=f"Hand [{observation['hand']}]   Waste "
         )
-    waste = observation["waste"]
-    shown = waste[-draw:] if draw > 1 else waste[-1:]
-    stock = Text(f"Hand [{observation['hand']}]   Waste ")
-    if shown:
-        for text in shown[:-1]:
-            under = _card_text(text)
-            under.stylize("dim")
-            stock.append_text(under)
-            stock.append(" ")
-        stock.append_text(_card_text(shown[-1]))
-        if len(waste) > len(shown):
-            stock.append(f"  (+{len(waste) - len(shown)} under)", style="dim")
-    else:
-        stock.append("—", style="dim")
+        tops = [
+            _card_text(top) if top else Text(f"·{Card.parse('A' + suit).suit.symbol}", style="dim")
+            for suit, top in observation["foundation"].items()
+        ]
+        return Text.assemble(stock, "      ", _piles_text("Foundation ", tops))
+    if game == "golf":
+        return _cards_text(
+            observation["waste"], show=3, label=f"Stock [{observation['stock']}]   Waste "
+        )
+    tops = [
+        _card_text(pile["top"]) if pile else Text("·", style="dim")
+        for pile in observation["foundation"]
+    ]
+    if game == "kansas":
+        reserve = observation["reserve"]
+        reserve_text = Text(f"Reserve [{reserve['cards']}] ")
+        reserve_text.append_text(_card_text(reserve["top"]) if reserve["top"] else _empty())
+        waste = _cards_text(
+            observation["waste"], show=1, label=f"   Stock [{observation['stock']}]   Waste "
+        )
+        return Text.assemble(reserve_text, waste, "      ", _piles_text("Foundation", tops))
+    hand = _piles_text("Hand", [_card_text(card) for card in observation["hand"]] or [_empty()])
+    return Text.assemble(hand, "      ", _piles_text("Piles", tops))
+
+
+def _tableau(observation: dict[str, Any]) -> Table:
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2))
     columns = observation["tableau"]
     for index in range(len(columns)):
@@ -90,11 +169,22 @@ def render(observation: dict[str, Any], *, remaining: float | None = None) -> Re
             elif row - column["hidden"] < len(column["cards"]):
                 cells.append(_card_text(column["cards"][row - column["hidden"]]))
             elif row == 0:
-                cells.append(Text("[ ]", style="dim"))
+                cells.append(_empty())
             else:
                 cells.append(Text(""))
         table.add_row(*cells)
-    return Group(header, Text(), Text.assemble(stock, "      ", foundation), Text(), table)
+    return table
+
+
+def render(observation: dict[str, Any], *, remaining: float | None = None) -> RenderableType:
+    """The table described by any game's ``observation``, ready to print."""
+    header = Text.assemble(
+        (_variant_text(observation), "bold"),
+        f"    Score {observation['score']}",
+        f"    Clock {_clock_text(remaining)}" if remaining is not None else "",
+        f"    {_status(observation)}" if _status(observation) else "",
+    )
+    return Group(header, Text(), _top_row(observation), Text(), _tableau(observation))
 
 
 class TerminalGame:
@@ -128,12 +218,12 @@ class TerminalGame:
                 self.console.print("\nLeaving the game.")
                 self.session.end()
                 break
-            command = line.strip().lower()
+            command = " " if line and not line.strip() else line.strip().lower()
             if command in ("q", "quit", "exit"):
                 self.session.end()
                 break
-            if command in ("?", "h", "help"):
-                message = Text(HELP)
+            if command in ("?", "help"):
+                message = Text(HELP[game.name] + HELP_COMMON)
                 continue
             if command == "moves":
                 message = Text("Legal moves: " + ", ".join(str(m) for m in game.legal_moves()))
@@ -151,20 +241,28 @@ class TerminalGame:
 
     def _interpret(self, command: str) -> Move | str:
         game = self.session.game
-        if command in ("", "d"):
-            return "draw" if game.observation().get("hand", 1) else "recycle"
+        if command in ("", " ", "d"):
+            if game.name == "klondike" and not game.observation()["hand"]:
+                return "recycle"
+            return "draw"
         if command == "u":
             return "undo"
+        if command.isdigit():  # a column by its number: Golf plays it, the others tap it
+            command = f"t{command}"
+            if game.name == "golf":
+                return command
         place = self._tapped_place(command)
         if place is None:
             return command
         move = game.tap(place)
         if move is None:
-            raise InvalidMoveError(f"{command}: that card has no place on the foundation now")
+            where = "the waste" if game.name == "golf" else "the foundation"
+            raise InvalidMoveError(f"{command}: that card has no place on {where} now")
         return move
 
     def _tapped_place(self, command: str) -> Place | None:
-        """The place a tap names: a bare place (``t3``, ``w``) or a visible card (``Qh``)."""
+        """The place a tap names: a bare place (``t3``, ``w``, ``r``) or an exposed card
+        (``Qh``: the waste's or the reserve's top, a column's exposed card, a hand card)."""
         if ">" in command or not command:
             return None
         try:
@@ -178,11 +276,17 @@ class TerminalGame:
         except InvalidCardError:
             return None
         observation = self.session.game.observation()
-        if observation.get("waste") and observation["waste"][-1] == str(card):
+        text = str(card)
+        if observation.get("waste") and observation["waste"][-1] == text:
             return Place("w")
-        for index, column in enumerate(observation.get("tableau", [])):
-            if column["cards"] and column["cards"][-1] == str(card):
+        reserve = observation.get("reserve")
+        if isinstance(reserve, dict) and reserve.get("top") == text:
+            return Place("r")
+        for index, column in enumerate(observation["tableau"]):
+            if column["cards"] and column["cards"][-1] == text:
                 return Place("t", index + 1)
+        if isinstance(observation.get("hand"), list) and text in observation["hand"]:
+            return Place("h", card=card)
         raise InvalidMoveError(f"{card} is not an exposed card")
 
     def _summary(self) -> None:
@@ -200,10 +304,15 @@ class TerminalGame:
         self.console.print(Text(reasons[outcome.reason] if outcome else "Game left.", style="bold"))
         bonus = session.time_bonus()
         home = game.cards_on_foundation()
+        total = f"[bold]{game.score() + bonus}[/]"
         used = _clock_text(session.elapsed())
+        where = "cleared" if game.name == "golf" else "home"
+        if game.has_time_bonus:
+            score = f"Points {game.score()}  +  time bonus {bonus}  =  {total}"
+        else:
+            score = f"Score {total}"
         self.console.print(
-            f"Points {game.score()}  +  time bonus {bonus}  =  [bold]{game.score() + bonus}[/]"
-            f"   ({home} card{'' if home == 1 else 's'} home, {used} used)"
+            f"{score}   ({home} card{'' if home == 1 else 's'} {where}, {used} used)"
         )
 
 

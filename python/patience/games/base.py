@@ -103,6 +103,8 @@ class Game(abc.ABC):
     time_limit: ClassVar[int]
     """Seconds on the clock in timed play."""
     options: ClassVar[tuple[VariantOption, ...]] = ()
+    has_time_bonus: ClassVar[bool] = False
+    """Whether finishing early earns a time bonus (:meth:`time_bonus`)."""
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str]) -> None:
         self._deal: tuple[Card, ...] = coerce_deal(deal, decks=self.decks)

@@ -18,7 +18,7 @@ or a single string; then every card plays out to the piles by itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal
 
@@ -130,9 +130,14 @@ class Expert(Game):
             return Outcome(won=True, reason="won")
         if self._ended:
             return Outcome(won=False, reason="ended")
-        if not self._actions():
+        if not self._has_move():
             return Outcome(won=False, reason="stuck")
         return None
+
+    def _has_move(self) -> bool:
+        if len(self._hand) < HAND_LIMIT and any(self._columns):
+            return True  # a column's exposed card can always go to the hand
+        return next(self._iter_actions(), None) is not None
 
     def observation(self) -> dict[str, Any]:
         """The whole table (nothing in Solitaire Expert is hidden)."""
@@ -188,42 +193,47 @@ class Expert(Game):
         return [action.move for action in self._actions()]
 
     def _actions(self) -> list[_Action]:
-        actions: list[_Action] = []
+        return list(self._iter_actions())
+
+    def _iter_actions(self) -> Iterator[_Action]:
         tops = [column[-1] if column else None for column in self._columns]
         hand = list(dict.fromkeys(self._hand))  # each distinct card once
+        wanted = self._wanted()
         for i, top in enumerate(tops):
-            if top is not None and self._pile_for(top) is not None:
-                actions.append(
-                    _Action("to_pile", _T_TO_F[i], column=i, start=len(self._columns[i]) - 1)
-                )
+            if top in wanted:
+                yield _Action("to_pile", _T_TO_F[i], column=i, start=len(self._columns[i]) - 1)
         for card in hand:
-            if self._pile_for(card) is not None:
-                actions.append(_Action("to_pile", _hand_move(card, _PILE), card=card))
-        starts = [string_start(column) for column in self._columns]
+            if card in wanted:
+                yield _Action("to_pile", _hand_move(card, _PILE), card=card)
         for i, column in enumerate(self._columns):
             if not column:
                 continue
+            first = string_start(column)
             for j, target in enumerate(tops):
                 if i == j:
                     continue
-                start = self._fitting_start(i, starts[i], target)
+                start = self._fitting_start(i, first, target)
                 if start is not None:
-                    actions.append(
-                        _Action("to_column", _T_TO_T[i][j], column=i, start=start, dest=j)
-                    )
+                    yield _Action("to_column", _T_TO_T[i][j], column=i, start=start, dest=j)
         for card in hand:
             for j, target in enumerate(tops):
                 if expert_builds_on(card, target):
-                    actions.append(
-                        _Action("to_column", _hand_move(card, _column(j)), card=card, dest=j)
-                    )
+                    yield _Action("to_column", _hand_move(card, _column(j)), card=card, dest=j)
         if len(self._hand) < HAND_LIMIT:
             for i, top in enumerate(tops):
                 if top is not None:
-                    actions.append(
-                        _Action("to_hand", _T_TO_H[i], column=i, start=len(self._columns[i]) - 1)
-                    )
-        return actions
+                    yield _Action("to_hand", _T_TO_H[i], column=i, start=len(self._columns[i]) - 1)
+
+    def _wanted(self) -> set[Card]:
+        """The cards some pile takes now."""
+        wanted = {
+            Card(count + 1, suit)
+            for suit, count in zip(self._pile_suits, self._pile_counts, strict=True)
+            if suit is not None and count < Rank.KING
+        }
+        if None in self._pile_suits:
+            wanted |= {Card(Rank.ACE, suit) for suit in Suit}
+        return wanted
 
     def _fitting_start(self, index: int, first: int, target: Card | None) -> int | None:
         """Where the part of column ``index``'s string (which begins at ``first``) that fits

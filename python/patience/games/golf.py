@@ -70,6 +70,7 @@ class Golf(Game):
     name: ClassVar[str] = "golf"
     title: ClassVar[str] = "Golf"
     time_limit: ClassVar[int] = 180
+    has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("wrap", (False, True), False),)
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str], *, wrap: bool = False) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Final, Literal, cast
 
 from patience.cards import Card, Rank, Suit
 from patience.errors import IllegalMoveError, InvalidMoveError
@@ -123,7 +123,7 @@ class Kansas(Game):
             return Outcome(won=True, reason="won")
         if self._ended:
             return Outcome(won=False, reason="ended")
-        if not self._actions():
+        if not self._stock and not self._actions():
             return Outcome(won=False, reason="stuck")
         return None
 
@@ -249,6 +249,7 @@ class Kansas(Game):
             raise InvalidMoveError(f"{move}: cards go to a column (t1..t3) or the foundation (f)")
         if dest.kind == "f" and dest.suit is not None:
             raise InvalidMoveError(f"{move}: write the foundation as f; the engine picks the pile")
+        kind = cast(_Source, source.kind)  # h and f were refused above
         card, column_index, starts = self._source_cards(source)
         if dest.kind == "f":
             if len(starts) and starts[-1] != len(self._columns[column_index]) - 1:
@@ -257,7 +258,7 @@ class Kansas(Game):
                 raise IllegalMoveError(f"{card} has no place on the foundations yet")
             canonical = Move(source=source.bare, dest=Place("f"))
             start = len(self._columns[column_index]) - 1 if source.kind == "t" else 0
-            return _Action(canonical, source.kind, column=column_index, start=start)
+            return _Action(canonical, kind, column=column_index, start=start)
         assert dest.column is not None
         dest_index = dest.column - 1
         target = self._columns[dest_index][-1] if self._columns[dest_index] else None
@@ -274,7 +275,7 @@ class Kansas(Game):
         if source.kind != "t":
             if not kansas_builds_on(card, target):
                 raise IllegalMoveError(_building_error(card, target, dest))
-            return _Action(Move(source=source.bare, dest=dest), source.kind, dest=dest_index)
+            return _Action(Move(source=source.bare, dest=dest), kind, dest=dest_index)
         if not fitting:
             if source.card is not None:
                 raise IllegalMoveError(_building_error(source.card, target, dest))

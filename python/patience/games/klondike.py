@@ -95,6 +95,7 @@ class Klondike(Game):
     name: ClassVar[str] = "klondike"
     title: ClassVar[str] = "Solitaire Rush"
     time_limit: ClassVar[int] = 300
+    has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("draw", (1, 3), 1),)
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str], *, draw: int = 1) -> None:
