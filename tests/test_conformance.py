@@ -2,7 +2,8 @@
 
 Checked after every step: cards are conserved, ``undo`` inverts ``play`` wherever it is
 allowed, ``observation()`` shows no hidden card and is plain JSON, every legal move is
-accepted, a move that turned up a hidden card cannot be undone, and at the end the session's log and its game record both rebuild the game.
+accepted, a move that turned up a hidden card cannot be undone, and at the end the
+session's log and its game record both rebuild the game.
 """
 
 from __future__ import annotations

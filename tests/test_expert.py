@@ -186,7 +186,9 @@ def test_deals_need_every_card_twice() -> None:
     other = next(i for i in range(103, 0, -1) if cards[i] != cards[0])
     three_times = [*cards[:other], cards[0], *cards[other + 1 :]]
     assert three_times.count(cards[0]) == 3
-    with pytest.raises(InvalidDealError, match=f"twice; found .*{cards[0]} 3 times.*{cards[other]} once"):
+    with pytest.raises(
+        InvalidDealError, match=f"twice; found .*{cards[0]} 3 times.*{cards[other]} once"
+    ):
         Expert(three_times)
     with pytest.raises(InvalidDealError):
         Expert(" ".join(cards[:52]))
