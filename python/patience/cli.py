@@ -88,7 +88,7 @@ def _fail(message: str) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from patience.session import Session
-    from patience.terminal import TerminalGame
+    from patience.terminal import TerminalGame, read_key
 
     cls = GAMES[args.game]
     variant = _variant_from(args, cls)
@@ -103,7 +103,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _fail(str(error))
     session = Session(game)
-    TerminalGame(session).run()
+    keys = args.game == "golf" and sys.stdin.isatty() and sys.stdout.isatty()
+    TerminalGame(session, read=read_key if keys else input).run()
     if args.record is not None:
         try:
             args.record.write_text(session.record().dumps() + "\n")

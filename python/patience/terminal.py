@@ -7,6 +7,7 @@ player may see. Moves are typed in RULES.md notation; a card (``Qh``) or a place
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -20,7 +21,7 @@ from patience.games import Played
 from patience.moves import Move, Place
 from patience.session import Session
 
-__all__ = ["HELP", "HELP_COMMON", "TerminalGame", "render"]
+__all__ = ["HELP", "HELP_COMMON", "SINGLE_KEYS", "TerminalGame", "read_key", "render"]
 
 HELP_COMMON = """\
   u, undo   take back the last move     end      stop now (a time bonus counts)
@@ -185,6 +186,34 @@ def render(observation: dict[str, Any], *, remaining: float | None = None) -> Re
         f"    {_status(observation)}" if _status(observation) else "",
     )
     return Group(header, Text(), _top_row(observation), Text(), _tableau(observation))
+
+
+SINGLE_KEYS: Final = frozenset("1234567 uq?\n")
+"""Keys that act at once when Golf is played on a real terminal."""
+
+
+def read_key(prompt: str) -> str:
+    """Read one key press without waiting for Enter (for Golf on a terminal): a single
+    key of :data:`SINGLE_KEYS` is returned as it is; any other key starts a line, read
+    to its end as :func:`input` would."""
+    import termios
+    import tty
+
+    print(prompt, end="", flush=True)
+    descriptor = sys.stdin.fileno()
+    saved = termios.tcgetattr(descriptor)
+    try:
+        tty.setcbreak(descriptor)  # keys arrive one at a time; Ctrl-C still interrupts
+        key = sys.stdin.read(1)
+    finally:
+        termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
+    if key in ("", "\x04"):
+        raise EOFError
+    if key in SINGLE_KEYS:
+        print("space" if key == " " else key.strip())
+        return key
+    print(key, end="", flush=True)
+    return key + input()
 
 
 class TerminalGame:
