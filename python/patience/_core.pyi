@@ -4,3 +4,13 @@ __version__: str
 
 def seeded_deck(key: str, seed: int, *, decks: int = 1, version: int = 1) -> list[int]:
     """The deal for ``(key, seed)`` as card indices (``suit * 13 + rank - 1``)."""
+
+KlondikePosition = tuple[int, list[list[int]], list[int], list[int], list[int], list[int]]
+
+def klondike_successors(position: KlondikePosition) -> list[tuple[str, KlondikePosition]]:
+    """Every legal move of a position, in notation, with the position it leads to."""
+
+def klondike_solve(
+    position: KlondikePosition, *, max_nodes: int, max_seconds: float, max_states: int
+) -> tuple[str, list[str], int, float, str | None]:
+    """``(outcome, moves, nodes, seconds, reason)`` for a position with every card known."""

@@ -7,4 +7,6 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod klondike;
+pub mod klondike_solver;
 pub mod shuffle;

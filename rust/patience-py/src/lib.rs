@@ -1,5 +1,7 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 
+use patience_core::klondike::{Klondike, COLUMNS};
+use patience_core::klondike_solver::{self, Budget, Outcome};
 use patience_core::shuffle;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -18,10 +20,105 @@ fn seeded_deck(key: &str, seed: u64, decks: usize, version: u32) -> PyResult<Vec
         .map_err(|error| PyValueError::new_err(error.to_string()))
 }
 
+/// A Klondike position as Python passes it: `(draw, columns, hidden, stock, waste,
+/// foundation)`, card indices, the stock and waste top card last.
+type Position = (u8, Vec<Vec<u8>>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
+fn klondike_from(position: Position) -> PyResult<Klondike> {
+    let (draw, columns, hidden, stock, waste, foundation) = position;
+    if columns.len() != COLUMNS || hidden.len() != COLUMNS || foundation.len() != 4 {
+        return Err(PyValueError::new_err(
+            "a Klondike position has 7 columns and 4 foundations",
+        ));
+    }
+    let state = Klondike {
+        draw,
+        columns: std::array::from_fn(|i| columns[i].clone()),
+        hidden: std::array::from_fn(|i| hidden[i]),
+        stock,
+        waste,
+        foundation: std::array::from_fn(|i| foundation[i]),
+    };
+    state
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(state)
+}
+
+fn position_of(state: &Klondike) -> Position {
+    (
+        state.draw,
+        state.columns.to_vec(),
+        state.hidden.to_vec(),
+        state.stock.clone(),
+        state.waste.clone(),
+        state.foundation.to_vec(),
+    )
+}
+
+/// Every legal move of a Klondike position, in notation, each with the position it leads
+/// to (for the differential tests against the engine of record).
+#[pyfunction]
+fn klondike_successors(position: Position) -> PyResult<Vec<(String, Position)>> {
+    let state = klondike_from(position)?;
+    Ok(state
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut next = state.clone();
+            next.apply(mv);
+            (mv.to_string(), position_of(&next))
+        })
+        .collect())
+}
+
+/// Solves a Klondike position with every card known. Returns `(outcome, moves, nodes,
+/// seconds, reason)`, outcome one of `solved`, `unsolvable`, `unknown`. The GIL is released
+/// while searching; Ctrl-C stops the search cleanly (outcome `unknown`, reason
+/// `interrupted`).
+#[pyfunction]
+#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
+fn klondike_solve(
+    py: Python<'_>,
+    position: Position,
+    max_nodes: u64,
+    max_seconds: f64,
+    max_states: usize,
+) -> PyResult<(String, Vec<String>, u64, f64, Option<String>)> {
+    let state = klondike_from(position)?;
+    let budget = Budget {
+        max_nodes,
+        max_seconds,
+        max_states,
+    };
+    let report = py.detach(|| {
+        let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
+        klondike_solver::solve(&state, &budget, &mut interrupted)
+    });
+    let (outcome, moves, reason) = match report.outcome {
+        Outcome::Solved(moves) => (
+            "solved",
+            moves.iter().map(ToString::to_string).collect(),
+            None,
+        ),
+        Outcome::Unsolvable => ("unsolvable", Vec::new(), None),
+        Outcome::Unknown(reason) => ("unknown", Vec::new(), Some(reason)),
+    };
+    Ok((
+        outcome.to_string(),
+        moves,
+        report.nodes,
+        report.seconds,
+        reason,
+    ))
+}
+
 /// The native core of `patience`.
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(seeded_deck, module)?)?;
+    module.add_function(wrap_pyfunction!(klondike_successors, module)?)?;
+    module.add_function(wrap_pyfunction!(klondike_solve, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,166 @@
+"""Solving deals with the native core, and never trusting an answer unchecked.
+
+:func:`solve` asks the Rust solver (``patience._core``) about a game's position with every
+card known. A ``solved`` answer carries a certificate, the moves of a win in RULES.md
+notation, which is replayed through the Python engine of record before it is returned; a
+certificate that does not replay to a win raises :class:`CertificateError` (a bug in the
+solver, never a "winnable" answer). ``unsolvable`` means the search space was exhausted;
+``unknown`` that a budget ran out first.
+
+>>> from patience.games import new_game
+>>> result = solve(new_game("klondike", seed=2, variant={"draw": 1}))
+>>> result.outcome, result.won_game().outcome()
+('solved', Outcome(won=True, reason='won'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from patience import _core
+from patience.cards import Card
+from patience.errors import PatienceError
+from patience.games import Game, new_game
+from patience.games.klondike import Klondike
+
+__all__ = [
+    "SOLVABLE_GAMES",
+    "CertificateError",
+    "NoSolverError",
+    "SolveResult",
+    "solve",
+    "solve_deal",
+]
+
+SolveOutcome = Literal["solved", "unsolvable", "unknown"]
+
+SOLVABLE_GAMES = ("klondike",)
+"""Games with a native solver so far."""
+
+
+class CertificateError(AssertionError):
+    """A solver's certificate did not replay to a win: a solver bug, reported loudly."""
+
+
+class NoSolverError(PatienceError):
+    """The game has no native solver yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """What the solver found for one position, with the evidence.
+
+    ``moves`` is the certificate (for ``solved``), already replayed by the engine of record
+    from ``start`` to a win; ``nodes`` and ``seconds`` are the search's work.
+    """
+
+    outcome: SolveOutcome
+    moves: tuple[str, ...]
+    nodes: int
+    seconds: float
+    reason: str | None
+    start: Game = field(repr=False, compare=False)
+
+    @property
+    def decided(self) -> bool:
+        """Whether the solver answered (``solved`` or ``unsolvable``)."""
+        return self.outcome != "unknown"
+
+    def won_game(self) -> Game:
+        """The start position with the certificate played: a won game."""
+        if self.outcome != "solved":
+            raise ValueError(f"no certificate: the outcome is {self.outcome}")
+        game = self.start.copy()
+        for move in self.moves:
+            game.play(move)
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as ``patience solve --json`` prints it."""
+        return {
+            "outcome": self.outcome,
+            "moves": list(self.moves),
+            "game": self.start.name,
+            "deal": [str(card) for card in self.start.deal],
+            "variant": self.start.variant,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "reason": self.reason,
+        }
+
+
+def _klondike_position(game: Klondike) -> _core.KlondikePosition:
+    piles = game.piles()
+    return (
+        game.draw_count,
+        [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
+        game.hidden_counts(),
+        [card.index for card in reversed(piles["hand"])],
+        [card.index for card in piles["waste"]],
+        [len(piles[f"f:{suit}"]) for suit in "cdhs"],
+    )
+
+
+def solve(
+    game: Game,
+    *,
+    time_limit: float = 10.0,
+    node_limit: int = 50_000_000,
+    max_states: int = 8_000_000,
+) -> SolveResult:
+    """Solve ``game`` from its current position, every hidden card known to the solver.
+
+    Raises :class:`NoSolverError` for a game without a native solver, and
+    :class:`CertificateError` if a certificate fails to replay (a solver bug).
+    """
+    if not isinstance(game, Klondike):
+        raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
+    if time_limit <= 0 or node_limit <= 0 or max_states <= 0:
+        raise ValueError("the time, node and state limits must be positive")
+    start = game.copy()
+    outcome, moves, nodes, seconds, reason = _core.klondike_solve(
+        _klondike_position(start),
+        max_nodes=node_limit,
+        max_seconds=time_limit,
+        max_states=max_states,
+    )
+    if outcome not in ("solved", "unsolvable", "unknown"):  # pragma: no cover - glue contract
+        raise CertificateError(f"the solver answered {outcome!r}")
+    certificate = _replayed(start, moves) if outcome == "solved" else ()
+    return SolveResult(cast(SolveOutcome, outcome), certificate, nodes, seconds, reason, start)
+
+
+def _replayed(start: Game, moves: list[str]) -> tuple[str, ...]:
+    """The certificate as the engine of record plays it: every move legal, ending in a won
+    game (the engine plays out a solved position by itself, so the solver's last moves may
+    be ones the engine made on its own)."""
+    game = start.copy()
+    played: list[str] = []
+    for index, move in enumerate(moves):
+        if game.is_over():
+            break
+        try:
+            game.play(move)
+        except ValueError as error:
+            raise CertificateError(
+                f"solver certificate move {index} ({move!r}) was refused: {error}"
+            ) from error
+        played.append(move)
+    outcome = game.outcome()
+    if outcome is None or not outcome.won:
+        raise CertificateError(
+            f"solver certificate of {len(moves)} moves does not win "
+            f"({game.cards_on_foundation()} cards home)"
+        )
+    return tuple(played)
+
+
+def solve_deal(
+    name: str,
+    deal: tuple[Card, ...] | list[str] | str,
+    variant: dict[str, object] | None = None,
+    **limits: Any,
+) -> SolveResult:
+    """Solve a deal of game ``name`` from its start; ``limits`` as for :func:`solve`."""
+    return solve(new_game(name, deal=deal, variant=variant), **limits)
