@@ -35,7 +35,7 @@ test-python: $(STAMP)
 	$(BIN)/pytest -m "not slow"
 
 test-rust:
-	cargo test --workspace --exclude patience-py
+	cargo test --release --workspace --exclude patience-py
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -m slow

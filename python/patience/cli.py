@@ -1,4 +1,4 @@
-"""The ``patience`` command: ``play``, ``replay`` and ``deals``.
+"""The ``patience`` command: ``play``, ``replay``, ``solve`` and ``deals``.
 
 Every error a user can cause (a bad file, record, deal or move) is printed as one line with
 its reason and a non-zero exit status, never a traceback.
@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from patience.batch import solve_seeds, summarise
 from patience.games import GAMES, Game, new_game
-from patience.records import ReplayError, ReplayResult, replay_json
+from patience.records import GameRecord, ReplayError, ReplayResult, replay_json
+from patience.solve import SOLVABLE_GAMES, solve
 
 __all__ = ["main"]
 
@@ -50,6 +52,32 @@ def _seed(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("a whole number of at least 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("a positive number of seconds")
+    return value
+
+
+def _add_limits(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--time-limit", type=_seconds, default=10.0, help="seconds per deal (default: 10)"
+    )
+    parser.add_argument(
+        "--node-limit",
+        type=_positive,
+        default=50_000_000,
+        help="positions per deal (default: 50,000,000)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="patience", description="Fair, skill-based solitaire.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -72,8 +100,38 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a game record (JSON); - reads standard input")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
 
+    solve_parser = commands.add_parser(
+        "solve", help="solve a deal with every card known; the certificate is replayed"
+    )
+    solve_games = solve_parser.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name in SOLVABLE_GAMES:
+        cls = GAMES[name]
+        game_parser = solve_games.add_parser(name, help=cls.title)
+        _add_variant_options(game_parser, cls)
+        source = game_parser.add_mutually_exclusive_group(required=True)
+        source.add_argument("--seed", type=_seed, help="the deal of this seed")
+        source.add_argument("--deal", help="the deal as card strings, first-dealt first")
+        source.add_argument(
+            "--record", help="the deal and variant of this game record (- reads stdin)"
+        )
+        _add_limits(game_parser)
+        game_parser.add_argument("--json", action="store_true", help="print one JSON object")
+
     deals = commands.add_parser("deals", help="deals and seeds")
     deal_commands = deals.add_subparsers(dest="deals_command", required=True)
+    stats = deal_commands.add_parser(
+        "stats", help="solve many seeded deals on all cores: the winnable share"
+    )
+    stats_games = stats.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name in SOLVABLE_GAMES:
+        cls = GAMES[name]
+        game_parser = stats_games.add_parser(name, help=cls.title)
+        _add_variant_options(game_parser, cls)
+        game_parser.add_argument("--count", type=_positive, default=1000, help="deals to solve")
+        game_parser.add_argument("--first", type=_seed, default=0, help="the first seed")
+        game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
+        _add_limits(game_parser)
+        game_parser.add_argument("--json", action="store_true", help="print one JSON object")
     show = deal_commands.add_parser("show", help="print the deal of a seed")
     show.add_argument("game", choices=sorted(GAMES))
     show.add_argument("--seed", type=_seed, required=True)
@@ -147,7 +205,40 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_solve(args: argparse.Namespace) -> int:
+    cls = GAMES[args.game]
+    variant = _variant_from(args, cls)
+    try:
+        if args.record is not None:
+            record = GameRecord.from_json(_read_record(args.record))
+            if record.game != args.game:
+                return _fail(f"the record is a game of {record.game}, not {args.game}")
+            game = new_game(args.game, deal=record.deal, variant=record.variant)
+        elif args.deal is not None:
+            game = new_game(args.game, deal=args.deal, variant=variant)
+        else:
+            game = new_game(args.game, seed=args.seed, variant=variant)
+    except OSError as error:
+        return _fail(f"cannot read {args.record}: {error.strerror}")
+    except json.JSONDecodeError as error:
+        return _fail(f"{args.record} is not JSON: {error}")
+    except ValueError as error:
+        return _fail(str(error))
+    result = solve(game, time_limit=args.time_limit, node_limit=args.node_limit)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"outcome: {result.outcome}" + (f" ({result.reason})" if result.reason else ""))
+    if result.moves:
+        print(f"moves ({len(result.moves)}): {' '.join(result.moves)}")
+    print(f"nodes: {result.nodes}")
+    print(f"time: {result.seconds:.4f} s")
+    return 0
+
+
 def _cmd_deals(args: argparse.Namespace) -> int:
+    if args.deals_command == "stats":
+        return _cmd_stats(args)
     cls = GAMES[args.game]
     deal = cls.from_seed(args.seed).deal
     if args.json:
@@ -157,10 +248,51 @@ def _cmd_deals(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_stats(args: argparse.Namespace) -> int:
+    cls = GAMES[args.game]
+    variant = _variant_from(args, cls)
+    seeds = range(args.first, args.first + args.count)
+    results = list(
+        solve_seeds(
+            args.game,
+            variant,
+            seeds,
+            time_limit=args.time_limit,
+            node_limit=args.node_limit,
+            jobs=args.jobs,
+        )
+    )
+    summary = summarise(results)
+    if args.json:
+        print(json.dumps({"game": args.game, "variant": variant} | summary.to_json()))
+        return 0
+    low, high = summary.interval
+    shown = ", ".join(f"{key} {value}" for key, value in variant.items())
+    print(f"{cls.title} ({shown}): seeds {args.first}..{args.first + args.count - 1}")
+    print(
+        f"solved {summary.solved}, unsolvable {summary.unsolvable}, "
+        f"undecided {summary.unknown} (budget {args.time_limit:g} s a deal)"
+    )
+    print(
+        f"winnable: {100 * summary.winnable:.2f}% of decided deals, "
+        f"95% interval {100 * low:.2f}% to {100 * high:.2f}%"
+    )
+    print(
+        f"time a deal: median {1000 * summary.median_seconds:.2f} ms, "
+        f"p90 {1000 * summary.p90_seconds:.2f} ms, max {1000 * summary.max_seconds:.1f} ms"
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``patience`` command; returns the exit status."""
     args = _parser().parse_args(argv)
-    handlers = {"play": _cmd_play, "replay": _cmd_replay, "deals": _cmd_deals}
+    handlers = {
+        "play": _cmd_play,
+        "replay": _cmd_replay,
+        "solve": _cmd_solve,
+        "deals": _cmd_deals,
+    }
     return handlers[args.command](args)
 
 

@@ -9,20 +9,39 @@ use pyo3::prelude::*;
 /// The deal for `(key, seed)` as card indices (`suit * 13 + rank - 1`), first-dealt first.
 #[pyfunction]
 #[pyo3(signature = (key, seed, *, decks = 1, version = 1))]
-fn seeded_deck(key: &str, seed: u64, decks: usize, version: u32) -> PyResult<Vec<u8>> {
+fn seeded_deck(key: &str, seed: u64, decks: usize, version: u32) -> PyResult<Vec<u16>> {
     if decks == 0 || decks > 8 {
         return Err(PyValueError::new_err(format!(
             "decks must be 1 to 8, not {decks}"
         )));
     }
     shuffle::seeded_deck(key, seed, decks, version)
-        .map(|cards| cards.into_iter().map(|card| card.index()).collect())
+        .map(|cards| {
+            cards
+                .into_iter()
+                .map(|card| u16::from(card.index()))
+                .collect()
+        })
         .map_err(|error| PyValueError::new_err(error.to_string()))
 }
 
 /// A Klondike position as Python passes it: `(draw, columns, hidden, stock, waste,
 /// foundation)`, card indices, the stock and waste top card last.
-type Position = (u8, Vec<Vec<u8>>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+/// (Lists of `u16`, not `u8`: PyO3 would hand a `Vec<u8>` to Python as `bytes`.)
+type Position = (u8, Vec<Vec<u16>>, Vec<u16>, Vec<u16>, Vec<u16>, Vec<u16>);
+
+fn small(values: &[u16]) -> PyResult<Vec<u8>> {
+    values
+        .iter()
+        .map(|&v| {
+            u8::try_from(v).map_err(|_| PyValueError::new_err(format!("{v} is out of range")))
+        })
+        .collect()
+}
+
+fn wide(values: &[u8]) -> Vec<u16> {
+    values.iter().map(|&v| u16::from(v)).collect()
+}
 
 fn klondike_from(position: Position) -> PyResult<Klondike> {
     let (draw, columns, hidden, stock, waste, foundation) = position;
@@ -31,12 +50,18 @@ fn klondike_from(position: Position) -> PyResult<Klondike> {
             "a Klondike position has 7 columns and 4 foundations",
         ));
     }
+    let mut narrow_columns: [Vec<u8>; COLUMNS] = Default::default();
+    for (i, column) in columns.iter().enumerate() {
+        narrow_columns[i] = small(column)?;
+    }
+    let hidden = small(&hidden)?;
+    let foundation = small(&foundation)?;
     let state = Klondike {
         draw,
-        columns: std::array::from_fn(|i| columns[i].clone()),
+        columns: narrow_columns,
         hidden: std::array::from_fn(|i| hidden[i]),
-        stock,
-        waste,
+        stock: small(&stock)?,
+        waste: small(&waste)?,
         foundation: std::array::from_fn(|i| foundation[i]),
     };
     state
@@ -48,13 +73,16 @@ fn klondike_from(position: Position) -> PyResult<Klondike> {
 fn position_of(state: &Klondike) -> Position {
     (
         state.draw,
-        state.columns.to_vec(),
-        state.hidden.to_vec(),
-        state.stock.clone(),
-        state.waste.clone(),
-        state.foundation.to_vec(),
+        state.columns.iter().map(|column| wide(column)).collect(),
+        wide(&state.hidden),
+        wide(&state.stock),
+        wide(&state.waste),
+        wide(&state.foundation),
     )
 }
+
+/// `(outcome, moves, nodes, seconds, reason)` as `klondike_solve` returns it.
+type SolveAnswer = (String, Vec<String>, u64, f64, Option<String>);
 
 /// Every legal move of a Klondike position, in notation, each with the position it leads
 /// to (for the differential tests against the engine of record).
@@ -84,7 +112,7 @@ fn klondike_solve(
     max_nodes: u64,
     max_seconds: f64,
     max_states: usize,
-) -> PyResult<(String, Vec<String>, u64, f64, Option<String>)> {
+) -> PyResult<SolveAnswer> {
     let state = klondike_from(position)?;
     let budget = Budget {
         max_nodes,

@@ -1,0 +1,120 @@
+"""Solving many seeded deals on all local cores, and summarising what was found.
+
+>>> low, high = wilson_interval(820, 1000)
+>>> round(low, 4), round(high, 4)
+(0.795, 0.8426)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from patience.games import game_class
+from patience.solve import solve
+
+__all__ = ["SeedResult", "Summary", "solve_seeds", "summarise", "wilson_interval"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeedResult:
+    """One seeded deal's answer: outcome, work done, and the certificate's length."""
+
+    seed: int
+    outcome: str
+    nodes: int
+    seconds: float
+    moves: int
+
+
+def _solve_one(task: tuple[str, dict[str, Any], int, float, int]) -> SeedResult:
+    name, variant, seed, time_limit, node_limit = task
+    result = solve(
+        game_class(name).from_seed(seed, variant), time_limit=time_limit, node_limit=node_limit
+    )
+    return SeedResult(seed, result.outcome, result.nodes, result.seconds, len(result.moves))
+
+
+def solve_seeds(
+    name: str,
+    variant: dict[str, Any],
+    seeds: Iterable[int],
+    *,
+    time_limit: float = 10.0,
+    node_limit: int = 50_000_000,
+    jobs: int | None = None,
+) -> Iterator[SeedResult]:
+    """Solve the seeded deals of ``name`` on ``jobs`` processes (all cores by default),
+    yielding results in seed order. Every certificate is replayed in its worker."""
+    tasks = [(name, variant, seed, time_limit, node_limit) for seed in seeds]
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1:
+        yield from map(_solve_one, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_solve_one, tasks, chunksize=8)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a run of many deals found."""
+
+    deals: int
+    solved: int
+    unsolvable: int
+    unknown: int
+    winnable: float
+    interval: tuple[float, float]
+    median_seconds: float
+    p90_seconds: float
+    max_seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as a JSON object."""
+        return {
+            "deals": self.deals,
+            "solved": self.solved,
+            "unsolvable": self.unsolvable,
+            "unknown": self.unknown,
+            "winnable": self.winnable,
+            "interval95": list(self.interval),
+            "median_seconds": self.median_seconds,
+            "p90_seconds": self.p90_seconds,
+            "max_seconds": self.max_seconds,
+        }
+
+
+def summarise(results: list[SeedResult]) -> Summary:
+    """Counts, the winnable share among decided deals with its 95% Wilson interval, and the
+    time per deal."""
+    solved = sum(r.outcome == "solved" for r in results)
+    unsolvable = sum(r.outcome == "unsolvable" for r in results)
+    decided = solved + unsolvable
+    times = sorted(r.seconds for r in results) or [0.0]
+    return Summary(
+        deals=len(results),
+        solved=solved,
+        unsolvable=unsolvable,
+        unknown=len(results) - decided,
+        winnable=solved / decided if decided else 0.0,
+        interval=wilson_interval(solved, decided),
+        median_seconds=statistics.median(times),
+        p90_seconds=times[min(len(times) - 1, int(0.9 * len(times)))],
+        max_seconds=times[-1],
+    )

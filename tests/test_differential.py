@@ -1,0 +1,65 @@
+"""Differential tests: the Rust solver's Klondike and the engine of record agree on the
+legal moves and on the position each move leads to, over random reachable positions.
+
+``make test`` checks a few thousand positions per variant; the marked run
+(``make test-slow``) checks 100,000 per variant.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from patience import _core
+from patience.games.klondike import Klondike
+from patience.solve import _klondike_position
+
+
+def check_positions(draw: int, count: int, seed: int) -> int:
+    """Walk random games until ``count`` positions have been compared; returns how many
+    moves were compared."""
+    rng = random.Random(seed)
+    compared = positions = 0
+    deal_seed = 0
+    while positions < count:
+        game = Klondike.from_seed(rng.getrandbits(64), {"draw": draw})
+        deal_seed += 1
+        for _ in range(rng.randint(20, 400)):
+            python_moves = [str(move) for move in game.legal_moves()]
+            if not python_moves:
+                break
+            rust = dict(_core.klondike_successors(_klondike_position(game)))
+            assert sorted(rust) == sorted(python_moves), game.observation()
+            positions += 1
+            for move in python_moves:
+                after = game.copy()
+                after.play(move)
+                if after.is_over():
+                    continue  # the engine played the rest out by itself; Rust stops at solved
+                assert rust[move] == _klondike_position(after), move
+                compared += 1
+            game.play(rng.choice(python_moves))
+            if positions >= count:
+                break
+    return compared
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_rust_and_python_agree(draw: int) -> None:
+    assert check_positions(draw, 3000, seed=draw) > 3000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("draw", [1, 3])
+def test_rust_and_python_agree_at_scale(draw: int) -> None:
+    assert check_positions(draw, 100_000, seed=100 + draw) > 100_000
+
+
+def test_the_native_side_refuses_a_broken_position() -> None:
+    position = _klondike_position(Klondike.from_seed(1))
+    draw, columns, hidden, stock, waste, foundation = position
+    with pytest.raises(ValueError, match="exactly one place"):
+        _core.klondike_successors((draw, columns, hidden, [*stock, stock[0]], waste, foundation))
+    with pytest.raises(ValueError, match="7 columns"):
+        _core.klondike_successors((draw, columns[:6], hidden, stock, waste, foundation))

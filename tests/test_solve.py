@@ -1,0 +1,140 @@
+"""The native Klondike solver through ``patience.solve``: certificates replayed by the
+engine of record, the three outcomes, budgets, and the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from layouts import solved_deal
+from patience.games import new_game
+from patience.games.klondike import Klondike
+from patience.solve import CertificateError, NoSolverError, _replayed, solve
+
+PATIENCE = Path(sys.executable).parent / "patience"
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_certificates_replay_to_a_win(draw: int) -> None:
+    solved = 0
+    for seed in range(12):
+        result = solve(Klondike.from_seed(seed, {"draw": draw}), node_limit=300_000)
+        assert result.nodes > 0
+        if result.outcome == "solved":
+            solved += 1
+            game = result.won_game()
+            assert game.outcome() is not None
+            assert game.outcome().won
+            assert game.cards_on_foundation() == 52
+    assert solved >= 6
+
+
+def test_solving_from_the_middle_of_a_game() -> None:
+    game = Klondike(solved_deal(), draw=1)
+    for _ in range(5):
+        game.play("draw")
+    before = game.observation()
+    result = solve(game)
+    assert game.observation() == before  # the game itself is untouched
+    assert result.outcome == "solved"
+    assert result.won_game().outcome() is not None
+
+
+def test_a_proven_unsolvable_deal() -> None:
+    # found by `patience deals stats klondike --draw 3`: seed 4 cannot be won in draw 3
+    result = solve(Klondike.from_seed(4, {"draw": 3}))
+    assert result.outcome == "unsolvable"
+    assert result.moves == ()
+    with pytest.raises(ValueError, match="no certificate"):
+        result.won_game()
+
+
+def test_a_budget_gives_unknown_with_a_reason() -> None:
+    result = solve(Klondike.from_seed(4, {"draw": 1}), node_limit=1000)
+    assert result.outcome == "unknown"
+    assert result.reason == "node limit"
+    assert not result.decided
+
+
+def test_a_broken_certificate_fails_loudly() -> None:
+    game = Klondike.from_seed(2, {"draw": 1})
+    result = solve(game)
+    moves = list(result.moves)
+    with pytest.raises(CertificateError, match="does not win"):
+        _replayed(game, moves[:-1])
+    with pytest.raises(CertificateError, match="was refused"):
+        _replayed(game, ["t1>t1", *moves])
+
+
+def test_only_klondike_has_a_solver_so_far() -> None:
+    with pytest.raises(NoSolverError, match="no solver for golf"):
+        solve(new_game("golf", seed=1))
+
+
+def test_solve_command_json() -> None:
+    run = subprocess.run(
+        [str(PATIENCE), "solve", "klondike", "--draw", "3", "--seed", "7", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["outcome"] == "solved"
+    assert data["variant"] == {"draw": 3}
+    assert data["deal"] == [str(card) for card in Klondike.from_seed(7).deal]
+    assert data["nodes"] > 0
+    assert data["seconds"] >= 0
+    record = {"game": "klondike", "variant": data["variant"], "deal": data["deal"]}
+    replayed = subprocess.run(
+        [str(PATIENCE), "replay", "-", "--json"],
+        input=json.dumps(record | {"moves": data["moves"]}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert json.loads(replayed.stdout)["won"] is True
+
+
+def test_solve_command_bad_input() -> None:
+    run = subprocess.run(
+        [str(PATIENCE), "solve", "klondike", "--deal", "Ah Kd"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 1
+    assert "52 cards" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_deals_stats_command() -> None:
+    run = subprocess.run(
+        [
+            str(PATIENCE),
+            "deals",
+            "stats",
+            "klondike",
+            "--draw",
+            "3",
+            "--count",
+            "6",
+            "--time-limit",
+            "0.5",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["deals"] == 6
+    assert data["solved"] + data["unsolvable"] + data["unknown"] == 6
+    assert data["unsolvable"] >= 1  # seed 4
+    low, high = data["interval95"]
+    assert 0 <= low <= data["winnable"] <= high <= 1
