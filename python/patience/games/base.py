@@ -108,6 +108,7 @@ class Game(abc.ABC):
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str]) -> None:
         self._deal: tuple[Card, ...] = coerce_deal(deal, decks=self.decks)
+        self._ended = False  # the player said `end`; each game's outcome() reads it
 
     # -- construction -------------------------------------------------------------------
 
@@ -185,7 +186,7 @@ class Game(abc.ABC):
         if self.is_over():
             raise GameOverError("the game is over")
         if move == END:
-            self._end()
+            self._ended = True
             return Played(END, 0)
         return self._play(move)
 
@@ -250,16 +251,19 @@ class Game(abc.ABC):
         """Apply a game move, or raise without changing anything."""
 
     @abc.abstractmethod
-    def _end(self) -> None:
-        """Stop playing (the ``end`` word)."""
-
-    @abc.abstractmethod
     def _undo(self) -> None:
         """Take back the last move; only called when :meth:`undo_refusal` is None."""
 
-    @abc.abstractmethod
     def undo_refusal(self) -> str | None:
-        """Why undo is refused now, or None when it is allowed."""
+        """Why undo is refused now, or None when it is allowed: never once the game is over,
+        and otherwise as the game's rules say."""
+        if self.is_over():
+            return "the game is over"
+        return self._undo_refusal()
+
+    @abc.abstractmethod
+    def _undo_refusal(self) -> str | None:
+        """Why the rules refuse undo in a game still going on, or None."""
 
     @abc.abstractmethod
     def outcome(self) -> Outcome | None:

@@ -101,7 +101,6 @@ class Expert(Game):
         self._hand: list[Card] = cards[COLUMNS * ROWS :]
         self._pile_suits: list[Suit | None] = [None] * PILES
         self._pile_counts = [0] * PILES
-        self._ended = False
         self._history: list[_Snapshot] = []
 
     @property
@@ -406,15 +405,10 @@ class Expert(Game):
         except (IllegalMoveError, InvalidMoveError):
             return None
 
-    def _end(self) -> None:
-        self._ended = True
-
     # -- undo ---------------------------------------------------------------------------
 
-    def undo_refusal(self) -> str | None:
-        """Why undo is refused: only when the game is over or nothing was played."""
-        if self.is_over():
-            return "the game is over"
+    def _undo_refusal(self) -> str | None:
+        """Only when nothing was played: undo is otherwise unlimited."""
         if not self._history:
             return "nothing to undo"
         return None

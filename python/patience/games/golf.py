@@ -86,7 +86,6 @@ class Golf(Game):
         self._stock: list[Card] = cards[TABLEAU_CARDS + 1 :][::-1]  # top of the stock is last
         self._score = 0
         self._streak = 0  # tableau cards played since the last draw (or the deal)
-        self._ended = False
         self._history: list[_Snapshot] = []  # plays since the last draw: what undo can take
 
     @property
@@ -229,15 +228,10 @@ class Golf(Game):
         move = Move(source=place)
         return _PLAYS[place.column - 1] if self.is_legal(move) and place.column else None
 
-    def _end(self) -> None:
-        self._ended = True
-
     # -- undo ---------------------------------------------------------------------------
 
-    def undo_refusal(self) -> str | None:
-        """Why undo is refused: game over, nothing played since the deal, or a draw."""
-        if self.is_over():
-            return "the game is over"
+    def _undo_refusal(self) -> str | None:
+        """Nothing played since the deal, or the last move was a draw."""
         if not self._history:
             if len(self._stock) < len(self._deal) - TABLEAU_CARDS - 1:
                 return "a draw cannot be taken back"

@@ -94,7 +94,6 @@ class Kansas(Game):
         self._columns: list[list[Card]] = [[card] for card in cards[RESERVE + 1 : RESERVE + 4]]
         self._stock: list[Card] = cards[RESERVE + 4 :][::-1]  # top of the stock is last
         self._waste: list[Card] = []
-        self._ended = False
         self._history: list[_Snapshot] = []
 
     @property
@@ -369,16 +368,11 @@ class Kansas(Game):
         move = Move(source=place.bare, dest=Place("f"))
         return move if self.is_legal(move) else None
 
-    def _end(self) -> None:
-        self._ended = True
-
     # -- undo ---------------------------------------------------------------------------
 
-    def undo_refusal(self) -> str | None:
-        """Why undo is refused: game over, nothing played, or the last move turned up a
-        card (a draw, or a new reserve card)."""
-        if self.is_over():
-            return "the game is over"
+    def _undo_refusal(self) -> str | None:
+        """Nothing played yet, or the last move turned up a card (a draw, or a new
+        reserve card)."""
         if not self._history:
             return "nothing to undo"
         if self._history[-1].revealed:

@@ -116,7 +116,6 @@ class Klondike(Game):
         self._score = 0
         self._recycles = 0
         self._seen: set[Card] = set()  # hand cards the player has seen turned up
-        self._ended = False
         self._history: list[_Snapshot] = []
 
     @property
@@ -540,15 +539,10 @@ class Klondike(Game):
         except (IllegalMoveError, InvalidMoveError):
             return None
 
-    def _end(self) -> None:
-        self._ended = True
-
     # -- undo ---------------------------------------------------------------------------
 
-    def undo_refusal(self) -> str | None:
-        """Why undo is refused: game over, nothing played, or the last move revealed a card."""
-        if self.is_over():
-            return "the game is over"
+    def _undo_refusal(self) -> str | None:
+        """Nothing played yet, or the last move revealed a card."""
         if not self._history:
             return "nothing to undo"
         if self._history[-1].revealed:
