@@ -10,7 +10,7 @@ import argparse
 import json
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,15 +78,25 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _game_parsers(
+    command: argparse.ArgumentParser, names: Iterable[str]
+) -> Iterator[argparse.ArgumentParser]:
+    """One sub-parser per game of ``names`` under ``command``, each with the game's variant
+    options, for the caller to add the command's own options to."""
+    games = command.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name in names:
+        cls = GAMES[name]
+        game_parser = games.add_parser(name, help=cls.title)
+        _add_variant_options(game_parser, cls)
+        yield game_parser
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="patience", description="Fair, skill-based solitaire.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     play = commands.add_parser("play", help="play a timed game in the terminal")
-    play_games = play.add_subparsers(dest="game", required=True, metavar="GAME")
-    for name, cls in GAMES.items():
-        game_parser = play_games.add_parser(name, help=cls.title)
-        _add_variant_options(game_parser, cls)
+    for game_parser in _game_parsers(play, GAMES):
         source = game_parser.add_mutually_exclusive_group()
         source.add_argument(
             "--seed", type=_seed, help="deal by the seeded shuffle (default: random)"
@@ -103,11 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     solve_parser = commands.add_parser(
         "solve", help="solve a deal with every card known; the certificate is replayed"
     )
-    solve_games = solve_parser.add_subparsers(dest="game", required=True, metavar="GAME")
-    for name in SOLVABLE_GAMES:
-        cls = GAMES[name]
-        game_parser = solve_games.add_parser(name, help=cls.title)
-        _add_variant_options(game_parser, cls)
+    for game_parser in _game_parsers(solve_parser, SOLVABLE_GAMES):
         source = game_parser.add_mutually_exclusive_group(required=True)
         source.add_argument("--seed", type=_seed, help="the deal of this seed")
         source.add_argument("--deal", help="the deal as card strings, first-dealt first")
@@ -122,11 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     stats = deal_commands.add_parser(
         "stats", help="solve many seeded deals on all cores: the winnable share"
     )
-    stats_games = stats.add_subparsers(dest="game", required=True, metavar="GAME")
-    for name in SOLVABLE_GAMES:
-        cls = GAMES[name]
-        game_parser = stats_games.add_parser(name, help=cls.title)
-        _add_variant_options(game_parser, cls)
+    for game_parser in _game_parsers(stats, SOLVABLE_GAMES):
         game_parser.add_argument("--count", type=_positive, default=1000, help="deals to solve")
         game_parser.add_argument("--first", type=_seed, default=0, help="the first seed")
         game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
