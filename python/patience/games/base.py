@@ -277,6 +277,15 @@ class Game(abc.ABC):
     def cards_on_foundation(self) -> int:
         """How many cards are on the foundations."""
 
+    def _status(self) -> dict[str, JSON]:
+        """The ``can_undo`` and ``outcome`` entries every observation ends with, the
+        outcome worked out once."""
+        outcome = self.outcome()
+        return {
+            "can_undo": outcome is None and self._undo_refusal() is None,
+            "outcome": None if outcome is None else outcome.to_json(),
+        }
+
     @abc.abstractmethod
     def observation(self) -> dict[str, JSON]:
         """What the player may see, as JSON: never a face-down card or a stock's order."""

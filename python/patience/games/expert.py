@@ -150,8 +150,7 @@ class Expert(Game):
                 for suit, count in zip(self._pile_suits, self._pile_counts, strict=True)
             ],
             "score": self.score(),
-            "can_undo": self.can_undo(),
-            "outcome": None if (outcome := self.outcome()) is None else outcome.to_json(),
+            **self._status(),
         }
 
     def piles(self) -> dict[str, list[Card]]:

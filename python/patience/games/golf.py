@@ -130,8 +130,7 @@ class Golf(Game):
             "waste": [str(card) for card in self._waste],
             "score": self._score,
             "streak": self._streak,
-            "can_undo": self.can_undo(),
-            "outcome": None if (outcome := self.outcome()) is None else outcome.to_json(),
+            **self._status(),
         }
 
     def piles(self) -> dict[str, list[Card]]:

@@ -147,8 +147,7 @@ class Kansas(Game):
                 for suit in self._slots
             ],
             "score": self.score(),
-            "can_undo": self.can_undo(),
-            "outcome": None if (outcome := self.outcome()) is None else outcome.to_json(),
+            **self._status(),
         }
 
     def piles(self) -> dict[str, list[Card]]:

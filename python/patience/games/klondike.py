@@ -190,8 +190,7 @@ class Klondike(Game):
             },
             "score": self._score,
             "recycles": self._recycles,
-            "can_undo": self.can_undo(),
-            "outcome": None if (outcome := self.outcome()) is None else outcome.to_json(),
+            **self._status(),
         }
 
     def piles(self) -> dict[str, list[Card]]:
