@@ -1,4 +1,4 @@
-"""Differential tests: the Rust solver's Klondike and the engine of record agree on the
+"""Differential tests: the Rust solvers' Klondike and Golf and the engines of record agree on the
 legal moves and on the position each move leads to, over random reachable positions.
 
 ``make test`` checks a few thousand positions per variant; the marked run
@@ -12,8 +12,9 @@ import random
 import pytest
 
 from patience import _core
+from patience.games.golf import Golf
 from patience.games.klondike import Klondike
-from patience.solve import _klondike_position
+from patience.solve import _golf_position, _klondike_position
 
 
 def check_positions(draw: int, count: int, seed: int) -> int:
@@ -63,3 +64,32 @@ def test_the_native_side_refuses_a_broken_position() -> None:
         _core.klondike_successors((draw, columns, hidden, [*stock, stock[0]], waste, foundation))
     with pytest.raises(ValueError, match="7 columns"):
         _core.klondike_successors((draw, columns[:6], hidden, stock, waste, foundation))
+
+
+def check_golf_positions(wrap: bool, count: int, seed: int) -> int:
+    """As :func:`check_positions`, for Golf."""
+    rng = random.Random(seed)
+    positions = 0
+    while positions < count:
+        game = Golf.from_seed(rng.getrandbits(64), {"wrap": wrap})
+        while (python_moves := [str(move) for move in game.legal_moves()]) and positions < count:
+            rust = dict(_core.golf_successors(_golf_position(game)))
+            assert sorted(rust) == sorted(python_moves), game.observation()
+            for move in python_moves:
+                after = game.copy()
+                after.play(move)
+                assert rust[move] == _golf_position(after), move
+            positions += 1
+            game.play(rng.choice(python_moves))
+    return positions
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_golf_rust_and_python_agree(wrap: bool) -> None:
+    assert check_golf_positions(wrap, 3000, seed=int(wrap)) == 3000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wrap", [False, True])
+def test_golf_rust_and_python_agree_at_scale(wrap: bool) -> None:
+    assert check_golf_positions(wrap, 100_000, seed=100 + int(wrap)) == 100_000

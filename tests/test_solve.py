@@ -1,9 +1,10 @@
-"""The native Klondike solver through ``patience.solve``: certificates replayed by the
+"""The native solvers (Klondike, Golf) through ``patience.solve``: certificates replayed by the
 engine of record, the three outcomes, budgets, and the command line."""
 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 
 from layouts import solved_deal
 from patience.games import new_game
+from patience.games.base import Outcome
+from patience.games.golf import Golf
 from patience.games.klondike import Klondike
 from patience.solve import CertificateError, NoSolverError, _replayed, solve
 
@@ -70,9 +73,56 @@ def test_a_broken_certificate_fails_loudly() -> None:
         _replayed(game, ["t1>t1", *moves])
 
 
-def test_only_klondike_has_a_solver_so_far() -> None:
-    with pytest.raises(NoSolverError, match="no solver for golf"):
-        solve(new_game("golf", seed=1))
+def test_games_without_a_solver_say_so() -> None:
+    with pytest.raises(NoSolverError, match="no solver for kansas"):
+        solve(new_game("kansas", seed=1))
+
+
+def _golf_winnable(game: Golf) -> bool:
+    """Exhaustive search with the engine of record (small positions only)."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return outcome.won
+    for move in game.legal_moves():
+        after = game.copy()
+        after.play(move)
+        if _golf_winnable(after):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_golf_certificates_and_verdicts(wrap: bool) -> None:
+    verdicts = set()
+    for seed in range(16):
+        result = solve(Golf.from_seed(seed, {"wrap": wrap}))
+        assert result.decided, "Golf's search is exact: no budget is reached here"
+        verdicts.add(result.outcome)
+        if result.outcome == "solved":
+            assert result.won_game().outcome() == Outcome(won=True, reason="won")
+    assert verdicts == {"solved", "unsolvable"}
+
+
+def test_golf_verdicts_match_an_exhaustive_search_of_the_engine() -> None:
+    # late positions: random plays (a draw only when nothing plays) until 15 cards are left
+    agreed = {True: 0, False: 0}
+    for seed in range(60):
+        game = Golf.from_seed(seed, {"wrap": seed % 2 == 1})
+        rng = random.Random(seed)
+        while (
+            game.outcome() is None
+            and 35 - game.cards_on_foundation() + len(game.hidden_cards()) > 15
+        ):
+            moves = game.legal_moves()
+            plays = [move for move in moves if str(move) != "draw"]
+            game.play(rng.choice(plays or moves))
+        if game.outcome() is not None:
+            continue
+        exact = _golf_winnable(game)
+        assert (solve(game).outcome == "solved") == exact, seed
+        agreed[exact] += 1
+    assert agreed[True], agreed
+    assert agreed[False], agreed
 
 
 def test_solve_command_json() -> None:

@@ -14,3 +14,13 @@ def klondike_solve(
     position: KlondikePosition, *, max_nodes: int, max_seconds: float, max_states: int
 ) -> tuple[str, list[str], int, float, str | None]:
     """``(outcome, moves, nodes, seconds, reason)`` for a position with every card known."""
+
+GolfPosition = tuple[bool, list[list[int]], list[int], int]
+
+def golf_successors(position: GolfPosition) -> list[tuple[str, GolfPosition]]:
+    """Every legal move of a Golf position, in notation, with the position it leads to."""
+
+def golf_solve(
+    position: GolfPosition, *, max_nodes: int, max_seconds: float, max_states: int
+) -> tuple[str, list[str], int, float, str | None]:
+    """``(outcome, moves, nodes, seconds, reason)`` for a Golf position (exact search)."""

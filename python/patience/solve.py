@@ -22,6 +22,7 @@ from patience import _core
 from patience.cards import Card
 from patience.errors import PatienceError
 from patience.games import Game, new_game
+from patience.games.golf import Golf
 from patience.games.klondike import Klondike
 
 __all__ = [
@@ -35,7 +36,7 @@ __all__ = [
 
 SolveOutcome = Literal["solved", "unsolvable", "unknown"]
 
-SOLVABLE_GAMES = ("klondike",)
+SOLVABLE_GAMES = ("klondike", "golf")
 """Games with a native solver so far."""
 
 
@@ -102,6 +103,37 @@ def _klondike_position(game: Klondike) -> _core.KlondikePosition:
     )
 
 
+def _golf_position(game: Golf) -> _core.GolfPosition:
+    piles = game.piles()
+    return (
+        bool(game.variant["wrap"]),
+        [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
+        [card.index for card in reversed(piles["stock"])],
+        piles["waste"][-1].index,
+    )
+
+
+def _native_solve(
+    game: Game, *, max_nodes: int, max_seconds: float, max_states: int
+) -> tuple[str, list[str], int, float, str | None]:
+    """The native solver's answer for ``game``'s position."""
+    if isinstance(game, Klondike):
+        return _core.klondike_solve(
+            _klondike_position(game),
+            max_nodes=max_nodes,
+            max_seconds=max_seconds,
+            max_states=max_states,
+        )
+    if isinstance(game, Golf):
+        return _core.golf_solve(
+            _golf_position(game),
+            max_nodes=max_nodes,
+            max_seconds=max_seconds,
+            max_states=max_states,
+        )
+    raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
+
+
 def solve(
     game: Game,
     *,
@@ -114,16 +146,11 @@ def solve(
     Raises :class:`NoSolverError` for a game without a native solver, and
     :class:`CertificateError` if a certificate fails to replay (a solver bug).
     """
-    if not isinstance(game, Klondike):
-        raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
     if time_limit <= 0 or node_limit <= 0 or max_states <= 0:
         raise ValueError("the time, node and state limits must be positive")
     start = game.copy()
-    outcome, moves, nodes, seconds, reason = _core.klondike_solve(
-        _klondike_position(start),
-        max_nodes=node_limit,
-        max_seconds=time_limit,
-        max_states=max_states,
+    outcome, moves, nodes, seconds, reason = _native_solve(
+        start, max_nodes=node_limit, max_seconds=time_limit, max_states=max_states
     )
     if outcome not in ("solved", "unsolvable", "unknown"):  # pragma: no cover - glue contract
         raise CertificateError(f"the solver answered {outcome!r}")

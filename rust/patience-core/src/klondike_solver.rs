@@ -19,54 +19,17 @@
 //! The goal is RULES.md's "solved" (hand empty, at most one waste card, nothing face down),
 //! from which every card plays out by itself.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use crate::klondike::{is_red, rank, suit, Klondike, Move, Undo, COLUMNS};
+use crate::search::{mix, Seen};
 
-/// Limits on one search. Any limit reached makes the answer [`Outcome::Unknown`].
-#[derive(Clone, Debug)]
-pub struct Budget {
-    /// Positions expanded, at most.
-    pub max_nodes: u64,
-    /// Seconds of search, at most.
-    pub max_seconds: f64,
-    /// Positions remembered in the transposition table, at most (about 10 bytes each).
-    pub max_states: usize,
-}
+pub use crate::search::Budget;
 
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            max_nodes: 50_000_000,
-            max_seconds: 10.0,
-            max_states: 8_000_000,
-        }
-    }
-}
-
-/// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// A winning line: moves of the engine of record, ending in a solved position.
-    Solved(Vec<Move>),
-    /// The whole search space was exhausted: no line wins.
-    Unsolvable,
-    /// A budget ran out first; the reason says which.
-    Unknown(String),
-}
-
-/// The outcome with the evidence of the work done.
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// The answer.
-    pub outcome: Outcome,
-    /// Positions expanded.
-    pub nodes: u64,
-    /// Seconds taken.
-    pub seconds: f64,
-}
+/// What a Klondike search found.
+pub type Outcome = crate::search::Outcome<Move>;
+/// A Klondike search's outcome with the evidence of the work done.
+pub type Report = crate::search::Report<Move>;
 
 #[derive(Clone, Copy, Debug)]
 enum Step {
@@ -85,30 +48,6 @@ struct Frame {
     steps: Vec<Step>,
     next: usize,
     applied: Vec<(Move, Undo)>,
-}
-
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("keys are hashed already")
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
-}
-
-type Seen = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
-
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// A canonical hash of the position: equal for positions that differ only in the order of

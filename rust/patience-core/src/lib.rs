@@ -7,6 +7,8 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod golf;
 pub mod klondike;
 pub mod klondike_solver;
+pub mod search;
 pub mod shuffle;

@@ -1,7 +1,9 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 
+use patience_core::golf::{self, Golf, GolfMove};
 use patience_core::klondike::{Klondike, COLUMNS};
-use patience_core::klondike_solver::{self, Budget, Outcome};
+use patience_core::klondike_solver;
+use patience_core::search::{Budget, Outcome, Report};
 use patience_core::shuffle;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -123,6 +125,10 @@ fn klondike_solve(
         let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
         klondike_solver::solve(&state, &budget, &mut interrupted)
     });
+    Ok(answer(report))
+}
+
+fn answer<M: ToString>(report: Report<M>) -> SolveAnswer {
     let (outcome, moves, reason) = match report.outcome {
         Outcome::Solved(moves) => (
             "solved",
@@ -132,13 +138,86 @@ fn klondike_solve(
         Outcome::Unsolvable => ("unsolvable", Vec::new(), None),
         Outcome::Unknown(reason) => ("unknown", Vec::new(), Some(reason)),
     };
-    Ok((
+    (
         outcome.to_string(),
         moves,
         report.nodes,
         report.seconds,
         reason,
-    ))
+    )
+}
+
+/// A Golf position as Python passes it: `(wrap, columns, stock, waste_top)`, card indices,
+/// each column's exposed card and the stock's next card last.
+type GolfPosition = (bool, Vec<Vec<u16>>, Vec<u16>, u16);
+
+fn golf_from(position: GolfPosition) -> PyResult<Golf> {
+    let (wrap, columns, stock, waste_top) = position;
+    if columns.len() != golf::COLUMNS {
+        return Err(PyValueError::new_err("a Golf position has 7 columns"));
+    }
+    let mut narrow: [Vec<u8>; golf::COLUMNS] = Default::default();
+    for (i, column) in columns.iter().enumerate() {
+        narrow[i] = small(column)?;
+    }
+    let state = Golf {
+        wrap,
+        columns: narrow,
+        stock: small(&stock)?,
+        waste_top: small(&[waste_top])?[0],
+    };
+    state
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(state)
+}
+
+fn golf_position_of(state: &Golf) -> GolfPosition {
+    (
+        state.wrap,
+        state.columns.iter().map(|column| wide(column)).collect(),
+        wide(&state.stock),
+        u16::from(state.waste_top),
+    )
+}
+
+/// Every legal move of a Golf position, in notation, each with the position it leads to.
+#[pyfunction]
+fn golf_successors(position: GolfPosition) -> PyResult<Vec<(String, GolfPosition)>> {
+    let state = golf_from(position)?;
+    Ok(state
+        .legal_moves()
+        .into_iter()
+        .map(|mv: GolfMove| {
+            let mut next = state.clone();
+            next.apply(mv);
+            (mv.to_string(), golf_position_of(&next))
+        })
+        .collect())
+}
+
+/// Solves a Golf position exactly; the answer and its handling as for `klondike_solve`
+/// (`max_states` is accepted for the same signature; Golf's table needs no such limit).
+#[pyfunction]
+#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
+fn golf_solve(
+    py: Python<'_>,
+    position: GolfPosition,
+    max_nodes: u64,
+    max_seconds: f64,
+    max_states: usize,
+) -> PyResult<SolveAnswer> {
+    let state = golf_from(position)?;
+    let budget = Budget {
+        max_nodes,
+        max_seconds,
+        max_states,
+    };
+    let report = py.detach(|| {
+        let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
+        golf::solve(&state, &budget, &mut interrupted)
+    });
+    Ok(answer(report))
 }
 
 /// The native core of `patience`.
@@ -147,6 +226,8 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(seeded_deck, module)?)?;
     module.add_function(wrap_pyfunction!(klondike_successors, module)?)?;
     module.add_function(wrap_pyfunction!(klondike_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(golf_successors, module)?)?;
+    module.add_function(wrap_pyfunction!(golf_solve, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
