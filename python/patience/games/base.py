@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Protocol, Self
 
 from patience.cards import Card, parse_deal, shuffled_deck
 from patience.errors import (
@@ -25,7 +25,15 @@ from patience.errors import (
 )
 from patience.moves import END, UNDO, Move, Place
 
-__all__ = ["Game", "Outcome", "OutcomeReason", "Played", "VariantOption", "scaled_time_bonus"]
+__all__ = [
+    "Game",
+    "Outcome",
+    "OutcomeReason",
+    "Played",
+    "VariantOption",
+    "reveal_barrier",
+    "scaled_time_bonus",
+]
 
 OutcomeReason = Literal["won", "ended", "stuck", "timeout"]
 JSON = Any
@@ -71,6 +79,27 @@ class VariantOption:
     name: str
     values: tuple[object, ...]
     default: object
+
+
+class _Revealing(Protocol):
+    """An undo snapshot that knows whether the move after it turned up a hidden card."""
+
+    @property
+    def revealed(self) -> bool: ...
+
+
+def reveal_barrier(history: Sequence[_Revealing]) -> str | None:
+    """Why undo is refused in a game that never takes back a move which turned up a hidden
+    card (Klondike, Kansas), or None.
+
+    >>> reveal_barrier([])
+    'nothing to undo'
+    """
+    if not history:
+        return "nothing to undo"
+    if history[-1].revealed:
+        return "the last move turned up a card that was hidden"
+    return None
 
 
 def scaled_time_bonus(*, limit: int, elapsed: float, done: int, total: int) -> int:

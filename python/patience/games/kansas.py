@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Final, Literal, cast
 
 from patience.cards import Card, Rank, Suit
 from patience.errors import IllegalMoveError, InvalidMoveError
-from patience.games.base import Game, Outcome, Played
+from patience.games.base import Game, Outcome, Played, reveal_barrier
 from patience.moves import DRAW, Move, Place
 
 __all__ = ["Kansas", "kansas_builds_on"]
@@ -372,11 +372,7 @@ class Kansas(Game):
     def _undo_refusal(self) -> str | None:
         """Nothing played yet, or the last move turned up a card (a draw, or a new
         reserve card)."""
-        if not self._history:
-            return "nothing to undo"
-        if self._history[-1].revealed:
-            return "the last move turned up a card that was hidden"
-        return None
+        return reveal_barrier(self._history)
 
     def _undo(self) -> None:
         snapshot = self._history.pop()

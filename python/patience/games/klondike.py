@@ -31,6 +31,7 @@ from patience.games.base import (
     Played,
     VariantOption,
     coerce_deal,
+    reveal_barrier,
     scaled_time_bonus,
 )
 from patience.moves import DRAW, RECYCLE, Move, Place
@@ -542,11 +543,7 @@ class Klondike(Game):
 
     def _undo_refusal(self) -> str | None:
         """Nothing played yet, or the last move revealed a card."""
-        if not self._history:
-            return "nothing to undo"
-        if self._history[-1].revealed:
-            return "the last move turned up a card that was hidden"
-        return None
+        return reveal_barrier(self._history)
 
     def _undo(self) -> None:
         snapshot = self._history.pop()
