@@ -15,7 +15,9 @@ solver, never a "winnable" answer). ``unsolvable`` means the search space was ex
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal, cast
 
 from patience import _core
@@ -117,21 +119,14 @@ def _native_solve(
     game: Game, *, max_nodes: int, max_seconds: float, max_states: int
 ) -> tuple[str, list[str], int, float, str | None]:
     """The native solver's answer for ``game``'s position."""
+    native: Callable[..., tuple[str, list[str], int, float, str | None]]
     if isinstance(game, Klondike):
-        return _core.klondike_solve(
-            _klondike_position(game),
-            max_nodes=max_nodes,
-            max_seconds=max_seconds,
-            max_states=max_states,
-        )
-    if isinstance(game, Golf):
-        return _core.golf_solve(
-            _golf_position(game),
-            max_nodes=max_nodes,
-            max_seconds=max_seconds,
-            max_states=max_states,
-        )
-    raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
+        native = partial(_core.klondike_solve, _klondike_position(game))
+    elif isinstance(game, Golf):
+        native = partial(_core.golf_solve, _golf_position(game))
+    else:
+        raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
+    return native(max_nodes=max_nodes, max_seconds=max_seconds, max_states=max_states)
 
 
 def solve(

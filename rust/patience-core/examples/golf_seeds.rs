@@ -3,7 +3,6 @@
 
 use patience_core::golf::{solve, Golf};
 use patience_core::search::{Budget, Outcome};
-use patience_core::shuffle::seeded_deck;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,16 +13,8 @@ fn main() {
     let (mut won, mut lost, mut unknown) = (0, 0, 0);
     let mut times = Vec::new();
     for seed in first..first + count {
-        let cards: Vec<u8> = seeded_deck("golf", seed, 1, 1)
-            .expect("golf deals")
-            .iter()
-            .map(|c| c.index())
-            .collect();
-        let report = solve(
-            &Golf::deal(&cards, wrap).expect("a full deck"),
-            &budget,
-            &mut || false,
-        );
+        let start = Golf::from_seed(seed, wrap).expect("a seeded deal");
+        let report = solve(&start, &budget, &mut || false);
         match report.outcome {
             Outcome::Solved(_) => won += 1,
             Outcome::Unsolvable => lost += 1,

@@ -5,30 +5,17 @@
 
 use patience_core::klondike::{Klondike, Move};
 use patience_core::klondike_solver::{solve_with, Budget, Outcome, Pruning};
-use patience_core::shuffle::seeded_deck;
+use patience_core::shuffle::SplitMix64;
 
-/// A small deterministic generator (SplitMix64) for the random playing.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
+/// A random index below `n`.
+fn pick(rng: &mut SplitMix64, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 /// A position reached by `moves` random legal moves (foundation moves twice as likely as
 /// others, so that games progress) from the deal of `seed`.
-fn random_position(seed: u64, draw: u8, moves: usize, rng: &mut Rng) -> Klondike {
-    let cards: Vec<u8> = seeded_deck("klondike", seed, 1, 1)
-        .expect("a known game")
-        .iter()
-        .map(|c| c.index())
-        .collect();
-    let mut state = Klondike::deal(&cards, draw).expect("a full deck");
+fn random_position(seed: u64, draw: u8, moves: usize, rng: &mut SplitMix64) -> Klondike {
+    let mut state = Klondike::from_seed(seed, draw).expect("a seeded deal");
     for _ in 0..moves {
         let legal = state.legal_moves();
         if legal.is_empty() {
@@ -39,10 +26,10 @@ fn random_position(seed: u64, draw: u8, moves: usize, rng: &mut Rng) -> Klondike
             .copied()
             .filter(|m| matches!(m, Move::ColumnToFoundation(_) | Move::WasteToFoundation))
             .collect();
-        let mv = if !home.is_empty() && rng.below(2) == 0 {
-            home[rng.below(home.len())]
+        let mv = if !home.is_empty() && pick(rng, 2) == 0 {
+            home[pick(rng, home.len())]
         } else {
-            legal[rng.below(legal.len())]
+            legal[pick(rng, legal.len())]
         };
         state.apply(mv);
     }
@@ -69,7 +56,7 @@ fn main() {
         max_seconds: 60.0,
         ..Budget::default()
     };
-    let mut rng = Rng(2026);
+    let mut rng = SplitMix64::new(2026);
     let (mut compared, mut winnable, mut undecided) = (0, 0, 0);
     for seed in 0..count {
         for draw in [1, 3] {

@@ -3,7 +3,6 @@
 
 use patience_core::klondike::Klondike;
 use patience_core::klondike_solver::{solve, Budget, Outcome};
-use patience_core::shuffle::seeded_deck;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,12 +16,7 @@ fn main() {
     };
     let (mut won, mut lost, mut unknown) = (0, 0, 0);
     for seed in first..first + count {
-        let cards: Vec<u8> = seeded_deck("klondike", seed, 1, 1)
-            .unwrap()
-            .iter()
-            .map(|c| c.index())
-            .collect();
-        let start = Klondike::deal(&cards, draw).unwrap();
+        let start = Klondike::from_seed(seed, draw).expect("a seeded deal");
         let report = solve(&start, &budget, &mut || false);
         let verdict = match &report.outcome {
             Outcome::Solved(moves) => {

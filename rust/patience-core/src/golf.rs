@@ -91,6 +91,14 @@ impl Golf {
         Ok(golf)
     }
 
+    /// The deal of `seed` (the seeded shuffle, version 1), as `Golf.from_seed` deals it in
+    /// Python.
+    pub fn from_seed(seed: u64, wrap: bool) -> Result<Self, InvalidPosition> {
+        let cards = crate::shuffle::seeded_indices("golf", seed, 1, 1)
+            .map_err(|error| InvalidPosition(error.to_string()))?;
+        Golf::deal(&cards, wrap)
+    }
+
     /// Checks that the position holds valid cards, each at most once, columns of at most
     /// five cards.
     pub fn check(&self) -> Result<(), InvalidPosition> {
@@ -290,15 +298,9 @@ pub fn solve(start: &Golf, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shuffle::seeded_deck;
 
     fn deal(seed: u64, wrap: bool) -> Golf {
-        let cards: Vec<u8> = seeded_deck("golf", seed, 1, 1)
-            .unwrap()
-            .iter()
-            .map(|c| c.index())
-            .collect();
-        Golf::deal(&cards, wrap).unwrap()
+        Golf::from_seed(seed, wrap).unwrap()
     }
 
     /// Every position reachable from `start`, by brute force (for small positions only).

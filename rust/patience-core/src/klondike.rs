@@ -171,6 +171,14 @@ impl Klondike {
         })
     }
 
+    /// The deal of `seed` (the seeded shuffle, version 1), as `Klondike.from_seed` deals
+    /// it in Python.
+    pub fn from_seed(seed: u64, draw: u8) -> Result<Self, InvalidPosition> {
+        let cards = crate::shuffle::seeded_indices("klondike", seed, 1, 1)
+            .map_err(|error| InvalidPosition(error.to_string()))?;
+        Klondike::deal(&cards, draw)
+    }
+
     /// Checks that a position assembled from parts holds each card once, in legal places.
     pub fn check(&self) -> Result<(), InvalidPosition> {
         if self.draw != 1 && self.draw != 3 {

@@ -567,15 +567,9 @@ pub fn solve_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shuffle::seeded_deck;
 
     fn deal(seed: u64, draw: u8) -> Klondike {
-        let cards: Vec<u8> = seeded_deck("klondike", seed, 1, 1)
-            .unwrap()
-            .iter()
-            .map(|c| c.index())
-            .collect();
-        Klondike::deal(&cards, draw).unwrap()
+        Klondike::from_seed(seed, draw).unwrap()
     }
 
     fn replay(start: &Klondike, moves: &[Move]) -> Klondike {

@@ -107,6 +107,19 @@ pub fn seeded_deck(
     Ok(cards)
 }
 
+/// [`seeded_deck`] as card indices (`suit * 13 + rank - 1`), the form the games take.
+pub fn seeded_indices(
+    key: &str,
+    seed: u64,
+    decks: usize,
+    version: u32,
+) -> Result<Vec<u8>, UnknownVersion> {
+    Ok(seeded_deck(key, seed, decks, version)?
+        .iter()
+        .map(|card| card.index())
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

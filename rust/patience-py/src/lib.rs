@@ -1,6 +1,6 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 
-use patience_core::golf::{self, Golf, GolfMove};
+use patience_core::golf::{self, Golf};
 use patience_core::klondike::{Klondike, COLUMNS};
 use patience_core::klondike_solver;
 use patience_core::search::{Budget, Outcome, Report};
@@ -17,13 +17,8 @@ fn seeded_deck(key: &str, seed: u64, decks: usize, version: u32) -> PyResult<Vec
             "decks must be 1 to 8, not {decks}"
         )));
     }
-    shuffle::seeded_deck(key, seed, decks, version)
-        .map(|cards| {
-            cards
-                .into_iter()
-                .map(|card| u16::from(card.index()))
-                .collect()
-        })
+    shuffle::seeded_indices(key, seed, decks, version)
+        .map(|cards| wide(&cards))
         .map_err(|error| PyValueError::new_err(error.to_string()))
 }
 
@@ -91,15 +86,31 @@ type SolveAnswer = (String, Vec<String>, u64, f64, Option<String>);
 #[pyfunction]
 fn klondike_successors(position: Position) -> PyResult<Vec<(String, Position)>> {
     let state = klondike_from(position)?;
-    Ok(state
-        .legal_moves()
+    Ok(successors(
+        &state,
+        state.legal_moves(),
+        |next, mv| {
+            next.apply(mv);
+        },
+        position_of,
+    ))
+}
+
+/// Each move in notation with the position it leads to from `state`.
+fn successors<S: Clone, M: Copy + ToString, P>(
+    state: &S,
+    moves: Vec<M>,
+    apply: impl Fn(&mut S, M),
+    position_of: impl Fn(&S) -> P,
+) -> Vec<(String, P)> {
+    moves
         .into_iter()
         .map(|mv| {
             let mut next = state.clone();
-            next.apply(mv);
+            apply(&mut next, mv);
             (mv.to_string(), position_of(&next))
         })
-        .collect())
+        .collect()
 }
 
 /// Solves a Klondike position with every card known. Returns `(outcome, moves, nodes,
@@ -121,11 +132,24 @@ fn klondike_solve(
         max_seconds,
         max_states,
     };
+    Ok(run_solver(py, &state, &budget, klondike_solver::solve))
+}
+
+/// The signature every solver of the core has.
+type Solver<S, M> = fn(&S, &Budget, &mut dyn FnMut() -> bool) -> Report<M>;
+
+/// Runs `solver` with the GIL released, stopping cleanly on Ctrl-C; the answer for Python.
+fn run_solver<S: Sync, M: ToString + Send>(
+    py: Python<'_>,
+    state: &S,
+    budget: &Budget,
+    solver: Solver<S, M>,
+) -> SolveAnswer {
     let report = py.detach(|| {
         let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
-        klondike_solver::solve(&state, &budget, &mut interrupted)
+        solver(state, budget, &mut interrupted)
     });
-    Ok(answer(report))
+    answer(report)
 }
 
 fn answer<M: ToString>(report: Report<M>) -> SolveAnswer {
@@ -185,15 +209,12 @@ fn golf_position_of(state: &Golf) -> GolfPosition {
 #[pyfunction]
 fn golf_successors(position: GolfPosition) -> PyResult<Vec<(String, GolfPosition)>> {
     let state = golf_from(position)?;
-    Ok(state
-        .legal_moves()
-        .into_iter()
-        .map(|mv: GolfMove| {
-            let mut next = state.clone();
-            next.apply(mv);
-            (mv.to_string(), golf_position_of(&next))
-        })
-        .collect())
+    Ok(successors(
+        &state,
+        state.legal_moves(),
+        Golf::apply,
+        golf_position_of,
+    ))
 }
 
 /// Solves a Golf position exactly; the answer and its handling as for `klondike_solve`
@@ -213,11 +234,7 @@ fn golf_solve(
         max_seconds,
         max_states,
     };
-    let report = py.detach(|| {
-        let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
-        golf::solve(&state, &budget, &mut interrupted)
-    });
-    Ok(answer(report))
+    Ok(run_solver(py, &state, &budget, golf::solve))
 }
 
 /// The native core of `patience`.
