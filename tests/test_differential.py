@@ -1,5 +1,6 @@
-"""Differential tests: the Rust solvers' Klondike and Golf and the engines of record agree on the
-legal moves and on the position each move leads to, over random reachable positions.
+"""Differential tests: the Rust solvers' Klondike, Golf and Kansas and the engines of record
+agree on the legal moves and on the position each move leads to, over random reachable
+positions.
 
 ``make test`` checks a few thousand positions per variant; the marked run
 (``make test-slow``) checks 100,000 per variant.
@@ -13,8 +14,9 @@ import pytest
 
 from patience import _core
 from patience.games.golf import Golf
+from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
-from patience.solve import _golf_position, _klondike_position
+from patience.solve import _golf_position, _kansas_position, _klondike_position
 
 
 def check_positions(draw: int, count: int, seed: int) -> int:
@@ -93,3 +95,40 @@ def test_golf_rust_and_python_agree(wrap: bool) -> None:
 @pytest.mark.parametrize("wrap", [False, True])
 def test_golf_rust_and_python_agree_at_scale(wrap: bool) -> None:
     assert check_golf_positions(wrap, 100_000, seed=100 + int(wrap)) == 100_000
+
+
+def check_kansas_positions(count: int, seed: int) -> int:
+    """As :func:`check_positions`, for Kansas: returns how many positions were compared."""
+    rng = random.Random(seed)
+    positions = 0
+    while positions < count:
+        game = Kansas.from_seed(rng.getrandbits(64))
+        while (python_moves := [str(move) for move in game.legal_moves()]) and positions < count:
+            rust = dict(_core.kansas_successors(_kansas_position(game)))
+            assert sorted(rust) == sorted(python_moves), game.observation()
+            for move in python_moves:
+                after = game.copy()
+                after.play(move)
+                assert rust[move] == _kansas_position(after), move
+            positions += 1
+            game.play(rng.choice(python_moves))
+    return positions
+
+
+def test_kansas_rust_and_python_agree() -> None:
+    assert check_kansas_positions(3000, seed=3) == 3000
+
+
+@pytest.mark.slow
+def test_kansas_rust_and_python_agree_at_scale() -> None:
+    assert check_kansas_positions(100_000, seed=103) == 100_000
+
+
+def test_the_native_side_refuses_a_broken_kansas_position() -> None:
+    base, reserve, columns, stock, waste, foundation = _kansas_position(Kansas.from_seed(1))
+    with pytest.raises(ValueError, match="more than one place"):
+        _core.kansas_successors((base, reserve, columns, [*stock, reserve[0]], waste, foundation))
+    with pytest.raises(ValueError, match="empty while the reserve"):
+        _core.kansas_successors(
+            (base, reserve, [[], *columns[1:]], [*stock, *columns[0]], waste, foundation)
+        )

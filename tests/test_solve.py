@@ -1,5 +1,5 @@
-"""The native solvers (Klondike, Golf) through ``patience.solve``: certificates replayed by the
-engine of record, the three outcomes, budgets, and the command line."""
+"""The native solvers (Klondike, Golf, Kansas) through ``patience.solve``: certificates
+replayed by the engine of record, the three outcomes, budgets, and the command line."""
 
 from __future__ import annotations
 
@@ -74,8 +74,31 @@ def test_a_broken_certificate_fails_loudly() -> None:
 
 
 def test_games_without_a_solver_say_so() -> None:
-    with pytest.raises(NoSolverError, match="no solver for kansas"):
-        solve(new_game("kansas", seed=1))
+    with pytest.raises(NoSolverError, match="no solver for expert"):
+        solve(new_game("expert", seed=1))
+
+
+def test_kansas_certificate_and_verdicts() -> None:
+    # seeds found by `cargo run --release --example solve_seeds -- kansas 0 30`
+    won = solve(new_game("kansas", seed=27))
+    assert won.outcome == "solved"
+    assert won.won_game().outcome() == Outcome(won=True, reason="won")
+    assert won.won_game().score() == 52
+    lost = solve(new_game("kansas", seed=5))
+    assert lost.outcome == "unsolvable"
+    assert solve(new_game("kansas", seed=0), node_limit=5000).reason == "node limit"
+
+
+def test_kansas_solving_from_the_middle_of_a_game() -> None:
+    game = new_game("kansas", seed=27)
+    certificate = solve(game).moves
+    for move in certificate[:60]:
+        game.play(move)
+    before = game.observation()
+    result = solve(game)
+    assert game.observation() == before
+    assert result.outcome == "solved"
+    assert result.won_game().score() == 52
 
 
 def _golf_winnable(game: Golf) -> bool:

@@ -24,3 +24,13 @@ def golf_solve(
     position: GolfPosition, *, max_nodes: int, max_seconds: float, max_states: int
 ) -> tuple[str, list[str], int, float, str | None]:
     """``(outcome, moves, nodes, seconds, reason)`` for a Golf position (exact search)."""
+
+KansasPosition = tuple[int, list[int], list[list[int]], list[int], list[int], list[int]]
+
+def kansas_successors(position: KansasPosition) -> list[tuple[str, KansasPosition]]:
+    """Every legal move of a Kansas position, in notation, with the position it leads to."""
+
+def kansas_solve(
+    position: KansasPosition, *, max_nodes: int, max_seconds: float, max_states: int
+) -> tuple[str, list[str], int, float, str | None]:
+    """``(outcome, moves, nodes, seconds, reason)`` for a Kansas position, every card known."""

@@ -25,6 +25,7 @@ from patience.cards import Card
 from patience.errors import PatienceError
 from patience.games import Game, new_game
 from patience.games.golf import Golf
+from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
 
 __all__ = [
@@ -38,7 +39,7 @@ __all__ = [
 
 SolveOutcome = Literal["solved", "unsolvable", "unknown"]
 
-SOLVABLE_GAMES = ("klondike", "golf")
+SOLVABLE_GAMES = ("klondike", "golf", "kansas")
 """Games with a native solver so far."""
 
 
@@ -115,6 +116,18 @@ def _golf_position(game: Golf) -> _core.GolfPosition:
     )
 
 
+def _kansas_position(game: Kansas) -> _core.KansasPosition:
+    piles = game.piles()
+    return (
+        game.base.value,
+        [card.index for card in piles["reserve"]],
+        [[card.index for card in piles[f"t{k}"]] for k in range(1, 4)],
+        [card.index for card in reversed(piles["stock"])],
+        [card.index for card in piles["waste"]],
+        [len(piles[f"f:{suit}"]) for suit in "cdhs"],
+    )
+
+
 def _native_solve(
     game: Game, *, max_nodes: int, max_seconds: float, max_states: int
 ) -> tuple[str, list[str], int, float, str | None]:
@@ -124,6 +137,8 @@ def _native_solve(
         native = partial(_core.klondike_solve, _klondike_position(game))
     elif isinstance(game, Golf):
         native = partial(_core.golf_solve, _golf_position(game))
+    elif isinstance(game, Kansas):
+        native = partial(_core.kansas_solve, _kansas_position(game))
     else:
         raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
     return native(max_nodes=max_nodes, max_seconds=max_seconds, max_states=max_states)

@@ -115,6 +115,18 @@ def scaled_time_bonus(*, limit: int, elapsed: float, done: int, total: int) -> i
     return math.floor((Fraction(limit) - Fraction(elapsed)) * done / total)
 
 
+def _fresh(value: object) -> object:
+    """``value`` with its mutable containers copied (lists recursively); immutable values
+    are shared."""
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, dict):
+        return {key: _fresh(item) for key, item in value.items()}
+    return value
+
+
 class Game(abc.ABC):
     """A game of patience in progress: the engine of record for one game's rules.
 
@@ -249,8 +261,17 @@ class Game(abc.ABC):
         return True
 
     def copy(self) -> Self:
-        """An independent copy of the game, history included."""
-        return copy.deepcopy(self)
+        """An independent copy of the game, history included.
+
+        Games keep their state in lists, sets and dicts of immutable values (cards, frozen
+        undo snapshots), so copying those containers, and lists within lists, is enough:
+        the immutable values are shared. This is what makes solvers' replays and the
+        differential tests cheap (a deep copy grows with the undo history).
+        """
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            setattr(twin, name, _fresh(value))
+        return twin
 
     def time_bonus(self, elapsed: float) -> int:
         """The bonus for finishing after ``elapsed`` seconds of the clock (0 if none)."""

@@ -13,7 +13,6 @@ False
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal
@@ -128,18 +127,6 @@ class Klondike(Game):
     def draw_count(self) -> int:
         """Cards turned by one ``draw``: 1 or 3."""
         return self._draw
-
-    def copy(self) -> Klondike:
-        """An independent copy, history included (snapshots are immutable and shared)."""
-        twin = copy.copy(self)
-        twin._columns = [list(column) for column in self._columns]
-        twin._hidden = list(self._hidden)
-        twin._stock = list(self._stock)
-        twin._waste = list(self._waste)
-        twin._foundation = list(self._foundation)
-        twin._seen = set(self._seen)
-        twin._history = list(self._history)
-        return twin
 
     # -- reading the state --------------------------------------------------------------
 

@@ -8,6 +8,7 @@
 
 pub mod cards;
 pub mod golf;
+pub mod kansas;
 pub mod klondike;
 pub mod klondike_solver;
 pub mod search;

@@ -1,6 +1,7 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 
 use patience_core::golf::{self, Golf};
+use patience_core::kansas::{self, Kansas};
 use patience_core::klondike::{Klondike, COLUMNS};
 use patience_core::klondike_solver;
 use patience_core::search::{Budget, Outcome, Report};
@@ -237,6 +238,80 @@ fn golf_solve(
     Ok(run_solver(py, &state, &budget, golf::solve))
 }
 
+/// A Kansas position as Python passes it: `(base, reserve, columns, stock, waste,
+/// foundation)`: the base rank (1-13), card indices with each pile's top (or next) card
+/// last, and the cards on each suit's foundation.
+type KansasPosition = (u8, Vec<u16>, Vec<Vec<u16>>, Vec<u16>, Vec<u16>, Vec<u16>);
+
+fn kansas_from(position: KansasPosition) -> PyResult<Kansas> {
+    let (base, reserve, columns, stock, waste, counts) = position;
+    if columns.len() != kansas::COLUMNS || counts.len() != 4 {
+        return Err(PyValueError::new_err(
+            "a Kansas position has 3 columns and 4 foundations",
+        ));
+    }
+    let mut narrow: [Vec<u8>; kansas::COLUMNS] = Default::default();
+    for (i, column) in columns.iter().enumerate() {
+        narrow[i] = small(column)?;
+    }
+    let counts = small(&counts)?;
+    let state = Kansas {
+        base,
+        reserve: small(&reserve)?,
+        columns: narrow,
+        stock: small(&stock)?,
+        waste: small(&waste)?,
+        counts: std::array::from_fn(|i| counts[i]),
+    };
+    state
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(state)
+}
+
+fn kansas_position_of(state: &Kansas) -> KansasPosition {
+    (
+        state.base,
+        wide(&state.reserve),
+        state.columns.iter().map(|column| wide(column)).collect(),
+        wide(&state.stock),
+        wide(&state.waste),
+        wide(&state.counts),
+    )
+}
+
+/// Every legal move of a Kansas position, in notation, each with the position it leads to.
+#[pyfunction]
+fn kansas_successors(position: KansasPosition) -> PyResult<Vec<(String, KansasPosition)>> {
+    let state = kansas_from(position)?;
+    Ok(successors(
+        &state,
+        state.legal_moves(),
+        Kansas::apply,
+        kansas_position_of,
+    ))
+}
+
+/// Solves a Kansas position with every card known; the answer and its handling as for
+/// `klondike_solve`.
+#[pyfunction]
+#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
+fn kansas_solve(
+    py: Python<'_>,
+    position: KansasPosition,
+    max_nodes: u64,
+    max_seconds: f64,
+    max_states: usize,
+) -> PyResult<SolveAnswer> {
+    let state = kansas_from(position)?;
+    let budget = Budget {
+        max_nodes,
+        max_seconds,
+        max_states,
+    };
+    Ok(run_solver(py, &state, &budget, kansas::solve))
+}
+
 /// The native core of `patience`.
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -245,6 +320,8 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(klondike_solve, module)?)?;
     module.add_function(wrap_pyfunction!(golf_successors, module)?)?;
     module.add_function(wrap_pyfunction!(golf_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(kansas_successors, module)?)?;
+    module.add_function(wrap_pyfunction!(kansas_solve, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
