@@ -6,9 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml
 
-.PHONY: help setup play test test-python test-rust test-slow lint format clean
+.PHONY: help setup play serve test test-python test-rust test-slow lint format clean
 
 help:
+	@echo "make serve      the platform at http://127.0.0.1:8000/ (SQLite in ./patience.sqlite3)"
 	@echo "make play       play Klondike (Solitaire Rush) in the terminal; GAME=golf for Golf"
 	@echo "make test       Python and Rust tests"
 	@echo "make lint       ruff, mypy --strict, cargo clippy"
@@ -28,6 +29,9 @@ setup: $(STAMP)
 GAME ?= klondike
 play: $(STAMP)
 	$(BIN)/patience play $(GAME) $(ARGS)
+
+serve: $(STAMP)
+	$(BIN)/patience serve $(ARGS)
 
 test: lint test-python test-rust
 

@@ -134,6 +134,11 @@ def _parser() -> argparse.ArgumentParser:
         game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
         _add_limits(game_parser)
         game_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    serve = commands.add_parser(
+        "serve", help="run the web platform (PATIENCE_DATABASE_URL, default SQLite here)"
+    )
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
     show = deal_commands.add_parser("show", help="print the deal of a seed")
     show.add_argument("game", choices=sorted(GAMES))
     show.add_argument("--seed", type=_seed, required=True)
@@ -286,6 +291,22 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    import uvicorn
+
+    from patience.server import Settings, create_app
+
+    settings = Settings.from_env()
+    settings = dataclasses.replace(
+        settings, host=args.host or settings.host, port=args.port or settings.port
+    )
+    print(f"patience: serving on http://{settings.host}:{settings.port}/", file=sys.stderr)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``patience`` command; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -294,6 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": _cmd_replay,
         "solve": _cmd_solve,
         "deals": _cmd_deals,
+        "serve": _cmd_serve,
     }
     return handlers[args.command](args)
 

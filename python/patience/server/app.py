@@ -1,0 +1,50 @@
+"""The web application: the API routers, the static client, the database on start-up."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from .db import make_engine, migrate
+from .routers import games, sessions
+from .settings import Settings
+from .store import GameStore
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).with_name("static")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application for ``settings`` (from the environment by default). The database
+    is created or migrated when the application starts."""
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        migrate(engine)
+        app.state.settings = settings
+        app.state.store = GameStore(engine, certify_seconds=settings.certify_seconds)
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="patience",
+        summary="Fair, skill-based solitaire: the server referees every move.",
+        lifespan=lifespan,
+    )
+    app.include_router(games.router)
+    app.include_router(sessions.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    return app

@@ -1,0 +1,11 @@
+"""Alembic's environment: runs migrations on the connection :func:`patience.server.db.migrate`
+passes in."""
+
+from alembic import context
+
+from patience.server.db import metadata
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()

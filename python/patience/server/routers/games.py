@@ -1,0 +1,31 @@
+"""``/api/games``: the games that can be played, with their variants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from patience.games import GAMES
+from patience.solve import SOLVABLE_GAMES
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("")
+def list_games() -> list[dict[str, Any]]:
+    """Every game: name, title, clock, variant options, and whether timed games get deals
+    the solver proved winnable."""
+    return [
+        {
+            "name": cls.name,
+            "title": cls.title,
+            "time_limit": cls.time_limit,
+            "options": [
+                {"name": option.name, "values": list(option.values), "default": option.default}
+                for option in cls.options
+            ],
+            "certified_deals": cls.name in SOLVABLE_GAMES,
+        }
+        for cls in GAMES.values()
+    ]

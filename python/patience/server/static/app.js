@@ -1,0 +1,477 @@
+// The browser client: lobby, the board of each game, moves by drag and drop, by click
+// (pick, then place), by double-click (to the foundation), by keys, and by typed notation.
+// The server referees everything: the client only draws the view it is sent.
+
+import { api, ApiError } from "./api.js";
+import { cardElement } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let view = null; // the last answer of the server
+let auth = null; // { id, token, request }
+let picked = null; // { src, element }
+let clockBase = null; // { remaining, at }
+
+// -- lobby -------------------------------------------------------------------------------
+
+async function showLobby() {
+  $("lobby").hidden = false;
+  $("table").hidden = true;
+  $("result").hidden = true;
+  $("status").hidden = true;
+  if (!games.length) games = await api.games();
+  const choice = $("game-choice");
+  choice.querySelectorAll("label").forEach((label) => label.remove());
+  games.forEach((game, index) => {
+    const label = document.createElement("label");
+    label.innerHTML = `<input type="radio" name="game" value="${game.name}" ${index ? "" : "checked"}> ${game.title}`;
+    choice.append(label);
+  });
+  renderOptions();
+}
+
+function renderOptions() {
+  const name = new FormData($("new-game")).get("game");
+  const game = games.find((g) => g.name === name);
+  const options = $("options");
+  options.innerHTML = "";
+  for (const option of game?.options ?? []) {
+    const label = document.createElement("label");
+    label.textContent = `${option.name} `;
+    const select = document.createElement("select");
+    select.name = `option:${option.name}`;
+    for (const value of option.values) {
+      const item = document.createElement("option");
+      item.value = JSON.stringify(value);
+      item.textContent = String(value);
+      item.selected = value === option.default;
+      select.append(item);
+    }
+    label.append(select);
+    options.append(label);
+  }
+}
+
+$("new-game").addEventListener("change", (event) => {
+  if (event.target.name === "game") renderOptions();
+  $("seed-row").hidden = new FormData($("new-game")).get("mode") !== "practice";
+});
+
+$("new-game").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData($("new-game"));
+  const variant = {};
+  for (const [key, value] of form.entries()) {
+    if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
+  }
+  const request = { game: form.get("game"), variant, mode: form.get("mode") };
+  const seed = $("seed").value.trim();
+  if (request.mode === "practice" && seed) request.seed = Number(seed);
+  $("lobby-error").textContent = "";
+  $("start").disabled = true;
+  try {
+    await startGame(request);
+  } catch (error) {
+    $("lobby-error").textContent = error.message;
+  } finally {
+    $("start").disabled = false;
+  }
+});
+
+async function startGame(request) {
+  const answer = await api.start(request);
+  auth = { id: answer.id, token: answer.token, request };
+  sessionStorage.setItem("patience-game", JSON.stringify(auth));
+  show(answer);
+}
+
+// -- showing the game --------------------------------------------------------------------
+
+function show(answer) {
+  view = answer;
+  picked = null;
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  $("status").hidden = false;
+  $("title").textContent = `${answer.title}${variantText(answer.variant)}${answer.mode === "practice" ? " (practice)" : ""}`;
+  $("score").textContent = answer.score;
+  $("undo").disabled = !answer.can_undo;
+  $("end").disabled = answer.outcome !== null;
+  document.querySelector(".practice").hidden = answer.mode !== "practice";
+  clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running };
+  renderBoard(answer);
+  if (answer.last) {
+    const points = answer.last.total_points;
+    if (points) flashPoints(points);
+    const auto = answer.last.auto.length ? `, then ${answer.last.auto.length} cards played out` : "";
+    announce(`${answer.last.move}${points ? `, ${points > 0 ? "+" : ""}${points} points` : ""}${auto}`);
+    if (answer.last.auto.length) document.querySelectorAll("[data-dest='f']").forEach((el) => el.classList.add("flash"));
+  }
+  if (answer.result) showResult(answer.result);
+  else $("result").hidden = true;
+}
+
+function variantText(variant) {
+  const parts = Object.entries(variant).map(([key, value]) =>
+    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrapping" : "no wrap") : `${key} ${value}`);
+  return parts.length ? `, ${parts.join(", ")}` : "";
+}
+
+function flashPoints(points) {
+  const element = $("points");
+  element.textContent = `${points > 0 ? "+" : ""}${points}`;
+  element.classList.remove("show");
+  void element.offsetWidth; // restart the animation
+  element.classList.add("show");
+}
+
+function announce(text) {
+  $("announce").textContent = text;
+}
+
+function showResult(result) {
+  const rows = [
+    ["Outcome", result.won ? "Won" : { ended: "Ended", stuck: "No moves left", timeout: "Time is up" }[result.reason] ?? result.reason],
+    ["Cards home", result.cards_home],
+    ["Points", result.points],
+    ["Time bonus", result.time_bonus],
+    ["Score", result.score],
+    ["Time", `${result.elapsed.toFixed(1)} s`],
+  ];
+  $("breakdown").innerHTML = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
+  $("result-title").textContent = result.won ? "You won!" : "Game over";
+  $("result").hidden = false;
+  announce(`Game over. Score ${result.score}, time bonus ${result.time_bonus}.`);
+}
+
+// -- the board ---------------------------------------------------------------------------
+
+function pile({ dest, label, children = [], source }) {
+  const element = document.createElement("div");
+  element.className = "pile";
+  if (dest) element.dataset.dest = dest;
+  if (source) element.dataset.src = source;
+  element.append(...children);
+  if (label) {
+    const caption = document.createElement("span");
+    caption.className = "label";
+    caption.textContent = label;
+    element.append(caption);
+  }
+  return element;
+}
+
+function topCard(card, src) {
+  const element = cardElement(card);
+  if (src) element.dataset.src = src;
+  return element;
+}
+
+function columns(tableau, { golf = false } = {}) {
+  const row = document.createElement("div");
+  row.className = "row";
+  tableau.forEach((column, index) => {
+    const element = document.createElement("div");
+    element.className = "column";
+    element.dataset.dest = `t${index + 1}`;
+    element.setAttribute("aria-label", `column ${index + 1}`);
+    let offset = 0;
+    const total = column.hidden + column.cards.length;
+    for (let k = 0; k < total; k++) {
+      const faceUp = k >= column.hidden;
+      const card = faceUp ? column.cards[k - column.hidden] : null;
+      const exposed = k === total - 1;
+      const el = cardElement(card);
+      if (faceUp) el.dataset.src = exposed ? `t${index + 1}` : `t${index + 1}:${card}`;
+      if (golf && !exposed) delete el.dataset.src;
+      el.style.top = `${offset}px`;
+      offset += faceUp ? fan().up : fan().down;
+      element.append(el);
+    }
+    element.style.height = `calc(var(--card-h) + ${offset}px)`;
+    row.append(element);
+  });
+  return row;
+}
+
+function fan() {
+  const style = getComputedStyle(document.documentElement);
+  const h = parseFloat(getComputedStyle(document.querySelector(".board")).getPropertyValue("--card-h")) || cardHeight();
+  return { up: Math.round(h * 0.24), down: Math.round(h * 0.12), style };
+}
+
+function cardHeight() {
+  const probe = cardElement("As");
+  probe.style.visibility = "hidden";
+  document.body.append(probe);
+  const h = probe.getBoundingClientRect().height;
+  probe.remove();
+  return h || 100;
+}
+
+function row(...children) {
+  const element = document.createElement("div");
+  element.className = "row";
+  element.append(...children);
+  return element;
+}
+
+function spacer() {
+  const element = document.createElement("div");
+  element.className = "spacer";
+  return element;
+}
+
+function stockPile(count, move, label = "stock") {
+  const children = count ? [cardElement(null)] : [];
+  const element = pile({ label: `${label} (${count})`, children });
+  element.dataset.action = move;
+  element.setAttribute("role", "button");
+  element.setAttribute("aria-label", `${label}, ${count} cards: ${move}`);
+  return element;
+}
+
+function wastePile(waste, shown = 1) {
+  const element = pile({ label: "waste" });
+  const top = waste.slice(-shown);
+  top.forEach((card, index) => {
+    const el = topCard(card, index === top.length - 1 ? "w" : null);
+    if (index) { el.style.position = "absolute"; el.style.left = `${index * 18}px`; el.style.top = "0"; }
+    element.append(el);
+  });
+  return element;
+}
+
+const BOARDS = {
+  klondike(board) {
+    const foundations = Object.entries(board.foundation).map(([suit, top]) =>
+      pile({ dest: "f", label: "", children: top ? [topCard(top, `f:${suit}`)] : [] }));
+    const stock = stockPile(board.hand, board.hand ? "draw" : "recycle", "hand");
+    return [row(stock, wastePile(board.waste, board.variant.draw), spacer(), ...foundations), columns(board.tableau)];
+  },
+  golf(board) {
+    return [columns(board.tableau, { golf: true }), row(stockPile(board.stock, "draw"), wastePile(board.waste), spacer())];
+  },
+  kansas(board) {
+    const reserve = pile({ label: `reserve (${board.reserve.cards})`, children: board.reserve.top ? [topCard(board.reserve.top, "r")] : [] });
+    const foundations = board.foundation.map((slot) =>
+      pile({ dest: "f", label: slot ? `${slot.cards}` : `base ${board.base}`, children: slot ? [topCard(slot.top)] : [] }));
+    return [row(reserve, stockPile(board.stock, "draw"), wastePile(board.waste), spacer(), ...foundations), columns(board.tableau)];
+  },
+  expert(board) {
+    const hand = pile({ dest: "h", label: "hand", children: [] });
+    hand.classList.add("hand");
+    hand.style.width = "auto";
+    board.hand.forEach((card) => hand.append(topCard(card, `h:${card}`)));
+    const piles = board.foundation.map((slot) => pile({ dest: "f", children: slot ? [topCard(slot.top)] : [] }));
+    return [row(hand, spacer(), ...piles), columns(board.tableau)];
+  },
+};
+
+const HELP = {
+  klondike: "Drag cards, or click a card then its destination. Double-click sends a card home. Click the hand to draw. Keys: d draw, u undo.",
+  golf: "Click a column's card (or press 1-7) to play it on the waste; space draws; u undoes.",
+  kansas: "Drag a card (and the cards on it) or click then place. Double-click sends a card home. Keys: d draw, u undo.",
+  expert: "Drag strings, or click then place; drop a card on the hand to hold it. Double-click sends a card to the piles. u undoes.",
+};
+
+function renderBoard(answer) {
+  const board = $("board");
+  board.innerHTML = "";
+  board.dataset.game = answer.game;
+  board.append(...BOARDS[answer.game](answer.board));
+  $("help").textContent = HELP[answer.game];
+}
+
+// -- moves -------------------------------------------------------------------------------
+
+async function send(move) {
+  if (!auth || !view || view.outcome) return;
+  $("error").textContent = "";
+  try {
+    show(await api.move(auth.id, auth.token, move));
+  } catch (error) {
+    refused(error);
+  }
+}
+
+function refused(error) {
+  $("error").textContent = error.message;
+  announce(`Refused: ${error.message}`);
+  clearPick();
+  if (error instanceof ApiError && error.status === 409 && /time is up/.test(error.message)) refresh();
+}
+
+async function refresh() {
+  if (!auth) return;
+  show(await api.read(auth.id, auth.token));
+}
+
+function clearPick() {
+  if (picked) picked.element.classList.remove("picked");
+  picked = null;
+}
+
+function pick(src, element) {
+  clearPick();
+  picked = { src, element };
+  element.classList.add("picked");
+  announce(`Picked ${element.dataset.card ?? src}; choose where to put it`);
+}
+
+function moveTo(src, dest) {
+  if (src.startsWith(dest + ":") || src === dest) return clearPick();
+  send(`${src}>${dest}`);
+}
+
+const board = $("board");
+let drag = null;
+
+board.addEventListener("pointerdown", (event) => {
+  const source = event.target.closest("[data-src]");
+  if (!source || view?.game === "golf" || event.button > 0) return;
+  drag = { source, x: event.clientX, y: event.clientY, ghost: null };
+});
+
+board.addEventListener("pointermove", (event) => {
+  if (!drag) return;
+  const dx = event.clientX - drag.x;
+  const dy = event.clientY - drag.y;
+  if (!drag.ghost && Math.hypot(dx, dy) < 6) return;
+  if (!drag.ghost) {
+    drag.ghost = document.createElement("div");
+    drag.ghost.className = "dragging";
+    const rect = drag.source.getBoundingClientRect();
+    drag.offset = { x: drag.x - rect.left, y: drag.y - rect.top };
+    // the card and every card on it
+    let el = drag.source;
+    const parts = [];
+    while (el) { parts.push(el); el = el.nextElementSibling?.classList.contains("card") ? el.nextElementSibling : null; }
+    parts.forEach((part, index) => {
+      const copy = part.cloneNode(true);
+      copy.style.position = "absolute";
+      copy.style.left = "0";
+      copy.style.top = `${index * fan().up}px`;
+      drag.ghost.append(copy);
+    });
+    document.body.append(drag.ghost);
+    board.setPointerCapture?.(event.pointerId);
+  }
+  drag.ghost.style.left = `${event.clientX - drag.offset.x}px`;
+  drag.ghost.style.top = `${event.clientY - drag.offset.y}px`;
+});
+
+board.addEventListener("pointerup", (event) => {
+  if (!drag) return;
+  const { source, ghost } = drag;
+  drag = null;
+  if (!ghost) return; // a click: handled by the click listener
+  ghost.remove();
+  const target = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-dest]");
+  suppressClick = true;
+  if (target) moveTo(source.dataset.src, target.dataset.dest);
+});
+
+let suppressClick = false;
+board.addEventListener("click", (event) => {
+  if (suppressClick) { suppressClick = false; return; }
+  const action = event.target.closest("[data-action]");
+  if (action) return send(action.dataset.action);
+  const source = event.target.closest("[data-src]");
+  if (view?.game === "golf") {
+    if (source) send(source.dataset.src);
+    return;
+  }
+  if (picked) {
+    const dest = event.target.closest("[data-dest]");
+    if (dest && !(source && source === picked.element)) return moveTo(picked.src, dest.dataset.dest);
+    if (source === picked.element) return clearPick();
+  }
+  if (source) pick(source.dataset.src, source);
+});
+
+board.addEventListener("dblclick", (event) => {
+  const source = event.target.closest("[data-src]");
+  if (!source || view?.game === "golf") return;
+  clearPick();
+  send(`${source.dataset.src}>f`);
+});
+
+$("undo").addEventListener("click", async () => {
+  try { show(await api.undo(auth.id, auth.token)); } catch (error) { refused(error); }
+});
+$("end").addEventListener("click", async () => {
+  try { show(await api.end(auth.id, auth.token)); } catch (error) { refused(error); }
+});
+$("hint").addEventListener("click", async () => {
+  try {
+    const hint = await api.hint(auth.id, auth.token);
+    $("error").textContent = hint.move ? `Hint: ${hint.move}` : hint.reason;
+    announce(hint.move ? `Hint: ${hint.move}` : hint.reason);
+  } catch (error) { refused(error); }
+});
+$("restart").addEventListener("click", () => startGame({ ...auth.request, seed: view.seed }));
+$("again").addEventListener("click", () => startGame({ ...auth.request, seed: undefined }));
+$("to-lobby").addEventListener("click", showLobby);
+$("typed").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const move = $("move-input").value.trim();
+  $("move-input").value = "";
+  if (move === "undo") $("undo").click();
+  else if (move === "end") $("end").click();
+  else if (move) send(move);
+});
+
+document.addEventListener("keydown", (event) => {
+  if (!view || $("table").hidden || event.target.matches("input, select")) return;
+  const key = event.key.toLowerCase();
+  if (key === "u") { event.preventDefault(); if (!$("undo").disabled) $("undo").click(); return; }
+  if (key === "escape") return clearPick();
+  if (key === "/" ) { event.preventDefault(); $("move-input").focus(); return; }
+  if (view.game === "golf") {
+    if (/^[1-7]$/.test(key)) { event.preventDefault(); send(`t${key}`); }
+    else if (key === " ") { event.preventDefault(); send("draw"); }
+    return;
+  }
+  if (key === "d" || key === " ") {
+    event.preventDefault();
+    const stock = board.querySelector("[data-action]");
+    if (stock) send(stock.dataset.action);
+  }
+});
+
+// -- the clock ---------------------------------------------------------------------------
+
+function tick() {
+  if (clockBase && view) {
+    const elapsed = clockBase.running ? (performance.now() - clockBase.at) / 1000 : 0;
+    const remaining = Math.max(0, clockBase.remaining - elapsed);
+    const whole = Math.ceil(remaining);
+    $("clock").textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    $("clock").classList.toggle("low", remaining < 30);
+    if (clockBase.running && remaining <= 0) {
+      clockBase.running = false;
+      refresh(); // the server decides the timeout
+    }
+  }
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+
+// -- start -------------------------------------------------------------------------------
+
+$("home").addEventListener("click", (event) => { event.preventDefault(); showLobby(); });
+
+async function resume() {
+  const saved = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
+  if (saved) {
+    try {
+      auth = saved;
+      const answer = await api.read(saved.id, saved.token);
+      if (!answer.outcome) return show(answer);
+    } catch (_) { /* a game this server does not know: back to the lobby */ }
+  }
+  auth = null;
+  showLobby();
+}
+resume();

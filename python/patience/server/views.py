@@ -1,0 +1,66 @@
+"""What the server answers about a game: only what its player may see.
+
+The board is the game's own observation (face-down cards and the stock only as counts);
+the seed of a timed game stays secret until the game is over, since the seeded shuffle is
+public and the seed would tell every hidden card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from patience.games import Played
+
+from .store import Live
+
+__all__ = ["played_json", "session_json"]
+
+
+def played_json(played: Played) -> dict[str, Any]:
+    """A move the game accepted: its notation, its points, and the moves the game then made
+    by itself (automatic play-out)."""
+    return {
+        "move": str(played.move),
+        "points": played.points,
+        "total_points": played.total_points,
+        "auto": [{"move": str(step.move), "points": step.points} for step in played.auto],
+    }
+
+
+def session_json(live: Live, played: Played | None = None) -> dict[str, Any]:
+    """The player's view of ``live``, with ``played`` as the last move when given."""
+    session, game = live.session, live.game
+    outcome = session.outcome()
+    over = outcome is not None
+    result = None
+    if outcome is not None:
+        result = {
+            "won": outcome.won,
+            "reason": outcome.reason,
+            "points": game.score(),
+            "time_bonus": session.time_bonus(),
+            "score": session.score(),
+            "cards_home": game.cards_on_foundation(),
+            "elapsed": round(session.elapsed(), 3),
+        }
+    return {
+        "id": live.id,
+        "game": game.name,
+        "title": game.title,
+        "variant": game.variant,
+        "mode": live.mode,
+        "certified": live.certified,
+        "seed": live.seed if live.mode == "practice" or over else None,
+        "board": game.observation(),
+        "legal_moves": [] if over else [str(move) for move in game.legal_moves()],
+        "can_undo": not over and game.can_undo(),
+        "clock": {
+            "limit": session.time_limit,
+            "remaining": round(session.remaining(), 3),
+            "running": not over,
+        },
+        "score": session.score(),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "result": result,
+        "last": None if played is None else played_json(played),
+    }

@@ -1,0 +1,244 @@
+"""The web server against a real SQLite file: every endpoint, refusals with reasons that
+change nothing, tokens, what the player may see, and restart safety with a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from patience.games import new_game
+from patience.server import Settings, create_app
+from patience.solve import solve
+
+CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def start(client: TestClient, **request: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    response = client.post("/api/sessions", json=request)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return body, {"Authorization": f"Bearer {body['token']}"}
+
+
+def test_the_catalog_lists_every_game(client: TestClient) -> None:
+    games = {game["name"]: game for game in client.get("/api/games").json()}
+    assert set(games) == {"klondike", "golf", "kansas", "expert"}
+    assert games["klondike"]["options"] == [{"name": "draw", "values": [1, 3], "default": 1}]
+    assert games["golf"]["time_limit"] == 180
+
+
+def test_the_client_and_the_openapi_docs_are_served(client: TestClient) -> None:
+    assert "patience" in client.get("/").text
+    assert client.get("/static/app.js").status_code == 200
+    assert "/api/sessions/{game_id}/moves" in client.get("/openapi.json").json()["paths"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_a_timed_game_gets_a_certified_deal_and_a_secret_seed(client: TestClient) -> None:
+    body, headers = start(client, game="klondike", variant={"draw": 3})
+    assert body["certified"] is True
+    assert body["seed"] is None  # the seed would tell every hidden card
+    assert body["mode"] == "timed"
+    assert body["clock"]["limit"] == 300
+    assert body["clock"]["running"]
+    assert body["can_undo"] is False
+    ended = client.post(f"/api/sessions/{body['id']}/end", headers=headers).json()
+    assert ended["outcome"] == {"won": False, "reason": "ended"}
+    assert ended["seed"] is not None  # shown once the game is over
+    deal = new_game("klondike", seed=ended["seed"], variant={"draw": 3})
+    assert solve(deal).outcome == "solved"
+    record = client.get(f"/api/sessions/{body['id']}/record", headers=headers).json()
+    assert record["deal"] == [str(card) for card in deal.deal]
+    assert record["moves"] == ["end"]
+
+
+def test_moves_undo_and_scores(client: TestClient) -> None:
+    body, headers = start(client, game="golf", seed=3, mode="practice")
+    game = new_game("golf", seed=3)
+    url = f"/api/sessions/{body['id']}"
+    assert body["seed"] == 3
+    assert body["legal_moves"] == [str(move) for move in game.legal_moves()]
+    play = next(move for move in body["legal_moves"] if move != "draw")
+    moved = client.post(f"{url}/moves", json={"move": play}, headers=headers).json()
+    game.play(play)
+    assert moved["last"]["move"] == play
+    assert moved["last"]["points"] == 10
+    assert moved["board"] == game.observation()
+    assert moved["can_undo"] is True
+    undone = client.post(f"{url}/undo", headers=headers).json()
+    game.undo()
+    assert undone["board"] == game.observation()
+    assert undone["can_undo"] is False
+    assert client.get(url, headers=headers).json()["board"] == game.observation()
+
+
+def test_bad_requests_are_refused_with_a_reason_and_change_nothing(client: TestClient) -> None:
+    body, headers = start(client, game="klondike", seed=5, mode="practice")
+    url = f"/api/sessions/{body['id']}"
+    before = client.get(url, headers=headers).json()
+    cases = [
+        (client.post(f"{url}/moves", content=b"{not json", headers=headers), 422),
+        (client.post(f"{url}/moves", json={"mvoe": "draw"}, headers=headers), 422),
+        (client.post(f"{url}/moves", json={"move": "t1>t1"}, headers=headers), 409),
+        (client.post(f"{url}/moves", json={"move": "t9>f"}, headers=headers), 400),
+        (client.post(f"{url}/moves", json={"move": "fly"}, headers=headers), 400),
+        (client.post(f"{url}/undo", headers=headers), 409),
+        (client.post(f"{url}/moves", json={"move": "draw"}), 401),
+        (client.post(f"{url}/moves", json={"move": "draw"}, headers={"Authorization": "x"}), 401),
+        (client.get(f"{url}/record", headers=headers), 409),
+        (client.post("/api/sessions/nope/moves", json={"move": "draw"}, headers=headers), 404),
+    ]
+    for response, status in cases:
+        assert response.status_code == status, response.text
+        assert response.json()["detail"], response.text
+    after = client.get(url, headers=headers).json()
+    assert {**after, "clock": None} == {**before, "clock": None}
+    for request, reason in [
+        ({"game": "poker"}, "unknown game"),
+        ({"game": "klondike", "variant": {"draw": 2}}, "draw"),
+        ({"game": "klondike", "seed": -1}, "seed"),
+        ({"game": "golf", "mode": "blitz"}, "mode"),
+    ]:
+        response = client.post("/api/sessions", json=request)
+        assert response.status_code in (400, 422)
+        assert reason in response.text
+
+
+def test_a_token_holds_only_its_own_game(client: TestClient) -> None:
+    mine, my_headers = start(client, game="kansas", seed=1, mode="practice")
+    theirs, their_headers = start(client, game="kansas", seed=1, mode="practice")
+    url = f"/api/sessions/{theirs['id']}"
+    before = client.get(url, headers=their_headers).json()["board"]
+    assert client.get(url, headers=my_headers).status_code == 403
+    response = client.post(f"{url}/moves", json={"move": "draw"}, headers=my_headers)
+    assert response.status_code == 403
+    assert "token" in response.json()["detail"]
+    assert client.get(url, headers=their_headers).json()["board"] == before
+    assert mine["id"] != theirs["id"]
+
+
+def test_hints_in_practice_only(client: TestClient) -> None:
+    body, headers = start(client, game="klondike", seed=2, mode="practice")
+    hint = client.post(f"/api/sessions/{body['id']}/hint", headers=headers).json()
+    assert hint["move"] in body["legal_moves"]
+    timed, timed_headers = start(client, game="golf")
+    assert (
+        client.post(f"/api/sessions/{timed['id']}/hint", headers=timed_headers).status_code == 409
+    )
+    expert, expert_headers = start(client, game="expert", seed=1, mode="practice")
+    answer = client.post(f"/api/sessions/{expert['id']}/hint", headers=expert_headers).json()
+    assert answer["move"] is None
+    assert "no solver" in answer["reason"]
+
+
+@pytest.mark.parametrize("name", ["klondike", "golf", "kansas", "expert"])
+def test_no_response_shows_a_card_the_player_has_not_seen(client: TestClient, name: str) -> None:
+    rng = random.Random(name)
+    responses = 0
+    for index in range(60 if name != "expert" else 15):
+        seed = rng.getrandbits(32)
+        body, headers = start(client, game=name, seed=seed, mode="practice")
+        mirror = new_game(name, seed=seed, variant=body["variant"])
+        seen: set[str] = set()
+        answer = body
+        for _ in range(rng.randint(5, 60)):
+            hidden = {str(card) for card in mirror.hidden_cards()}
+            seen |= {str(card) for card in mirror.deal} - hidden
+            shown = set(CARD.findall(json.dumps({k: v for k, v in answer.items() if k != "token"})))
+            assert not (shown - seen), (name, index, shown - seen)
+            responses += 1
+            if not answer["legal_moves"]:
+                break
+            move = rng.choice(answer["legal_moves"])
+            answer = client.post(
+                f"/api/sessions/{body['id']}/moves", json={"move": move}, headers=headers
+            ).json()
+            mirror.play(move)
+    assert responses > 200
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _serve(database: Path, port: int) -> subprocess.Popen[bytes]:
+    env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "patience.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return server
+        except httpx.TransportError:
+            time.sleep(0.1)
+    server.kill()
+    raise AssertionError(
+        f"the server did not start: {server.stderr.read() if server.stderr else ''!r}"
+    )
+
+
+def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
+    database, port = tmp_path / "games.sqlite3", _free_port()
+    base = f"http://127.0.0.1:{port}/api/sessions"
+    certificate = solve(new_game("klondike", seed=2)).moves
+    server = _serve(database, port)
+    try:
+        body = httpx.post(base, json={"game": "klondike", "seed": 2, "mode": "practice"}).json()
+        headers = {"Authorization": f"Bearer {body['token']}"}
+        half = len(certificate) // 2
+        for move in certificate[:half]:
+            answer = httpx.post(f"{base}/{body['id']}/moves", json={"move": move}, headers=headers)
+            assert answer.status_code == 200, answer.text
+        before = httpx.get(f"{base}/{body['id']}", headers=headers).json()
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    server = _serve(database, port)
+    try:
+        after = httpx.get(f"{base}/{body['id']}", headers=headers).json()
+        assert after["board"] == before["board"]
+        assert after["score"] == before["score"]
+        assert after["clock"]["remaining"] <= before["clock"]["remaining"]
+        for move in certificate[half:]:
+            answer = httpx.post(f"{base}/{body['id']}/moves", json={"move": move}, headers=headers)
+            if answer.json()["outcome"] is not None:
+                break
+        final = answer.json()
+        expected = new_game("klondike", seed=2)
+        for move in certificate:
+            if expected.is_over():
+                break
+            expected.play(move)
+        assert final["outcome"] == {"won": True, "reason": "won"}
+        assert final["result"]["points"] == expected.score()
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
