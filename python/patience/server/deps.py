@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Header, HTTPException, Request
 
 from .settings import Settings
-from .store import NotYourGameError, GameStore, Live, GameNotFoundError
+from .store import GameNotFoundError, GameStore, Live, NotYourGameError
 
 __all__ = ["AppSettings", "LiveGame", "Store", "get_live", "get_settings", "get_store"]
 

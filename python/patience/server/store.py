@@ -25,7 +25,7 @@ from patience.solve import SOLVABLE_GAMES, solve
 
 from .db import events, sessions
 
-__all__ = ["NotYourGameError", "GameStore", "Live", "Mode", "GameNotFoundError"]
+__all__ = ["GameNotFoundError", "GameStore", "Live", "Mode", "NotYourGameError"]
 
 Mode = Literal["timed", "practice"]
 
