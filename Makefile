@@ -11,7 +11,7 @@ RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml
 help:
 	@echo "make serve      the platform at http://127.0.0.1:8000/ (SQLite in ./patience.sqlite3)"
 	@echo "make play       play Klondike (Solitaire Rush) in the terminal; GAME=golf for Golf"
-	@echo "make test       Python and Rust tests"
+	@echo "make test       lint, Python (API and browser included) and Rust tests"
 	@echo "make lint       ruff, mypy --strict, cargo clippy"
 	@echo "make test-slow  the large runs kept out of make test"
 

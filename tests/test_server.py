@@ -4,14 +4,9 @@ change nothing, tokens, what the player may see, and restart safety with a real 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +18,7 @@ from fastapi.testclient import TestClient
 from patience.games import new_game
 from patience.server import Settings, create_app
 from patience.solve import solve
+from servers import free_port, serve
 
 CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
 
@@ -178,38 +174,11 @@ def test_no_response_shows_a_card_the_player_has_not_seen(client: TestClient, na
     assert responses > 200
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _serve(database: Path, port: int) -> subprocess.Popen[bytes]:
-    env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "patience.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return server
-        except httpx.TransportError:
-            time.sleep(0.1)
-    server.kill()
-    raise AssertionError(
-        f"the server did not start: {server.stderr.read() if server.stderr else ''!r}"
-    )
-
-
 def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
-    database, port = tmp_path / "games.sqlite3", _free_port()
+    database, port = tmp_path / "games.sqlite3", free_port()
     base = f"http://127.0.0.1:{port}/api/sessions"
     certificate = solve(new_game("klondike", seed=2)).moves
-    server = _serve(database, port)
+    server = serve(database, port)
     try:
         body = httpx.post(base, json={"game": "klondike", "seed": 2, "mode": "practice"}).json()
         headers = {"Authorization": f"Bearer {body['token']}"}
@@ -221,7 +190,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    server = _serve(database, port)
+    server = serve(database, port)
     try:
         after = httpx.get(f"{base}/{body['id']}", headers=headers).json()
         assert after["board"] == before["board"]

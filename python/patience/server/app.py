@@ -30,7 +30,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url)
         migrate(engine)
         app.state.settings = settings
-        app.state.store = GameStore(engine, certify_seconds=settings.certify_seconds)
+        app.state.store = GameStore(
+            engine, certify_seconds=settings.certify_seconds, time_limit=settings.time_limit
+        )
         yield
         engine.dispose()
 

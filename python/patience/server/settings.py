@@ -28,6 +28,9 @@ class Settings:
     (``PATIENCE_CERTIFY_SECONDS``)."""
     hint_seconds: float = 2.0
     """Solver budget for a practice hint (``PATIENCE_HINT_SECONDS``)."""
+    time_limit: float | None = None
+    """Seconds on every new game's clock instead of its rules' limit
+    (``PATIENCE_TIME_LIMIT``; for short-clock events and tests)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -40,4 +43,7 @@ class Settings:
             port=int(env.get("PATIENCE_PORT", defaults.port)),
             certify_seconds=float(env.get("PATIENCE_CERTIFY_SECONDS", defaults.certify_seconds)),
             hint_seconds=float(env.get("PATIENCE_HINT_SECONDS", defaults.hint_seconds)),
+            time_limit=float(env["PATIENCE_TIME_LIMIT"])
+            if env.get("PATIENCE_TIME_LIMIT")
+            else None,
         )

@@ -73,11 +73,13 @@ class GameStore:
         *,
         clock: Clock = time.time,
         certify_seconds: float = 2.0,
+        time_limit: float | None = None,
         random_seed: Callable[[], int] = lambda: secrets.randbits(63),
     ) -> None:
         self._engine = engine
         self._clock = clock
         self._certify_seconds = certify_seconds
+        self._time_limit = time_limit
         self._random_seed = random_seed
         self._live: dict[str, Live] = {}
         self._lock = threading.Lock()
@@ -108,7 +110,7 @@ class GameStore:
         live = Live(
             id=secrets.token_hex(8),
             token_hash=_hash(token),
-            session=Session(game, clock=self._clock),
+            session=Session(game, clock=self._clock, time_limit=self._time_limit),
             mode=mode,
             seed=seed,
             certified=certified,

@@ -194,19 +194,19 @@ function columns(tableau, { golf = false } = {}) {
   return row;
 }
 
-function fan() {
-  const style = getComputedStyle(document.documentElement);
-  const h = parseFloat(getComputedStyle(document.querySelector(".board")).getPropertyValue("--card-h")) || cardHeight();
-  return { up: Math.round(h * 0.24), down: Math.round(h * 0.12), style };
-}
+let fanCache = null;
 
-function cardHeight() {
-  const probe = cardElement("As");
-  probe.style.visibility = "hidden";
-  document.body.append(probe);
-  const h = probe.getBoundingClientRect().height;
-  probe.remove();
-  return h || 100;
+// How far apart the cards of a column are drawn, from a card's height on this board.
+function fan() {
+  if (!fanCache) {
+    const probe = cardElement("As");
+    probe.style.visibility = "hidden";
+    $("board").append(probe);
+    const height = probe.getBoundingClientRect().height || 100;
+    probe.remove();
+    fanCache = { up: Math.round(height * 0.24), down: Math.round(height * 0.12) };
+  }
+  return fanCache;
 }
 
 function row(...children) {
@@ -275,10 +275,13 @@ const HELP = {
   expert: "Drag strings, or click then place; drop a card on the hand to hold it. Double-click sends a card to the piles. u undoes.",
 };
 
+let version = 0;
 function renderBoard(answer) {
   const board = $("board");
   board.innerHTML = "";
+  board.dataset.version = String(++version); // tests wait for the next answer by this
   board.dataset.game = answer.game;
+  fanCache = null;
   board.append(...BOARDS[answer.game](answer.board));
   $("help").textContent = HELP[answer.game];
 }

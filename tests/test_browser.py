@@ -1,0 +1,225 @@
+"""The browser client in real headless Chromium (Debian's ``chromium``, driven by
+Playwright): whole games played by dragging, clicking and keys, undo enabled exactly when
+the rules allow, the clock running out, and screenshots of every board.
+
+Screenshots are written to ``artifacts/screenshots/`` (kept out of git) to be looked at.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from patience.games import new_game
+from patience.games.klondike import Klondike
+from patience.solve import solve
+from servers import free_port, serve
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def _server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[str]:
+    port = free_port()
+    process = serve(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **env)
+    yield f"http://127.0.0.1:{port}"
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _server(tmp_path_factory)
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(server)
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def start(page: Page, game: str, *, seed: int | None = None, variant: str | None = None) -> None:
+    """Deal a game from the lobby (practice mode when a seed is given)."""
+    page.check(f"input[name=game][value={game}]")
+    if variant is not None:
+        page.select_option("#options select", variant)
+    if seed is not None:
+        page.check("input[name=mode][value=practice]")
+        page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("#board .card")
+
+
+def answered(page: Page, action: object) -> None:
+    """Run ``action`` (a callable) and wait for the server's next answer to be drawn."""
+    version = page.get_attribute("#board", "data-version")
+    action()  # type: ignore[operator]
+    page.wait_for_function(
+        f"document.querySelector('#board').dataset.version !== '{version}'", timeout=10_000
+    )
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def drag(page: Page, source: str, dest: str) -> None:
+    """Drag with the mouse from the element ``source`` to the element ``dest``."""
+    start_box = page.locator(source).bounding_box()
+    end_box = page.locator(dest).bounding_box()
+    assert start_box is not None
+    assert end_box is not None
+    page.mouse.move(start_box["x"] + 10, start_box["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(start_box["x"] + 30, start_box["y"] + 40, steps=3)
+    page.mouse.move(end_box["x"] + end_box["width"] / 2, end_box["y"] + 20, steps=5)
+    page.mouse.up()
+
+
+def _run_start(game: Klondike, source: int, dest: int) -> str:
+    """The first card of the run of column ``source`` that fits on column ``dest``."""
+    board = game.observation()["tableau"]
+    target = board[dest]["cards"][-1] if board[dest]["cards"] else None
+    for card in board[source]["cards"]:
+        after = game.copy()
+        try:
+            after.play(f"t{source + 1}:{card}>t{dest + 1}")
+        except ValueError:
+            continue
+        return card
+    raise AssertionError(f"no run of t{source + 1} fits on {target}")
+
+
+def test_a_whole_klondike_game_by_dragging_and_clicking(page: Page) -> None:
+    certificate = solve(new_game("klondike", seed=2)).moves
+    start(page, "klondike", seed=2)
+    shot(page, "klondike-start")
+    mirror = Klondike.from_seed(2)
+    for move in certificate:
+        if mirror.is_over():
+            break
+        source, _, dest = move.partition(">")
+        if move in ("draw", "recycle"):
+            act = lambda: page.click("#board [data-action]")  # noqa: E731
+        elif dest == "f":
+            act = lambda s=source: page.dblclick(f'#board [data-src="{s}"]')  # noqa: E731
+        elif source.startswith("t"):
+            card = _run_start(mirror, int(source[1:]) - 1, int(dest[1:]) - 1)
+            exposed = mirror.observation()["tableau"][int(source[1:]) - 1]["cards"][-1]
+            selector = (
+                f'#board [data-src="{source}"]'
+                if card == exposed
+                else (f'#board [data-src="{source}:{card}"]')
+            )
+            act = lambda sel=selector, d=dest: drag(page, sel, f'#board [data-dest="{d}"]')  # noqa: E731
+        else:  # from the waste or a foundation: click, then click the column
+
+            def act(s: str = source, d: str = dest) -> None:
+                page.click(f'#board [data-src="{s}"]')
+                page.click(f'#board .column[data-dest="{d}"]')
+
+        answered(page, act)
+        mirror.play(move)
+        if not mirror.is_over():  # once over, the score shown has the time bonus in it
+            assert page.inner_text("#score") == str(mirror.score()), move
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#result-title") == "You won!"
+    assert "Time bonus" in page.inner_text("#breakdown")
+    shot(page, "klondike-won")
+
+
+def test_a_whole_golf_game_by_keys_with_undo(page: Page) -> None:
+    seed = next(s for s in range(50) if solve(new_game("golf", seed=s)).outcome == "solved")
+    certificate = solve(new_game("golf", seed=seed)).moves
+    start(page, "golf", seed=seed)
+    shot(page, "golf-start")
+    assert page.is_disabled("#undo")
+    for index, move in enumerate(certificate):
+        key = "Space" if move == "draw" else move[1:]
+        answered(page, lambda k=key: page.keyboard.press(k))
+        if page.is_visible("#result"):
+            break
+        # undo is allowed after a play, never after a draw
+        assert page.is_disabled("#undo") == (move == "draw"), move
+        if index == 0 and move != "draw":
+            answered(page, lambda: page.keyboard.press("u"))
+            answered(page, lambda k=key: page.keyboard.press(k))
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#result-title") == "You won!"
+    shot(page, "golf-won")
+
+
+def test_undo_is_disabled_after_a_reveal(page: Page) -> None:
+    start(page, "klondike", seed=2)
+    assert page.is_disabled("#undo")
+    answered(page, lambda: page.click("#board [data-action]"))  # draw turns up a card
+    assert page.is_disabled("#undo")
+    page.fill("#move-input", "t1>t1")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("document.querySelector('#error').textContent.length > 0")
+    assert "own column" in page.inner_text("#error")
+
+
+@pytest.mark.parametrize(
+    ("game", "size"),
+    [
+        ("kansas", "desktop"),
+        ("expert", "desktop"),
+        ("klondike", "phone"),
+        ("golf", "phone"),
+        ("kansas", "phone"),
+        ("expert", "phone"),
+    ],
+)
+def test_every_board_is_drawn(browser: Browser, server: str, game: str, size: str) -> None:
+    viewport = (
+        {"width": 1100, "height": 800} if size == "desktop" else {"width": 390, "height": 844}
+    )
+    context = browser.new_context(viewport=viewport, has_touch=size == "phone")
+    page = context.new_page()
+    page.goto(server)
+    start(page, game, seed=7)
+    cards = page.locator("#board .card:not(.back)")
+    assert cards.count() >= 4
+    widest = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#board .card, #board .pile')]"
+        ".map(e => e.getBoundingClientRect().right))"
+    )
+    assert widest <= viewport["width"], f"the board is {widest}px wide"
+    shot(page, f"{game}-{size}")
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def short_clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _server(tmp_path_factory, PATIENCE_TIME_LIMIT="3")
+
+
+def test_the_clock_runs_out(browser: Browser, short_clock_server: str) -> None:
+    page = browser.new_page()
+    page.goto(short_clock_server)
+    start(page, "golf")
+    page.wait_for_selector("#result:not([hidden])", timeout=15_000)
+    assert "Time is up" in page.inner_text("#breakdown")
+    assert page.inner_text("#clock") == "0:00"
+    assert page.is_disabled("#undo")
+    page.close()
