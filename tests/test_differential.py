@@ -1,4 +1,4 @@
-"""Differential tests: the Rust solvers' Klondike, Golf and Kansas and the engines of record
+"""Differential tests: the Rust solvers' Klondike, Golf, Kansas and Expert and the engines of record
 agree on the legal moves and on the position each move leads to, over random reachable
 positions.
 
@@ -13,10 +13,16 @@ import random
 import pytest
 
 from patience import _core
+from patience.games.expert import Expert
 from patience.games.golf import Golf
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
-from patience.solve import _golf_position, _kansas_position, _klondike_position
+from patience.solve import (
+    _expert_position,
+    _golf_position,
+    _kansas_position,
+    _klondike_position,
+)
 
 
 def check_positions(draw: int, count: int, seed: int) -> int:
@@ -131,4 +137,46 @@ def test_the_native_side_refuses_a_broken_kansas_position() -> None:
     with pytest.raises(ValueError, match="empty while the reserve"):
         _core.kansas_successors(
             (base, reserve, [[], *columns[1:]], [*stock, *columns[0]], waste, foundation)
+        )
+
+
+def check_expert_positions(count: int, seed: int) -> int:
+    """As :func:`check_positions`, for Solitaire Expert: returns the positions compared."""
+    rng = random.Random(seed)
+    positions = 0
+    while positions < count:
+        game = Expert.from_seed(rng.getrandbits(64))
+        for _ in range(200):
+            python_moves = [str(move) for move in game.legal_moves()]
+            if not python_moves or positions >= count:
+                break
+            rust = dict(_core.expert_successors(_expert_position(game)))
+            assert sorted(rust) == sorted(python_moves), game.observation()
+            for move in python_moves:
+                after = game.copy()
+                after.play(move)
+                if after.is_over():
+                    continue  # the engine played out by itself; Rust stops at solved
+                assert rust[move] == _expert_position(after), move
+            positions += 1
+            game.play(rng.choice(python_moves))
+    return positions
+
+
+def test_expert_rust_and_python_agree() -> None:
+    assert check_expert_positions(1500, seed=4) == 1500
+
+
+@pytest.mark.slow
+def test_expert_rust_and_python_agree_at_scale() -> None:
+    assert check_expert_positions(100_000, seed=104) == 100_000
+
+
+def test_the_native_side_refuses_a_broken_expert_position() -> None:
+    columns, hand, suits, counts = _expert_position(Expert.from_seed(1))
+    with pytest.raises(ValueError, match="twice"):
+        _core.expert_successors((columns, [*hand[:3], hand[0]], suits, counts))
+    with pytest.raises(ValueError, match="at most 4"):
+        _core.expert_successors(
+            ([columns[0][1:], *columns[1:]], [*hand, columns[0][0]], suits, counts)
         )

@@ -1,4 +1,4 @@
-"""The native solvers (Klondike, Golf, Kansas) through ``patience.solve``: certificates
+"""The native solvers of all four games through ``patience.solve``: certificates
 replayed by the engine of record, the three outcomes, budgets, and the command line."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from layouts import solved_deal
-from patience.games import new_game
+from patience.games import GAMES, new_game
 from patience.games.base import Outcome
 from patience.games.golf import Golf
 from patience.games.klondike import Klondike
-from patience.solve import CertificateError, NoSolverError, _replayed, solve
+from patience.solve import SOLVABLE_GAMES, CertificateError, _replayed, solve
 
 PATIENCE = Path(sys.executable).parent / "patience"
 
@@ -73,9 +73,18 @@ def test_a_broken_certificate_fails_loudly() -> None:
         _replayed(game, ["t1>t1", *moves])
 
 
-def test_games_without_a_solver_say_so() -> None:
-    with pytest.raises(NoSolverError, match="no solver for expert"):
-        solve(new_game("expert", seed=1))
+def test_every_game_has_a_solver() -> None:
+    assert set(SOLVABLE_GAMES) == set(GAMES)
+
+
+def test_expert_certificates_and_verdicts() -> None:
+    # seeds found by `cargo run --release --example solve_seeds -- expert 0 20`
+    won = solve(new_game("expert", seed=5))
+    assert won.outcome == "solved"
+    game = won.won_game()
+    assert game.outcome() == Outcome(won=True, reason="won")
+    assert game.cards_on_foundation() == 104
+    assert solve(new_game("expert", seed=2)).outcome == "unsolvable"
 
 
 def test_kansas_certificate_and_verdicts() -> None:

@@ -34,3 +34,13 @@ def kansas_solve(
     position: KansasPosition, *, max_nodes: int, max_seconds: float, max_states: int
 ) -> tuple[str, list[str], int, float, str | None]:
     """``(outcome, moves, nodes, seconds, reason)`` for a Kansas position, every card known."""
+
+ExpertPosition = tuple[list[list[int]], list[int], list[int | None], list[int]]
+
+def expert_successors(position: ExpertPosition) -> list[tuple[str, ExpertPosition]]:
+    """Every legal move of a Solitaire Expert position, with the position it leads to."""
+
+def expert_solve(
+    position: ExpertPosition, *, max_nodes: int, max_seconds: float, max_states: int
+) -> tuple[str, list[str], int, float, str | None]:
+    """``(outcome, moves, nodes, seconds, reason)``: moves to a position the engine plays out."""

@@ -24,6 +24,7 @@ from patience import _core
 from patience.cards import Card
 from patience.errors import PatienceError
 from patience.games import Game, new_game
+from patience.games.expert import Expert
 from patience.games.golf import Golf
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
@@ -39,7 +40,7 @@ __all__ = [
 
 SolveOutcome = Literal["solved", "unsolvable", "unknown"]
 
-SOLVABLE_GAMES = ("klondike", "golf", "kansas")
+SOLVABLE_GAMES = ("klondike", "golf", "kansas", "expert")
 """Games with a native solver so far."""
 
 
@@ -128,6 +129,17 @@ def _kansas_position(game: Kansas) -> _core.KansasPosition:
     )
 
 
+def _expert_position(game: Expert) -> _core.ExpertPosition:
+    piles = game.piles()
+    pile_cards = [piles[f"f{k}"] for k in range(1, 9)]
+    return (
+        [[card.index for card in piles[f"t{k}"]] for k in range(1, 11)],
+        [card.index for card in piles["hand"]],
+        [cards[0].suit.index if cards else None for cards in pile_cards],
+        [len(cards) for cards in pile_cards],
+    )
+
+
 def _native_solve(
     game: Game, *, max_nodes: int, max_seconds: float, max_states: int
 ) -> tuple[str, list[str], int, float, str | None]:
@@ -139,6 +151,8 @@ def _native_solve(
         native = partial(_core.golf_solve, _golf_position(game))
     elif isinstance(game, Kansas):
         native = partial(_core.kansas_solve, _kansas_position(game))
+    elif isinstance(game, Expert):
+        native = partial(_core.expert_solve, _expert_position(game))
     else:
         raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
     return native(max_nodes=max_nodes, max_seconds=max_seconds, max_states=max_states)

@@ -1,9 +1,10 @@
 //! Solves seeded deals of one game and prints one line each and a summary:
 //! `cargo run --release -p patience-core --example solve_seeds -- GAME FIRST COUNT [SECONDS]`,
-//! GAME one of `klondike1`, `klondike3`, `golf`, `golf-wrap`, `kansas`.
+//! GAME one of `klondike1`, `klondike3`, `golf`, `golf-wrap`, `kansas`, `expert`.
 
 use std::fmt::Display;
 
+use patience_core::expert::{self, Expert};
 use patience_core::golf::{self, Golf};
 use patience_core::kansas::{self, Kansas};
 use patience_core::klondike::Klondike;
@@ -84,6 +85,12 @@ fn main() {
             &budget,
             |s| Kansas::from_seed(s).expect("a deal"),
             |s, b| kansas::solve(s, b, &mut || false),
+        ),
+        "expert" => run(
+            seeds,
+            &budget,
+            |s| Expert::from_seed(s).expect("a deal"),
+            |s, b| expert::solve(s, b, &mut || false),
         ),
         other => panic!("unknown game {other:?}"),
     }

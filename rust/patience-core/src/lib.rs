@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod expert;
 pub mod golf;
 pub mod kansas;
 pub mod klondike;

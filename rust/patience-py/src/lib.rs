@@ -1,5 +1,6 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 
+use patience_core::expert::{self, Expert};
 use patience_core::golf::{self, Golf};
 use patience_core::kansas::{self, Kansas};
 use patience_core::klondike::{Klondike, COLUMNS};
@@ -312,6 +313,84 @@ fn kansas_solve(
     Ok(run_solver(py, &state, &budget, kansas::solve))
 }
 
+/// A Solitaire Expert position as Python passes it: `(columns, hand, pile_suits,
+/// pile_counts)`: card indices (the two copies of a card share one), each column's exposed
+/// card last, each pile's suit (0-3, or None while empty) and height in the engine's order.
+type ExpertPosition = (Vec<Vec<u16>>, Vec<u16>, Vec<Option<u16>>, Vec<u16>);
+
+fn expert_from(position: ExpertPosition) -> PyResult<Expert> {
+    let (columns, hand, suits, counts) = position;
+    if columns.len() != expert::COLUMNS
+        || suits.len() != expert::PILES
+        || counts.len() != expert::PILES
+    {
+        return Err(PyValueError::new_err(
+            "a Solitaire Expert position has 10 columns and 8 piles",
+        ));
+    }
+    let mut narrow: [Vec<u8>; expert::COLUMNS] = Default::default();
+    for (i, column) in columns.iter().enumerate() {
+        narrow[i] = small(column)?;
+    }
+    let counts = small(&counts)?;
+    let mut pile_suits = [None; expert::PILES];
+    for (slot, suit) in pile_suits.iter_mut().zip(&suits) {
+        *slot = suit.map(|s| small(&[s])).transpose()?.map(|s| s[0]);
+    }
+    let state = Expert {
+        columns: narrow,
+        hand: small(&hand)?,
+        pile_suits,
+        pile_counts: std::array::from_fn(|i| counts[i]),
+    };
+    state
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(state)
+}
+
+fn expert_position_of(state: &Expert) -> ExpertPosition {
+    (
+        state.columns.iter().map(|column| wide(column)).collect(),
+        wide(&state.hand),
+        state.pile_suits.iter().map(|s| s.map(u16::from)).collect(),
+        wide(&state.pile_counts),
+    )
+}
+
+/// Every legal move of a Solitaire Expert position, in notation, each with the position it
+/// leads to.
+#[pyfunction]
+fn expert_successors(position: ExpertPosition) -> PyResult<Vec<(String, ExpertPosition)>> {
+    let state = expert_from(position)?;
+    Ok(successors(
+        &state,
+        state.legal_moves(),
+        Expert::apply,
+        expert_position_of,
+    ))
+}
+
+/// Solves a Solitaire Expert position (to one where every column is a single string, from
+/// which the engine plays out by itself); the answer as for `klondike_solve`.
+#[pyfunction]
+#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
+fn expert_solve(
+    py: Python<'_>,
+    position: ExpertPosition,
+    max_nodes: u64,
+    max_seconds: f64,
+    max_states: usize,
+) -> PyResult<SolveAnswer> {
+    let state = expert_from(position)?;
+    let budget = Budget {
+        max_nodes,
+        max_seconds,
+        max_states,
+    };
+    Ok(run_solver(py, &state, &budget, expert::solve))
+}
+
 /// The native core of `patience`.
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -322,6 +401,8 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(golf_solve, module)?)?;
     module.add_function(wrap_pyfunction!(kansas_successors, module)?)?;
     module.add_function(wrap_pyfunction!(kansas_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(expert_successors, module)?)?;
+    module.add_function(wrap_pyfunction!(expert_solve, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -9,13 +9,15 @@ from fastapi import APIRouter
 from patience.games import GAMES
 from patience.solve import SOLVABLE_GAMES
 
+from ..store import CERTIFIED_AT_START
+
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 
 @router.get("")
 def list_games() -> list[dict[str, Any]]:
-    """Every game: name, title, clock, variant options, and whether timed games get deals
-    the solver proved winnable."""
+    """Every game: name, title, clock, variant options, whether timed games get deals the
+    solver proved winnable, and whether practice games offer hints."""
     return [
         {
             "name": cls.name,
@@ -25,7 +27,8 @@ def list_games() -> list[dict[str, Any]]:
                 {"name": option.name, "values": list(option.values), "default": option.default}
                 for option in cls.options
             ],
-            "certified_deals": cls.name in SOLVABLE_GAMES,
+            "certified_deals": cls.name in CERTIFIED_AT_START,
+            "hints": cls.name in SOLVABLE_GAMES,
         }
         for cls in GAMES.values()
     ]
