@@ -1,4 +1,8 @@
-"""Typed dependencies of the routers: the store, the settings, the caller's game."""
+"""Typed dependencies of the routers: the store, the settings, the caller's game.
+
+They are ``async`` so that FastAPI runs them on the event loop rather than in a worker
+thread: each is a dictionary lookup (a game not in memory is read from the database once).
+"""
 
 from __future__ import annotations
 
@@ -12,13 +16,13 @@ from .store import GameNotFoundError, GameStore, Live, NotYourGameError
 __all__ = ["AppSettings", "LiveGame", "Store", "get_live", "get_settings", "get_store"]
 
 
-def get_store(request: Request) -> GameStore:
+async def get_store(request: Request) -> GameStore:
     """The application's game store."""
     store: GameStore = request.app.state.store
     return store
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     """The application's settings."""
     settings: Settings = request.app.state.settings
     return settings
@@ -28,7 +32,7 @@ Store = Annotated[GameStore, Depends(get_store)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 
 
-def get_live(
+async def get_live(
     game_id: str,
     store: Store,
     authorization: Annotated[str | None, Header()] = None,
