@@ -198,11 +198,11 @@ fn goes_on(wrap: bool) -> [u16; 13] {
 fn is_dead(node: &Node, stock_left: &[u8; 13], goes_on: &[u16; 13]) -> bool {
     let mut reachable = 1u16 << (rank(node.top) - 1);
     let mut waiting = 0u16;
-    for r in 0..13 {
-        if node.left[r] > 0 {
+    for (r, (&in_columns, &in_stock)) in node.left.iter().zip(stock_left).enumerate() {
+        if in_columns > 0 {
             waiting |= 1 << r;
-            reachable |= 1 << r;
-        } else if stock_left[r] > 0 {
+        }
+        if in_columns + in_stock > 0 {
             reachable |= 1 << r;
         }
     }
