@@ -30,7 +30,8 @@ def played_json(played: Played) -> dict[str, Any]:
 def session_json(live: Live, played: Played | None = None) -> dict[str, Any]:
     """The player's view of ``live``, with ``played`` as the last move when given."""
     session, game = live.session, live.game
-    outcome = session.outcome()
+    board = game.observation()  # its outcome and can_undo are worked out once, here
+    outcome = session.outcome()  # the game's, or a timeout
     over = outcome is not None
     result = None
     if outcome is not None:
@@ -51,9 +52,9 @@ def session_json(live: Live, played: Played | None = None) -> dict[str, Any]:
         "mode": live.mode,
         "certified": live.certified,
         "seed": live.seed if live.mode == "practice" or over else None,
-        "board": game.observation(),
+        "board": board,
         "legal_moves": [] if over else [str(move) for move in game.legal_moves()],
-        "can_undo": not over and game.can_undo(),
+        "can_undo": not over and bool(board["can_undo"]),
         "clock": {
             "limit": session.time_limit,
             "remaining": round(session.remaining(), 3),
