@@ -13,11 +13,10 @@
 //! search. Its key also sorts the columns, the hand, and the two piles of each suit.
 
 use std::fmt;
-use std::time::Instant;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{mix, Budget, Outcome, Report, Seen};
+use crate::search::{mix, Budget, Meter, Outcome, Report, Seen};
 
 /// Columns in the tableau.
 pub const COLUMNS: usize = 10;
@@ -556,19 +555,14 @@ pub fn solve_with(
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
-    let started = Instant::now();
-    let report = |outcome, nodes| Report {
-        outcome,
-        nodes,
-        seconds: started.elapsed().as_secs_f64(),
-    };
+    let mut meter = Meter::new(budget, stop);
     let mut root = start.clone();
     let mut path = Vec::new();
     if pruning == Pruning::Full {
         play_safe(&mut root, &mut path);
     }
     if root.is_solved() {
-        return report(Outcome::Solved(path), 0);
+        return meter.report(Outcome::Solved(path));
     }
     let mut seen = Seen::default();
     seen.insert(root.key());
@@ -580,7 +574,6 @@ pub fn solve_with(
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(root.distance()), Reverse(0u32)));
     let mut overflow = false;
-    let mut nodes = 0u64;
     let line = |nodes_kept: &[Node], mut at: u32, last: Vec<ExpertMove>| {
         let mut parts = vec![last];
         while at != u32::MAX {
@@ -593,17 +586,8 @@ pub fn solve_with(
     while let Some((_, Reverse(index))) = queue.pop() {
         let state = Expert::unpack(&nodes_kept[index as usize].packed);
         for mv in ordered_moves(&state, pruning) {
-            nodes += 1;
-            if nodes > budget.max_nodes {
-                return report(Outcome::Unknown("node limit".into()), nodes);
-            }
-            if nodes % 4096 == 0 {
-                if started.elapsed().as_secs_f64() > budget.max_seconds {
-                    return report(Outcome::Unknown("time limit".into()), nodes);
-                }
-                if nodes % 65536 == 0 && stop() {
-                    return report(Outcome::Unknown("interrupted".into()), nodes);
-                }
+            if let Err(reason) = meter.tick(u64::MAX) {
+                return meter.report(Outcome::Unknown(reason));
             }
             let mut child = state.clone();
             child.apply(mv);
@@ -612,7 +596,7 @@ pub fn solve_with(
                 play_safe(&mut child, &mut path);
             }
             if child.is_solved() {
-                return report(Outcome::Solved(line(&nodes_kept, index, path)), nodes);
+                return meter.report(Outcome::Solved(line(&nodes_kept, index, path)));
             }
             let key = child.key();
             if seen.contains(&key) {
@@ -632,9 +616,9 @@ pub fn solve_with(
         }
     }
     if overflow {
-        return report(Outcome::Unknown("transposition table full".into()), nodes);
+        return meter.report(Outcome::Unknown("transposition table full".into()));
     }
-    report(Outcome::Unsolvable, nodes)
+    meter.report(Outcome::Unsolvable)
 }
 
 #[cfg(test)]

@@ -12,10 +12,9 @@
 //! search is exact: with a large enough budget every deal is decided.
 
 use std::fmt;
-use std::time::Instant;
 
 use crate::klondike::InvalidPosition;
-use crate::search::{Budget, Outcome, Report};
+use crate::search::{Budget, Meter, Outcome, Report};
 
 /// Columns in the tableau.
 pub const COLUMNS: usize = 7;
@@ -272,7 +271,7 @@ pub fn solve_with(
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<GolfMove> {
-    let started = Instant::now();
+    let mut meter = Meter::new(budget, stop);
     let columns = &start.columns;
     let draws: Vec<u8> = start.stock.iter().rev().copied().collect();
     let expand = |node: &Node| -> Frame {
@@ -307,18 +306,12 @@ pub fn solve_with(
     };
     let stock_left = stock_ranks(&draws);
     let goes_on = goes_on(start.wrap);
-    let report = |outcome, nodes| Report {
-        outcome,
-        nodes,
-        seconds: started.elapsed().as_secs_f64(),
-    };
     if start.is_won() {
-        return report(Outcome::Solved(Vec::new()), 0);
+        return meter.report(Outcome::Solved(Vec::new()));
     }
     let mut seen = Table::new(draws.len());
     seen.insert(root.index(draws.len()));
     let mut stack = vec![expand(&root)];
-    let mut nodes = 0u64;
     while let Some(frame) = stack.last_mut() {
         if frame.next == frame.count {
             stack.pop();
@@ -326,17 +319,8 @@ pub fn solve_with(
         }
         let mv = frame.moves[frame.next];
         frame.next += 1;
-        nodes += 1;
-        if nodes > budget.max_nodes {
-            return report(Outcome::Unknown("node limit".into()), nodes);
-        }
-        if nodes % 4096 == 0 {
-            if started.elapsed().as_secs_f64() > budget.max_seconds {
-                return report(Outcome::Unknown("time limit".into()), nodes);
-            }
-            if nodes % 65536 == 0 && stop() {
-                return report(Outcome::Unknown("interrupted".into()), nodes);
-            }
+        if let Err(reason) = meter.tick(u64::MAX) {
+            return meter.report(Outcome::Unknown(reason));
         }
         let mut node = frame.node;
         match mv {
@@ -353,7 +337,7 @@ pub fn solve_with(
         if node.heights.iter().all(|&h| h == 0) {
             // each frame's current move, the last of them `mv`
             let path = stack.iter().map(|f| f.moves[f.next - 1]).collect();
-            return report(Outcome::Solved(path), nodes);
+            return meter.report(Outcome::Solved(path));
         }
         if !seen.insert(node.index(draws.len())) {
             continue;
@@ -365,7 +349,7 @@ pub fn solve_with(
         }
         stack.push(expand(&node));
     }
-    report(Outcome::Unsolvable, nodes)
+    meter.report(Outcome::Unsolvable)
 }
 #[cfg(test)]
 mod tests {

@@ -14,11 +14,10 @@
 //! without that rule ([`Pruning::None`]) exists to check it.
 
 use std::fmt;
-use std::time::Instant;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{mix, Budget, Outcome, Report, Seen};
+use crate::search::{mix, Budget, Meter, Outcome, Report, Seen};
 
 /// Columns in the tableau.
 pub const COLUMNS: usize = 3;
@@ -470,13 +469,10 @@ pub fn solve_with(
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<KansasMove> {
-    let started = Instant::now();
     let mut search = Search {
-        started,
+        meter: Meter::new(budget, stop),
         budget,
         pruning,
-        nodes: 0,
-        stop,
     };
     let quick = (budget.max_nodes / 10).min(2_000_000);
     let outcome = match search.run(start, false, quick) {
@@ -488,11 +484,7 @@ pub fn solve_with(
             Phase::Stopped(reason) => Outcome::Unknown(reason),
         },
     };
-    Report {
-        outcome,
-        nodes: search.nodes,
-        seconds: started.elapsed().as_secs_f64(),
-    }
+    search.meter.report(outcome)
 }
 
 enum Phase {
@@ -502,11 +494,9 @@ enum Phase {
 }
 
 struct Search<'a> {
-    started: Instant,
+    meter: Meter<'a>,
     budget: &'a Budget,
     pruning: Pruning,
-    nodes: u64,
-    stop: &'a mut dyn FnMut() -> bool,
 }
 
 impl Search<'_> {
@@ -537,17 +527,8 @@ impl Search<'_> {
             }
             let mv = frame.moves[frame.next];
             frame.next += 1;
-            self.nodes += 1;
-            if self.nodes > node_limit {
-                return Phase::Stopped("node limit".into());
-            }
-            if self.nodes % 4096 == 0 {
-                if self.started.elapsed().as_secs_f64() > self.budget.max_seconds {
-                    return Phase::Stopped("time limit".into());
-                }
-                if self.nodes % 65536 == 0 && (self.stop)() {
-                    return Phase::Stopped("interrupted".into());
-                }
+            if let Err(reason) = self.meter.tick(node_limit) {
+                return Phase::Stopped(reason);
             }
             let mut state = frame.state.clone();
             state.apply(mv);

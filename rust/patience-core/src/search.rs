@@ -73,3 +73,52 @@ pub(crate) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
+
+/// Counts a search's nodes against its budget: [`Meter::tick`] once per node says when to
+/// stop (the node limit, the time limit checked every 4,096 nodes, the caller's `stop`
+/// asked every 65,536), and [`Meter::report`] dresses an outcome with the work done.
+pub(crate) struct Meter<'a> {
+    started: std::time::Instant,
+    budget: &'a Budget,
+    stop: &'a mut dyn FnMut() -> bool,
+    /// Nodes counted so far.
+    pub(crate) nodes: u64,
+}
+
+impl<'a> Meter<'a> {
+    pub(crate) fn new(budget: &'a Budget, stop: &'a mut dyn FnMut() -> bool) -> Self {
+        Meter {
+            started: std::time::Instant::now(),
+            budget,
+            stop,
+            nodes: 0,
+        }
+    }
+
+    /// Counts one node; `Err(reason)` once the search must stop. `node_limit` lets a
+    /// phase stop before the budget's own limit.
+    pub(crate) fn tick(&mut self, node_limit: u64) -> Result<(), String> {
+        self.nodes += 1;
+        if self.nodes > node_limit.min(self.budget.max_nodes) {
+            return Err("node limit".into());
+        }
+        if self.nodes % 4096 == 0 {
+            if self.started.elapsed().as_secs_f64() > self.budget.max_seconds {
+                return Err("time limit".into());
+            }
+            if self.nodes % 65536 == 0 && (self.stop)() {
+                return Err("interrupted".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// `outcome` with the nodes counted and the seconds since the meter started.
+    pub(crate) fn report<M>(&self, outcome: Outcome<M>) -> Report<M> {
+        Report {
+            outcome,
+            nodes: self.nodes,
+            seconds: self.started.elapsed().as_secs_f64(),
+        }
+    }
+}
