@@ -179,6 +179,27 @@ def test_undo_is_disabled_after_a_reveal(page: Page) -> None:
     assert "own column" in page.inner_text("#error")
 
 
+def test_a_double_tap_sends_a_card_home(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    page.goto(server)
+    start(page, "klondike", seed=0)  # the Ace of column 5 can go home at once
+    # (the browser turns a double tap into a double-click, which sends a card home)
+    ace = page.locator('#board [data-src="t5"]')
+    box = ace.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + 10
+
+    def double_tap() -> None:
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)
+
+    answered(page, double_tap)
+    assert page.locator('#board [data-src^="f:"]').count() == 1
+    assert page.inner_text("#score") != "0"
+    context.close()
+
+
 @pytest.mark.parametrize(
     ("game", "size"),
     [
