@@ -19,10 +19,8 @@
 //! The goal is RULES.md's "solved" (hand empty, at most one waste card, nothing face down),
 //! from which every card plays out by itself.
 
-use std::time::Instant;
-
 use crate::klondike::{is_red, rank, suit, Klondike, Move, Undo, COLUMNS};
-use crate::search::{mix, Seen};
+use crate::search::{mix, Meter, Seen};
 
 pub use crate::search::Budget;
 
@@ -393,10 +391,8 @@ fn undo_all(state: &mut Klondike, applied: &[(Move, Undo)]) {
 }
 
 struct Search<'a> {
-    started: Instant,
+    meter: Meter<'a>,
     budget: &'a Budget,
-    nodes: u64,
-    stop: &'a mut dyn FnMut() -> bool,
     pruning: Pruning,
 }
 
@@ -442,17 +438,8 @@ impl Search<'_> {
             }
             let step = frame.steps[frame.next];
             frame.next += 1;
-            self.nodes += 1;
-            if self.nodes % 4096 == 0 {
-                if self.started.elapsed().as_secs_f64() > self.budget.max_seconds {
-                    break PhaseResult::Stopped("time limit".into());
-                }
-                if self.nodes % 65536 == 0 && (self.stop)() {
-                    break PhaseResult::Stopped("interrupted".into());
-                }
-            }
-            if self.nodes > node_limit {
-                break PhaseResult::Stopped("node limit".into());
+            if let Err(reason) = self.meter.tick(node_limit) {
+                break PhaseResult::Stopped(reason);
             }
             let mut applied = Vec::with_capacity(8);
             let footprint = Footprint::of(state, step);
@@ -523,16 +510,14 @@ pub fn solve_with(
 ) -> Report {
     let mut state = start.clone();
     let mut search = Search {
-        started: Instant::now(),
+        meter: Meter::new(budget, stop),
         budget,
-        nodes: 0,
-        stop,
         pruning,
     };
     // Fast first phases: restricted move sets in two orders, each on a small budget.
     let mut outcome = None;
     for talon_first in [false, true] {
-        let limit = search.nodes + (budget.max_nodes / 10).min(100_000);
+        let limit = search.meter.nodes + (budget.max_nodes / 10).min(100_000);
         match search.run(&mut state, false, talon_first, limit) {
             PhaseResult::Solved(path) => outcome = Some(Outcome::Solved(path)),
             PhaseResult::Stopped(reason) if reason != "node limit" => {
@@ -557,11 +542,7 @@ pub fn solve_with(
         &state, start,
         "the search must leave the position as it found it"
     );
-    Report {
-        outcome: outcome.expect("an outcome was set"),
-        nodes: search.nodes,
-        seconds: search.started.elapsed().as_secs_f64(),
-    }
+    search.meter.report(outcome.expect("an outcome was set"))
 }
 
 #[cfg(test)]
