@@ -18,6 +18,8 @@ use crate::cards::Card;
 use crate::klondike::InvalidPosition;
 use crate::search::{mix, Budget, Meter, Outcome, Report, Seen};
 
+pub use crate::search::Pruning;
+
 /// Columns in the tableau.
 pub const COLUMNS: usize = 10;
 /// Cards dealt to each column.
@@ -395,15 +397,6 @@ impl Expert {
     }
 }
 
-/// Which pruning rules a search uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pruning {
-    /// Safe moves home without branching, and no pointless King moves: the solver as used.
-    Full,
-    /// Every legal move is searched; only the transposition table prunes (for checking).
-    None,
-}
-
 /// How promising a move is, lower first: home, then moves that empty a column or put a
 /// hand card down, then other column moves, then into the hand.
 fn order(state: &Expert, mv: ExpertMove) -> u8 {
@@ -544,8 +537,12 @@ impl Expert {
 /// now and then whether to give up (for Ctrl-C).
 ///
 /// The search is best-first: the queue always expands the position that looks nearest to
-/// solved ([`Expert::distance`]), and every position is expanded at most once, so when the
+/// solved (`Expert::distance`), and every position is expanded at most once, so when the
 /// queue runs dry the whole reachable space has been searched.
+///
+/// With [`Pruning::Full`], safe moves home are made without branching and no King-headed
+/// column moves to an empty one; with [`Pruning::None`] every legal move is searched and
+/// only the transposition table prunes (for checking).
 pub fn solve_with(
     start: &Expert,
     budget: &Budget,

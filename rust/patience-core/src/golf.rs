@@ -16,6 +16,8 @@ use std::fmt;
 use crate::klondike::InvalidPosition;
 use crate::search::{Budget, Meter, Outcome, Report};
 
+pub use crate::search::Pruning;
+
 /// Columns in the tableau.
 pub const COLUMNS: usize = 7;
 /// Cards dealt to each column.
@@ -255,16 +257,10 @@ pub fn solve(start: &Golf, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> R
     solve_with(start, budget, Pruning::Full, stop)
 }
 
-/// Which pruning rules a search uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pruning {
-    /// Dead positions are not searched on: the solver as used.
-    Full,
-    /// Every position is searched (for checking the dead-position rule).
-    None,
-}
-
 /// [`solve`] with a choice of pruning.
+///
+/// With [`Pruning::None`] positions where a column card can never be played are searched
+/// on too (for checking the dead-position rule).
 pub fn solve_with(
     start: &Golf,
     budget: &Budget,

@@ -19,6 +19,8 @@ use crate::cards::Card;
 use crate::klondike::InvalidPosition;
 use crate::search::{mix, Budget, Meter, Outcome, Report, Seen};
 
+pub use crate::search::Pruning;
+
 /// Columns in the tableau.
 pub const COLUMNS: usize = 3;
 /// Cards dealt to the reserve.
@@ -376,16 +378,6 @@ impl Kansas {
     }
 }
 
-/// Which pruning rules a search uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pruning {
-    /// Safe moves home are made without branching: the solver as it is used.
-    Full,
-    /// Every legal move is searched; only the transposition table prunes. It exists to
-    /// check that the safe moves never change a verdict.
-    None,
-}
-
 struct Frame {
     state: Kansas,
     moves: Vec<KansasMove>,
@@ -463,6 +455,9 @@ pub fn solve(
 /// [`Outcome::Unsolvable`] when every reachable position was searched, or
 /// [`Outcome::Unknown`] when the node, time or state budget ran out. `stop` is asked now
 /// and then whether to give up (for Ctrl-C).
+///
+/// With [`Pruning::None`] every legal move is searched and only the transposition table
+/// prunes: it exists to check that the safe moves home never change a verdict.
 pub fn solve_with(
     start: &Kansas,
     budget: &Budget,

@@ -22,6 +22,8 @@
 use crate::klondike::{is_red, rank, suit, Klondike, Move, Undo, COLUMNS};
 use crate::search::{mix, Meter, Seen};
 
+pub use crate::search::Pruning;
+
 pub use crate::search::Budget;
 
 /// What a Klondike search found.
@@ -491,17 +493,11 @@ pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) 
     solve_with(start, budget, Pruning::Full, stop)
 }
 
-/// Which move-pruning rules a search uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pruning {
-    /// All of them: the solver as it is used.
-    Full,
-    /// Only the safe moves home and the transposition table: every legal way of going on is
-    /// searched. Much slower; it exists to check that the pruning never changes a verdict.
-    None,
-}
-
 /// [`solve`] with a choice of pruning rules.
+///
+/// With [`Pruning::None`] only the safe moves home and the transposition table prune: every
+/// legal way of going on is searched. Much slower; it exists to check that the pruning
+/// never changes a verdict.
 pub fn solve_with(
     start: &Klondike,
     budget: &Budget,

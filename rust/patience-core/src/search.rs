@@ -25,6 +25,17 @@ impl Default for Budget {
     }
 }
 
+/// Which of a solver's pruning rules a search uses; each solver's `solve_with` says what
+/// its rules are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruning {
+    /// Every rule: the solver as it is used.
+    Full,
+    /// Only what can never change a verdict by construction (at least the transposition
+    /// table): a much slower search that exists to check the rules.
+    None,
+}
+
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome<M> {
