@@ -9,10 +9,13 @@ positions.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from patience import _core
+from patience.games import Game
 from patience.games.expert import Expert
 from patience.games.golf import Golf
 from patience.games.kansas import Kansas
@@ -25,33 +28,54 @@ from patience.solve import (
 )
 
 
-def check_positions(draw: int, count: int, seed: int) -> int:
-    """Walk random games until ``count`` positions have been compared; returns how many
-    moves were compared."""
+def compare_walks(
+    deal: Callable[[int], Game],
+    successors: Callable[[Any], list[tuple[str, Any]]],
+    position: Callable[[Any], Any],
+    count: int,
+    seed: int,
+    *,
+    steps: Callable[[random.Random], int] = lambda rng: 10**9,
+    finished_too: bool = True,
+) -> tuple[int, int]:
+    """Walk random games (each dealt by ``deal`` from a random seed, at most ``steps`` moves
+    long) until ``count`` positions have been compared: at each, the Rust engine's moves
+    must be the engine of record's and each move must lead to the same position (except,
+    unless ``finished_too``, moves after which the engine played out by itself: Rust stops
+    at solved). Returns ``(positions, moves compared)``."""
     rng = random.Random(seed)
-    compared = positions = 0
-    deal_seed = 0
+    positions = compared = 0
     while positions < count:
-        game = Klondike.from_seed(rng.getrandbits(64), {"draw": draw})
-        deal_seed += 1
-        for _ in range(rng.randint(20, 400)):
+        game = deal(rng.getrandbits(64))
+        for _ in range(steps(rng)):
             python_moves = [str(move) for move in game.legal_moves()]
-            if not python_moves:
+            if not python_moves or positions >= count:
                 break
-            rust = dict(_core.klondike_successors(_klondike_position(game)))
+            rust = dict(successors(position(game)))
             assert sorted(rust) == sorted(python_moves), game.observation()
-            positions += 1
             for move in python_moves:
                 after = game.copy()
                 after.play(move)
-                if after.is_over():
-                    continue  # the engine played the rest out by itself; Rust stops at solved
-                assert rust[move] == _klondike_position(after), move
+                if after.is_over() and not finished_too:
+                    continue
+                assert rust[move] == position(after), move
                 compared += 1
+            positions += 1
             game.play(rng.choice(python_moves))
-            if positions >= count:
-                break
-    return compared
+    return positions, compared
+
+
+def check_positions(draw: int, count: int, seed: int) -> int:
+    """Klondike: returns how many moves were compared."""
+    return compare_walks(
+        lambda s: Klondike.from_seed(s, {"draw": draw}),
+        _core.klondike_successors,
+        _klondike_position,
+        count,
+        seed,
+        steps=lambda rng: rng.randint(20, 400),
+        finished_too=False,
+    )[1]
 
 
 @pytest.mark.parametrize("draw", [1, 3])
@@ -75,21 +99,14 @@ def test_the_native_side_refuses_a_broken_position() -> None:
 
 
 def check_golf_positions(wrap: bool, count: int, seed: int) -> int:
-    """As :func:`check_positions`, for Golf."""
-    rng = random.Random(seed)
-    positions = 0
-    while positions < count:
-        game = Golf.from_seed(rng.getrandbits(64), {"wrap": wrap})
-        while (python_moves := [str(move) for move in game.legal_moves()]) and positions < count:
-            rust = dict(_core.golf_successors(_golf_position(game)))
-            assert sorted(rust) == sorted(python_moves), game.observation()
-            for move in python_moves:
-                after = game.copy()
-                after.play(move)
-                assert rust[move] == _golf_position(after), move
-            positions += 1
-            game.play(rng.choice(python_moves))
-    return positions
+    """Golf: returns how many positions were compared."""
+    return compare_walks(
+        lambda s: Golf.from_seed(s, {"wrap": wrap}),
+        _core.golf_successors,
+        _golf_position,
+        count,
+        seed,
+    )[0]
 
 
 @pytest.mark.parametrize("wrap", [False, True])
@@ -104,21 +121,10 @@ def test_golf_rust_and_python_agree_at_scale(wrap: bool) -> None:
 
 
 def check_kansas_positions(count: int, seed: int) -> int:
-    """As :func:`check_positions`, for Kansas: returns how many positions were compared."""
-    rng = random.Random(seed)
-    positions = 0
-    while positions < count:
-        game = Kansas.from_seed(rng.getrandbits(64))
-        while (python_moves := [str(move) for move in game.legal_moves()]) and positions < count:
-            rust = dict(_core.kansas_successors(_kansas_position(game)))
-            assert sorted(rust) == sorted(python_moves), game.observation()
-            for move in python_moves:
-                after = game.copy()
-                after.play(move)
-                assert rust[move] == _kansas_position(after), move
-            positions += 1
-            game.play(rng.choice(python_moves))
-    return positions
+    """Kansas: returns how many positions were compared."""
+    return compare_walks(Kansas.from_seed, _core.kansas_successors, _kansas_position, count, seed)[
+        0
+    ]
 
 
 def test_kansas_rust_and_python_agree() -> None:
@@ -141,26 +147,16 @@ def test_the_native_side_refuses_a_broken_kansas_position() -> None:
 
 
 def check_expert_positions(count: int, seed: int) -> int:
-    """As :func:`check_positions`, for Solitaire Expert: returns the positions compared."""
-    rng = random.Random(seed)
-    positions = 0
-    while positions < count:
-        game = Expert.from_seed(rng.getrandbits(64))
-        for _ in range(200):
-            python_moves = [str(move) for move in game.legal_moves()]
-            if not python_moves or positions >= count:
-                break
-            rust = dict(_core.expert_successors(_expert_position(game)))
-            assert sorted(rust) == sorted(python_moves), game.observation()
-            for move in python_moves:
-                after = game.copy()
-                after.play(move)
-                if after.is_over():
-                    continue  # the engine played out by itself; Rust stops at solved
-                assert rust[move] == _expert_position(after), move
-            positions += 1
-            game.play(rng.choice(python_moves))
-    return positions
+    """Solitaire Expert (games at most 200 moves long): returns the positions compared."""
+    return compare_walks(
+        Expert.from_seed,
+        _core.expert_successors,
+        _expert_position,
+        count,
+        seed,
+        steps=lambda rng: 200,
+        finished_too=False,
+    )[0]
 
 
 def test_expert_rust_and_python_agree() -> None:
