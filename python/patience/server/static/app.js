@@ -146,11 +146,10 @@ function showResult(result) {
 
 // -- the board ---------------------------------------------------------------------------
 
-function pile({ dest, label, children = [], source }) {
+function pile({ dest, label, children = [] }) {
   const element = document.createElement("div");
   element.className = "pile";
   if (dest) element.dataset.dest = dest;
-  if (source) element.dataset.src = source;
   element.append(...children);
   if (label) {
     const caption = document.createElement("span");
@@ -182,8 +181,8 @@ function columns(tableau, { golf = false } = {}) {
       const card = faceUp ? column.cards[k - column.hidden] : null;
       const exposed = k === total - 1;
       const el = cardElement(card);
-      if (faceUp) el.dataset.src = exposed ? `t${index + 1}` : `t${index + 1}:${card}`;
-      if (golf && !exposed) delete el.dataset.src;
+      // a face-up card can be picked up (in Golf, only a column's exposed card)
+      if (faceUp && (exposed || !golf)) el.dataset.src = exposed ? `t${index + 1}` : `t${index + 1}:${card}`;
       el.style.top = `${offset}px`;
       offset += faceUp ? fan().up : fan().down;
       element.append(el);
