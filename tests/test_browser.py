@@ -11,6 +11,7 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -177,6 +178,44 @@ def test_undo_is_disabled_after_a_reveal(page: Page) -> None:
     page.press("#move-input", "Enter")
     page.wait_for_function("document.querySelector('#error').textContent.length > 0")
     assert "own column" in page.inner_text("#error")
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_play_out_flies_home_card_by_card(browser: Browser, server: str, motion: str) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(server)
+    start(page, "klondike", seed=2)
+    *moves, last = solve(new_game("klondike", seed=2)).moves
+    held = page.evaluate("JSON.parse(sessionStorage.getItem('patience-game'))")
+    headers = {"Authorization": f"Bearer {held['token']}"}
+    for move in moves:  # all but the last through the API, then the page picks the game up
+        answer = httpx.post(
+            f"{server}/api/sessions/{held['id']}/moves", json={"move": move}, headers=headers
+        )
+        assert answer.status_code == 200, answer.text
+        assert not answer.json()["last"]["auto"]
+    page.reload()
+    page.wait_for_selector("#board .card")
+    page.fill("#move-input", last)
+    answered(page, lambda: page.press("#move-input", "Enter"))
+    if motion == "reduce":  # the answer is drawn at once, won
+        assert page.is_visible("#result")
+        assert page.get_attribute("#board", "data-playing-out") is None
+    else:  # the board before the play-out, then one card after another flying home
+        assert page.get_attribute("#board", "data-playing-out") == "true"
+        assert not page.is_visible("#result")
+        page.wait_for_selector("#board .flying")
+        assert page.locator("#board .column .card").count() > 0
+        page.wait_for_selector("#result:not([hidden])", timeout=10_000)
+        assert page.get_attribute("#board", "data-playing-out") is None
+    assert page.locator("#board .column .card").count() == 0
+    tops = page.locator("#board [data-dest='f'] .card").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(tops) == ["Kc", "Kd", "Kh", "Ks"]
+    assert page.inner_text("#result-title") == "You won!"
+    context.close()
 
 
 def test_a_double_tap_sends_a_card_home(browser: Browser, server: str) -> None:

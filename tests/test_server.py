@@ -147,6 +147,29 @@ def test_hints_in_practice_only(client: TestClient) -> None:
     assert answer == {"move": None, "reason": "no winning line is left from here"}
 
 
+def test_a_play_out_names_each_card_it_sends_home(client: TestClient) -> None:
+    body, headers = start(client, game="klondike", seed=2, mode="practice")
+    answer = body
+    for move in solve(new_game("klondike", seed=2)).moves:
+        before = answer["board"]["foundation"]
+        answer = client.post(
+            f"/api/sessions/{body['id']}/moves", json={"move": move}, headers=headers
+        ).json()
+        if answer["last"]["auto"]:
+            break
+    steps = answer["last"]["auto"]
+    assert answer["outcome"] == {"won": True, "reason": "won"}
+    # the cards not home before the play-out, each suit in rank order, each exactly once
+    ranks = "A23456789TJQK"
+    home = {suit: ranks.index(top[0]) + 1 if top else 0 for suit, top in before.items()}
+    assert all(step["move"].endswith(">f") for step in steps)
+    for suit in "cdhs":
+        cards = [step["card"] for step in steps if step["card"][1] == suit]
+        assert cards == [rank + suit for rank in ranks[len(ranks) - len(cards) :]], suit
+    sent_by_the_move = answer["last"]["move"].endswith(">f")
+    assert len(steps) + sum(home.values()) + sent_by_the_move == 52
+
+
 @pytest.mark.parametrize("name", ["klondike", "golf", "kansas", "expert"])
 def test_no_response_shows_a_card_the_player_has_not_seen(client: TestClient, name: str) -> None:
     rng = random.Random(name)

@@ -58,13 +58,15 @@ class Outcome:
 @dataclass(frozen=True, slots=True)
 class Played:
     """What one accepted move did: the move in canonical notation, the points it scored
-    (flips included), the hidden cards it turned up, and the moves the game then made by
-    itself (Klondike's play-out once solved, Kansas' refills)."""
+    (flips included), the hidden cards it turned up, the moves the game then made by
+    itself (Klondike's and Solitaire Expert's play-out once solved, Kansas' refills), and,
+    for a step of a play-out, the card it sent home (so that a client can show it fly)."""
 
     move: Move
     points: int
     revealed: tuple[Card, ...] = ()
     auto: tuple[Played, ...] = ()
+    card: Card | None = None
 
     @property
     def total_points(self) -> int:

@@ -19,7 +19,7 @@ or a single string; then every card plays out to the piles by itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal
 
 from patience.cards import Card, Rank, Suit
@@ -381,15 +381,16 @@ class Expert(Game):
             actions = [a for a in self._actions() if a.kind == "to_pile"]
             if not actions:  # pragma: no cover - impossible by the rules; fail loudly
                 raise AssertionError("a solved Solitaire Expert game could not play out")
-            best = min(actions, key=self._card_moved)
-            steps.append(self._apply(best))
+            best = min(actions, key=lambda action: self._card_moved(action).rank)
+            card = self._card_moved(best)
+            steps.append(replace(self._apply(best), card=card))
         return tuple(steps)
 
-    def _card_moved(self, action: _Action) -> int:
+    def _card_moved(self, action: _Action) -> Card:
         if action.card is not None:
-            return action.card.rank
+            return action.card
         assert action.column is not None
-        return self._columns[action.column][-1].rank
+        return self._columns[action.column][-1]
 
     def tap(self, place: Place | str) -> Move | None:
         """The pile move for the exposed card of ``tN``, or the named hand card ``h:Qs``."""

@@ -505,7 +505,8 @@ class Klondike(Game):
             if not actions:  # pragma: no cover - impossible by the rules; fail loudly
                 raise AssertionError("a solved Klondike game could not play out")
             best = min(actions, key=lambda a: self._card_of(a).rank)
-            steps.append(self._apply(best))
+            card = self._card_of(best)
+            steps.append(replace(self._apply(best), card=card))
         return tuple(steps)
 
     def _card_of(self, action: _Action) -> Card:

@@ -18,12 +18,20 @@ __all__ = ["played_json", "session_json"]
 
 def played_json(played: Played) -> dict[str, Any]:
     """A move the game accepted: its notation, its points, and the moves the game then made
-    by itself (automatic play-out)."""
+    by itself (automatic play-out), each with the card it sent home when it did (a card the
+    foundations show from then on, so the client may animate it)."""
     return {
         "move": str(played.move),
         "points": played.points,
         "total_points": played.total_points,
-        "auto": [{"move": str(step.move), "points": step.points} for step in played.auto],
+        "auto": [
+            {
+                "move": str(step.move),
+                "points": step.points,
+                "card": None if step.card is None else str(step.card),
+            }
+            for step in played.auto
+        ],
     }
 
 

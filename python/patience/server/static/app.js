@@ -87,7 +87,10 @@ async function startGame(request) {
 
 // -- showing the game --------------------------------------------------------------------
 
-function show(answer) {
+let showing = 0; // which answer is being shown: a newer one stops an older one's play-out
+
+async function show(answer) {
+  const ticket = ++showing;
   view = answer;
   picked = null;
   $("lobby").hidden = true;
@@ -99,16 +102,83 @@ function show(answer) {
   $("end").disabled = answer.outcome !== null;
   document.querySelector(".practice").hidden = answer.mode !== "practice";
   clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running };
-  renderBoard(answer);
   if (answer.last) {
     const points = answer.last.total_points;
     if (points) flashPoints(points);
     const auto = answer.last.auto.length ? `, then ${answer.last.auto.length} cards played out` : "";
     announce(`${answer.last.move}${points ? `, ${points > 0 ? "+" : ""}${points} points` : ""}${auto}`);
-    if (answer.last.auto.length) document.querySelectorAll("[data-dest='f']").forEach((el) => el.classList.add("flash"));
+    const steps = answer.last.auto;
+    if (steps.length && steps.every((step) => step.card) && !reducedMotion()) {
+      await playOut(answer, () => ticket === showing);
+      if (ticket !== showing) return;
+    }
   }
+  renderBoard(answer);
   if (answer.result) showResult(answer.result);
   else $("result").hidden = true;
+}
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// -- the automatic play-out, card by card ------------------------------------------------
+
+const RANK_ORDER = "A23456789TJQK";
+
+// The boards of a play-out: boards[i] is the board before step i (the answer's board with
+// the steps from i on taken back, last first), landings[i] the foundation pile step i
+// fills (its index on the board).
+function playOutBoards(board, steps) {
+  const before = structuredClone(board);
+  const boards = new Array(steps.length);
+  const landings = new Array(steps.length);
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const { move, card } = steps[i];
+    const rank = RANK_ORDER.indexOf(card[0]);
+    const below = rank > 0 ? RANK_ORDER[rank - 1] + card[1] : null;
+    if (Array.isArray(before.foundation)) {
+      const index = before.foundation.findIndex((slot) => slot?.top === card);
+      landings[i] = index;
+      before.foundation[index] = below ? { top: below, cards: before.foundation[index].cards - 1 } : null;
+    } else {
+      landings[i] = Object.keys(before.foundation).indexOf(card[1]);
+      before.foundation[card[1]] = below;
+    }
+    const source = move.split(">")[0];
+    if (source === "w") before.waste.push(card);
+    else if (source.startsWith("h")) before.hand.push(card);
+    else before.tableau[Number(source.slice(1)) - 1].cards.push(card);
+    boards[i] = structuredClone(before);
+  }
+  return { boards, landings };
+}
+
+// The element of the card a play-out step moves, on the board drawn before it.
+function playOutSource(step) {
+  const source = step.move.split(">")[0];
+  if (source === "w") return document.querySelector('#board [data-src="w"]');
+  if (source.startsWith("h")) return document.querySelector(`#board [data-src="h:${step.card}"]`);
+  return document.querySelector(`#board .column[data-dest="${source}"] .card:last-child`);
+}
+
+// Show the cards the game played out flying home one by one, the board redrawn after each;
+// stops early when `current()` says a newer answer is being shown.
+async function playOut(answer, current) {
+  const steps = answer.last.auto;
+  const { boards, landings } = playOutBoards(answer.board, steps);
+  const pace = Math.max(40, Math.min(120, 2400 / steps.length)); // milliseconds a card
+  $("board").dataset.playingOut = "true";
+  for (let i = 0; i < steps.length && current(); i++) {
+    renderBoard({ ...answer, board: boards[i] });
+    const card = playOutSource(steps[i]);
+    const target = document.querySelectorAll("#board [data-dest='f']")[landings[i]];
+    if (!card || !target) continue;
+    const from = card.getBoundingClientRect();
+    const to = target.getBoundingClientRect();
+    card.classList.add("flying");
+    const shift = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
+    await card.animate([{ transform: "none" }, { transform: shift }], { duration: pace, easing: "ease-in" }).finished;
+  }
+  delete $("board").dataset.playingOut;
 }
 
 function variantText(variant) {
