@@ -1,4 +1,4 @@
-"""The ``patience`` command: ``play``, ``replay``, ``solve`` and ``deals``.
+"""The ``patience`` command: ``play``, ``replay``, ``solve``, ``deals`` and ``serve``.
 
 Every error a user can cause (a bad file, record, deal or move) is printed as one line with
 its reason and a non-zero exit status, never a traceback.
@@ -134,6 +134,17 @@ def _parser() -> argparse.ArgumentParser:
         game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
         _add_limits(game_parser)
         game_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    catalog = deal_commands.add_parser(
+        "catalog",
+        help="add certified winnable deals for timed games to the server's database "
+        "(PATIENCE_DATABASE_URL)",
+    )
+    for game_parser in _game_parsers(catalog, SOLVABLE_GAMES):
+        game_parser.add_argument("--count", type=_positive, default=100, help="deals to add")
+        game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
+        game_parser.add_argument(
+            "--time-limit", type=_seconds, default=2.0, help="seconds per seed (default: 2)"
+        )
     serve = commands.add_parser(
         "serve", help="run the web platform (PATIENCE_DATABASE_URL, default SQLite here)"
     )
@@ -246,6 +257,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 def _cmd_deals(args: argparse.Namespace) -> int:
     if args.deals_command == "stats":
         return _cmd_stats(args)
+    if args.deals_command == "catalog":
+        return _cmd_catalog(args)
     cls = GAMES[args.game]
     deal = cls.from_seed(args.seed).deal
     if args.json:
@@ -289,6 +302,27 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         f"p90 {1000 * summary.p90_seconds:.2f} ms, max {1000 * summary.max_seconds:.1f} ms"
     )
     return 0
+
+
+def _cmd_catalog(args: argparse.Namespace) -> int:
+    from patience.server import Settings
+    from patience.server.catalog import fill
+    from patience.server.db import make_engine, migrate
+
+    cls = GAMES[args.game]
+    variant = _variant_from(args, cls)
+    engine = make_engine(Settings.from_env().database_url)
+    migrate(engine)
+    filled = fill(
+        engine, args.game, variant, args.count, time_limit=args.time_limit, jobs=args.jobs
+    )
+    engine.dispose()
+    shown = "".join(f", {key} {value}" for key, value in variant.items())
+    print(
+        f"{cls.title}{shown}: added {filled.added} certified winnable deals "
+        f"({filled.tried} seeds tried); {filled.unused} not yet dealt"
+    )
+    return 0 if filled.added == args.count else _fail(f"only {filled.added} of {args.count} found")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

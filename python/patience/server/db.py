@@ -11,21 +11,24 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    UniqueConstraint,
     create_engine,
     event,
 )
 
-__all__ = ["events", "make_engine", "metadata", "migrate", "sessions"]
+__all__ = ["deals", "events", "make_engine", "metadata", "migrate", "sessions"]
 
 metadata = MetaData()
 
@@ -55,6 +58,24 @@ events = Table(
     Column("move", String(32), nullable=True),
 )
 """A session's log, one row per event, written before the move is answered."""
+
+deals = Table(
+    "deals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", String(16), nullable=False),
+    Column("variant", Text, nullable=False),  # JSON object, keys sorted
+    Column("seed", String(20), nullable=False),  # a u64, kept as text
+    Column("nodes", BigInteger, nullable=False),  # the solver's work: the deal's difficulty
+    Column("seconds", Float, nullable=False),
+    Column("moves", Integer, nullable=False),  # the certificate's length
+    Column("added_at", Float, nullable=False),
+    Column("session_id", String(32), nullable=True),  # the game it was dealt to
+    UniqueConstraint("game", "variant", "seed"),
+    Index("deals_unused", "game", "variant", "session_id"),
+)
+"""The catalog: seeds whose deals the solver proved winnable (each certificate replayed),
+each dealt to one timed game at most."""
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

@@ -23,6 +23,7 @@ from patience.games import Game, Played, game_class, new_game
 from patience.session import Clock, Event, Session
 from patience.solve import solve
 
+from .catalog import take
 from .db import events, sessions
 
 __all__ = [
@@ -40,10 +41,10 @@ CERTIFY_TRIES = 40
 """Seeds tried, at most, to find a certified winnable deal for a timed game."""
 
 CERTIFIED_AT_START = ("klondike", "golf")
-"""Games whose timed deals are certified winnable as the game starts: their solvers decide
-a deal in milliseconds. Kansas's and Solitaire Expert's solvers leave too many deals
-undecided to certify one while a player waits; their timed deals come certified once a
-catalog of solved deals exists (not yet)."""
+"""Games whose timed deals are certified winnable as the game starts when the catalog has
+none: their solvers decide a deal in milliseconds. Kansas's and Solitaire Expert's solvers
+leave too many deals undecided to certify one while a player waits; their certified deals
+come only from the catalog."""
 
 
 class GameNotFoundError(LookupError):
@@ -103,25 +104,29 @@ class GameStore:
         self, name: str, variant: dict[str, object], *, seed: int | None, mode: Mode
     ) -> tuple[Live, str]:
         """A new game and the token that holds it. A timed game without a seed gets a deal
-        the solver proved winnable, when the game has a solver; raises a
-        :class:`PatienceError` for an unknown game, a bad variant or seed."""
+        the solver proved winnable: the catalog's next one (:mod:`.catalog`), or, for the
+        games in :data:`CERTIFIED_AT_START`, one certified now; a timed Kansas or Solitaire
+        Expert game that finds the catalog empty gets a random deal, marked not certified.
+        Raises a :class:`PatienceError` for an unknown game, a bad variant or seed."""
         cls = game_class(name)
         checked = cls.check_variant(variant)
+        if seed is not None and not 0 <= seed < 2**63:
+            raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
+        game_id = secrets.token_hex(8)
         certified = False
-        if seed is None:
-            if mode == "timed" and name in CERTIFIED_AT_START:
-                seed, game = self._certified_deal(name, checked)
+        if seed is None and mode == "timed":
+            with self._engine.begin() as connection:
+                seed = take(connection, name, checked, game_id)
+            certified = seed is not None
+            if seed is None and name in CERTIFIED_AT_START:
+                seed = self._certified_seed(name, checked)
                 certified = True
-            else:
-                seed = self._random_seed()
-                game = new_game(name, seed=seed, variant=checked)
-        else:
-            if not 0 <= seed < 2**63:
-                raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
-            game = new_game(name, seed=seed, variant=checked)
+        if seed is None:
+            seed = self._random_seed()
+        game = new_game(name, seed=seed, variant=checked)
         token = secrets.token_urlsafe(24)
         live = Live(
-            id=secrets.token_hex(8),
+            id=game_id,
             token_hash=_hash(token),
             session=Session(game, clock=self._clock, time_limit=self._time_limit),
             mode=mode,
@@ -150,12 +155,12 @@ class GameStore:
             self._live[live.id] = live
         return live, token
 
-    def _certified_deal(self, name: str, variant: dict[str, object]) -> tuple[int, Game]:
+    def _certified_seed(self, name: str, variant: dict[str, object]) -> int:
         for _ in range(CERTIFY_TRIES):
             seed = self._random_seed()
             game = new_game(name, seed=seed, variant=variant)
             if solve(game, time_limit=self._certify_seconds).outcome == "solved":
-                return seed, game
+                return seed
         raise PatienceError(f"no winnable {name} deal found in {CERTIFY_TRIES} tries; try again")
 
     # -- finding --------------------------------------------------------------------

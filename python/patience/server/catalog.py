@@ -1,0 +1,126 @@
+"""The catalog of certified winnable deals, dealt to timed games.
+
+A timed game promises a winnable deal. Klondike's and Golf's solvers decide a random deal
+in milliseconds, so the server can also certify one as the game starts; Kansas's and
+Solitaire Expert's leave most random deals undecided within a second, so their timed deals
+come from this catalog, filled ahead of time by ``patience deals catalog GAME --count N``.
+Every seed in it was solved and its certificate replayed by the engine of record
+(:func:`patience.solve.solve`); each is dealt to one game at most.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+
+from patience.batch import solve_seeds
+from patience.games import game_class
+
+from .db import deals
+
+__all__ = ["Filled", "fill", "take", "unused", "variant_key"]
+
+
+def variant_key(variant: Mapping[str, Any]) -> str:
+    """The catalog's key for a checked variant: its JSON, keys sorted.
+
+    >>> variant_key({"wrap": True}), variant_key({})
+    ('{"wrap": true}', '{}')
+    """
+    return json.dumps(dict(variant), sort_keys=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Filled:
+    """What :func:`fill` did: deals added, seeds tried, and the deals unused after it."""
+
+    added: int
+    tried: int
+    unused: int
+
+
+def fill(
+    engine: Engine,
+    name: str,
+    variant: Mapping[str, Any],
+    count: int,
+    *,
+    time_limit: float = 2.0,
+    jobs: int | None = None,
+    max_tries: int | None = None,
+    random_seed: Callable[[], int] = lambda: secrets.randbits(63),
+) -> Filled:
+    """Add ``count`` certified winnable deals of ``name`` to the catalog, solving random
+    seeds on ``jobs`` processes with ``time_limit`` seconds each; stops early after
+    ``max_tries`` seeds (by default 1,000 times ``count``). Raises a
+    :class:`patience.errors.PatienceError` for an unknown game or a bad variant."""
+    checked = game_class(name).check_variant(dict(variant))
+    key = variant_key(checked)
+    limit = max_tries if max_tries is not None else 1000 * count
+    added = tried = 0
+    while added < count and tried < limit:
+        batch = [random_seed() for _ in range(min(limit - tried, max(8, 4 * (count - added))))]
+        tried += len(batch)
+        rows = [
+            {
+                "game": name,
+                "variant": key,
+                "seed": str(result.seed),
+                "nodes": result.nodes,
+                "seconds": result.seconds,
+                "moves": result.moves,
+                "added_at": time.time(),
+            }
+            for result in solve_seeds(name, checked, batch, time_limit=time_limit, jobs=jobs)
+            if result.outcome == "solved"
+        ][: count - added]
+        if rows:
+            with engine.begin() as connection:
+                connection.execute(insert(deals), rows)
+            added += len(rows)
+    with engine.connect() as connection:
+        return Filled(added, tried, unused(connection, name, checked))
+
+
+def unused(connection: Connection, name: str, variant: Mapping[str, Any]) -> int:
+    """How many deals of ``name`` and ``variant`` (checked) the catalog has not dealt yet."""
+    query = select(func.count()).where(_unused(name, variant))
+    return int(connection.execute(query).scalar_one())
+
+
+def take(
+    connection: Connection, name: str, variant: Mapping[str, Any], session_id: str
+) -> int | None:
+    """Deal the catalog's oldest unused seed of ``name`` and ``variant`` (checked) to the
+    game ``session_id``, in the caller's transaction; None when there is none. The update
+    claims the row only while it is still unused, so two games never get the same deal."""
+    while True:
+        row = connection.execute(
+            select(deals.c.id, deals.c.seed)
+            .where(_unused(name, variant))
+            .order_by(deals.c.id)
+            .limit(1)
+        ).first()
+        if row is None:
+            return None
+        claimed = connection.execute(
+            update(deals)
+            .where(and_(deals.c.id == row.id, deals.c.session_id.is_(None)))
+            .values(session_id=session_id)
+        )
+        if claimed.rowcount == 1:
+            return int(row.seed)
+
+
+def _unused(name: str, variant: Mapping[str, Any]) -> Any:
+    return and_(
+        deals.c.game == name,
+        deals.c.variant == variant_key(variant),
+        deals.c.session_id.is_(None),
+    )
