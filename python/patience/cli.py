@@ -337,7 +337,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         settings, host=args.host or settings.host, port=args.port or settings.port
     )
     print(f"patience: serving on http://{settings.host}:{settings.port}/", file=sys.stderr)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning")
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        access_log=False,  # warnings only: a line per request is not logged, so not made
+    )
     return 0
 
 
