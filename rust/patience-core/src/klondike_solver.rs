@@ -487,6 +487,82 @@ impl Search<'_> {
     }
 }
 
+/// Whether some card of the tableau can never move again, so the position is lost (every
+/// card must reach the foundations to win).
+///
+/// The cards that never move are found as the largest set `S` of tableau cards in which
+/// every card `y`
+/// 1. cannot go home: a card of its suit and lower rank is in `S` or lies under a card of
+///    `S` (and so never leaves its column);
+/// 2. cannot go on a tableau card: both cards it could be built on (one rank higher, the
+///    other colour) lie in the tableau under a card of `S`, so neither is ever exposed (a
+///    card in the talon or on a foundation could still come down: it counts as free); a
+///    King, which goes only to an empty column, needs every other column to hold a card
+///    of `S` (so none is ever emptied);
+/// 3. cannot be carried: when it is face up on a face-up card of its column (a run), that
+///    card is in `S` too.
+///
+/// Starting from every tableau card and dropping cards that break a rule until none does
+/// gives that set. If it is not empty, none of its cards can be the first of them to move:
+/// going home needs a lower card of the suit home first, which rule 1 keeps in or under
+/// `S`; going on a card or to an empty column needs that card exposed or that column
+/// emptied, which rule 2 forbids; moving in a run moves the run's lowest card, which by
+/// rule 3 is in `S` and must go home or on a card itself. (Our rule; it generalises the well-known deadlock of a card buried under a
+/// higher card of its suit with both cards it could go on buried under it.)
+fn has_stuck_card(state: &Klondike) -> bool {
+    let bit = |card: u8| 1u64 << card;
+    let mut in_tableau = 0u64;
+    let mut above = [0u64; 52];
+    for column in &state.columns {
+        let mut over = 0u64;
+        for &card in column.iter().rev() {
+            above[usize::from(card)] = over;
+            over |= bit(card);
+        }
+        in_tableau |= over;
+    }
+    let mut stuck = in_tableau;
+    let buried =
+        |card: u8, stuck: u64| in_tableau & bit(card) != 0 && above[usize::from(card)] & stuck != 0;
+    loop {
+        let mut changed = false;
+        // the columns holding a card of `S`: never emptied
+        let held: Vec<bool> = state
+            .columns
+            .iter()
+            .map(|column| column.iter().any(|&card| stuck & bit(card) != 0))
+            .collect();
+        for (c, column) in state.columns.iter().enumerate() {
+            for (i, &y) in column.iter().enumerate() {
+                if stuck & bit(y) == 0 {
+                    continue;
+                }
+                let first = suit(y) * 13;
+                let held_back =
+                    (first..first + rank(y) - 1).any(|x| stuck & bit(x) != 0 || buried(x, stuck));
+                let red = is_red(y);
+                let no_place = if rank(y) == 13 {
+                    held.iter()
+                        .enumerate()
+                        .all(|(other, &held)| other == c || held)
+                } else {
+                    (0..4u8)
+                        .filter(|&s| matches!(s, 1 | 2) != red)
+                        .all(|s| buried(s * 13 + rank(y), stuck))
+                };
+                let carried = i > usize::from(state.hidden[c]) && stuck & bit(column[i - 1]) == 0;
+                if !held_back || !no_place || carried {
+                    stuck &= !bit(y);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return stuck != 0;
+        }
+    }
+}
+
 /// Solves `start` within `budget`. `stop` is asked now and then whether to give up (for
 /// Ctrl-C); it returning true makes the outcome `Unknown("interrupted")`.
 pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> Report {
@@ -505,8 +581,12 @@ pub fn solve_with(
     stop: &mut dyn FnMut() -> bool,
 ) -> Report {
     let mut state = start.clone();
+    let meter = Meter::new(budget, stop);
+    if pruning == Pruning::Full && has_stuck_card(&state) {
+        return meter.report(Outcome::Unsolvable);
+    }
     let mut search = Search {
-        meter: Meter::new(budget, stop),
+        meter,
         budget,
         pruning,
     };
@@ -579,6 +659,33 @@ mod tests {
             solved > 40,
             "most random deals are winnable, solved {solved}"
         );
+    }
+
+    #[test]
+    fn a_deal_with_a_stuck_card_is_never_won() {
+        // Seed 43 is the classic case: the search without the rule proves it lost too.
+        let dead = deal(43, 3);
+        assert!(has_stuck_card(&dead));
+        let plain = solve_with(&dead, &Budget::default(), Pruning::None, &mut || false);
+        assert_eq!(plain.outcome, Outcome::Unsolvable);
+        // No deal the rule calls lost is won by the search without it.
+        let budget = Budget {
+            max_nodes: 300_000,
+            ..Budget::default()
+        };
+        let mut stuck = 0;
+        for seed in 0..600u64 {
+            let state = deal(seed, 1);
+            if has_stuck_card(&state) {
+                stuck += 1;
+                let plain = solve_with(&state, &budget, Pruning::None, &mut || false);
+                assert!(
+                    !matches!(plain.outcome, Outcome::Solved(_)),
+                    "seed {seed}: won, yet a card was stuck"
+                );
+            }
+        }
+        assert!(stuck >= 5, "only {stuck} deals with a stuck card");
     }
 
     #[test]
