@@ -487,6 +487,14 @@ impl Search<'_> {
     }
 }
 
+/// The two cards `card` (not a King) can be built on: one rank higher, the other colour.
+fn parents(card: u8) -> impl Iterator<Item = u8> {
+    let red = is_red(card);
+    (0..4u8)
+        .filter(move |&s| matches!(s, 1 | 2) != red)
+        .map(move |s| s * 13 + rank(card))
+}
+
 /// Whether some card of the tableau can never move again, so the position is lost (every
 /// card must reach the foundations to win).
 ///
@@ -494,11 +502,12 @@ impl Search<'_> {
 /// every card `y`
 /// 1. cannot go home: a card of its suit and lower rank is in `S` or lies under a card of
 ///    `S` (and so never leaves its column);
-/// 2. cannot go on a tableau card: both cards it could be built on (one rank higher, the
-///    other colour) lie in the tableau under a card of `S`, so neither is ever exposed (a
-///    card in the talon or on a foundation could still come down: it counts as free); a
-///    King, which goes only to an empty column, needs every other column to hold a card
-///    of `S` (so none is ever emptied);
+/// 2. cannot go on a tableau card: neither card it could be built on (one rank higher, the
+///    other colour) can ever lie exposed: one in the tableau lies under a card of `S`; one
+///    in the talon or on a foundation could only come down onto a card it can be built on,
+///    and none of those can ever lie exposed either (a King: every column holds a card of
+///    `S`, so none is ever emptied). A King in the tableau, which goes only to an empty
+///    column, needs every other column to hold a card of `S`;
 /// 3. cannot be carried: when it is face up on a face-up card of its column (a run), that
 ///    card is in `S` too.
 ///
@@ -507,8 +516,9 @@ impl Search<'_> {
 /// going home needs a lower card of the suit home first, which rule 1 keeps in or under
 /// `S`; going on a card or to an empty column needs that card exposed or that column
 /// emptied, which rule 2 forbids; moving in a run moves the run's lowest card, which by
-/// rule 3 is in `S` and must go home or on a card itself. (Our rule; it generalises the well-known deadlock of a card buried under a
-/// higher card of its suit with both cards it could go on buried under it.)
+/// rule 3 is in `S` and must go home or on a card itself. (Our rule; it generalises the
+/// well-known deadlock of a card buried under a higher card of its suit with both cards it
+/// could go on buried under it.)
 fn has_stuck_card(state: &Klondike) -> bool {
     let bit = |card: u8| 1u64 << card;
     let mut in_tableau = 0u64;
@@ -532,6 +542,22 @@ fn has_stuck_card(state: &Klondike) -> bool {
             .iter()
             .map(|column| column.iter().any(|&card| stuck & bit(card) != 0))
             .collect();
+        // which cards may ever lie exposed in the tableau, for a card to go on: a tableau
+        // card not under `S`; a card of the talon or the foundations only by coming down
+        // onto such a card itself (a King: onto a column that may be emptied)
+        let mut exposable = [false; 52];
+        for r in (1..=13u8).rev() {
+            for s in 0..4u8 {
+                let card = s * 13 + r - 1;
+                exposable[usize::from(card)] = if in_tableau & bit(card) != 0 {
+                    above[usize::from(card)] & stuck == 0
+                } else if r == 13 {
+                    held.iter().any(|&held| !held)
+                } else {
+                    parents(card).any(|p| exposable[usize::from(p)])
+                };
+            }
+        }
         for (c, column) in state.columns.iter().enumerate() {
             for (i, &y) in column.iter().enumerate() {
                 if stuck & bit(y) == 0 {
@@ -540,15 +566,12 @@ fn has_stuck_card(state: &Klondike) -> bool {
                 let first = suit(y) * 13;
                 let held_back =
                     (first..first + rank(y) - 1).any(|x| stuck & bit(x) != 0 || buried(x, stuck));
-                let red = is_red(y);
                 let no_place = if rank(y) == 13 {
                     held.iter()
                         .enumerate()
                         .all(|(other, &held)| other == c || held)
                 } else {
-                    (0..4u8)
-                        .filter(|&s| matches!(s, 1 | 2) != red)
-                        .all(|s| buried(s * 13 + rank(y), stuck))
+                    parents(y).all(|p| !exposable[usize::from(p)])
                 };
                 let carried = i > usize::from(state.hidden[c]) && stuck & bit(column[i - 1]) == 0;
                 if !held_back || !no_place || carried {
