@@ -589,6 +589,17 @@ fn has_stuck_card(state: &Klondike) -> bool {
 /// Solves `start` within `budget`. `stop` is asked now and then whether to give up (for
 /// Ctrl-C); it returning true makes the outcome `Unknown("interrupted")`.
 pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> Report {
+    if has_stuck_card(start) {
+        return Meter::new(budget, stop).report(Outcome::Unsolvable);
+    }
+    match crate::klondike_sets::solve(start, budget, stop) {
+        Ok(report) => report,
+        Err(_) => solve_with(start, budget, Pruning::Full, stop),
+    }
+}
+
+/// [`solve`] by the search over real positions only (the one that handles any position).
+pub fn solve_concrete(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> Report {
     solve_with(start, budget, Pruning::Full, stop)
 }
 

@@ -11,6 +11,7 @@ pub mod expert;
 pub mod golf;
 pub mod kansas;
 pub mod klondike;
+pub mod klondike_sets;
 pub mod klondike_solver;
 pub mod search;
 pub mod shuffle;

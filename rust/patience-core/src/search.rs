@@ -133,3 +133,73 @@ impl<'a> Meter<'a> {
         }
     }
 }
+
+/// A set of position keys (hashes already) by open addressing, holding at most `limit`
+/// keys: faster than [`Seen`] for the searches that insert at every node. The slot value
+/// 0 marks a free slot, so the key 0 is kept aside.
+pub(crate) struct KeySet {
+    slots: Vec<u64>,
+    len: usize,
+    limit: usize,
+    has_zero: bool,
+}
+
+impl KeySet {
+    pub(crate) fn new(limit: usize) -> KeySet {
+        KeySet {
+            slots: vec![0; 1 << 12],
+            len: 0,
+            limit,
+            has_zero: false,
+        }
+    }
+
+    /// Keys held.
+    pub(crate) fn len(&self) -> usize {
+        self.len + self.has_zero as usize
+    }
+
+    /// `Some(true)` if `key` is new (and now kept), `Some(false)` if it was there already,
+    /// `None` if it is new but the set is full.
+    pub(crate) fn insert(&mut self, key: u64) -> Option<bool> {
+        if key == 0 {
+            let new = !self.has_zero;
+            self.has_zero = true;
+            return Some(new);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == key {
+                return Some(false);
+            }
+            if slot == 0 {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        if self.len() >= self.limit {
+            return None;
+        }
+        self.slots[i] = key;
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+        Some(true)
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![0; size]);
+        let mask = size - 1;
+        for key in old.into_iter().filter(|&k| k != 0) {
+            let mut i = key as usize & mask;
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = key;
+        }
+    }
+}

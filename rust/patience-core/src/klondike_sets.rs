@@ -1,0 +1,846 @@
+//! Thoughtful Klondike searched over positions taken up to the arrangement of their
+//! face-up cards.
+//!
+//! # The abstraction
+//!
+//! Call the cards a column was dealt with (or, for a position built mid-game, the cards
+//! from its bottom up to its lowest face-up card) its *structure*: its face-down cards and,
+//! on them, its *surface* card. Every other face-up card of the tableau is *placed*: a
+//! placed card other than a King lies on a card one rank higher of the other colour (its
+//! *parent type*), and a placed King is the bottom of a column whose structure is used up.
+//! Two cards of the same rank and colour are *twins*.
+//!
+//! A position is kept here as the foundation heights, how much of each column's structure
+//! is left, and which talon cards are left with the waste's length. Which face-up cards lie
+//! in the tableau follows (all the others), but not how they are arranged: positions that
+//! differ only in which of two twins a card lies on are one position. That is sound
+//! because what a move needs of the arrangement is only counted by type: a card of type
+//! `t` lies uncovered exactly `present(t) - placed(children of t)` times, whatever the
+//! arrangement, so "some card of type `t` is uncovered" is a function of the abstract
+//! position. When a move needs a particular card uncovered (a card going home) and that
+//! card is covered, its uncovered twin takes the run lying on it first: one legal move of
+//! the real game (see [`realise`]).
+//!
+//! # Moves
+//!
+//! - **reveal**: a column's surface card, with the run on it, moves onto an uncovered card
+//!   of its parent type (a King: into an empty column), turning up the card under it. A
+//!   King at the bottom of a column never moves (it would go to another empty column).
+//! - **home**: a tableau card whose type lies uncovered goes to its foundation (turning up
+//!   a card when it was a surface card).
+//! - **talon to foundation** and **talon to tableau**: any card the talon can offer,
+//!   after however many draws and recycles, goes home or onto an uncovered card of its
+//!   parent type (a King: into an empty column).
+//! - **back**: a foundation's top card onto an uncovered card of its parent type.
+//!
+//! Moving a run whose lowest card is a placed card is not a move here: it leaves the
+//! abstract position as it was (the card goes from one card to that card's twin, or a King
+//! from one empty column to another). That this loses no winning line is the one claim of
+//! the method that is checked rather than proved: `examples/klondike_sets_check.rs` compares
+//! the verdicts with the search over real positions. (The same abstraction drives
+//! lonelybot, Vuong Hy's Rust solver, whose author describes it in that project's
+//! `docs/method.md`; this implementation is ours.)
+//!
+//! # Pruning
+//!
+//! - A tableau card that may go home safely (both cards of the other colour one rank lower
+//!   are home, and the other suit of its colour is within two ranks) goes home without
+//!   branching; in draw 1, where every talon card stays within reach, so does a safe talon
+//!   card.
+//! - No card comes back from a foundation, or out of the talon onto the tableau, when it
+//!   would be safe at home: the cards that could go on it are home already.
+//! - After a card comes down from the talon or a foundation, the next move must use it
+//!   (see `Layout::keep`).
+//! - The set of positions seen holds the abstract position exactly (it packs into 64 bits,
+//!   mixed by a bijection) or, after a card came down, that key mixed with the card (the
+//!   rule above makes what may follow depend on it).
+//!
+//! The goal is RULES.md's solved position: nothing face down and at most one talon card.
+
+use crate::klondike::{fits_on, is_red, rank, suit, Klondike, Move, COLUMNS};
+use crate::search::{mix, Budget, KeySet, Meter, Outcome, Pruning, Report};
+
+/// Bit of a card in the search's card sets: four bits a rank, in which the pair of a type
+/// (rank and colour) is chosen by the colour flipped on odd ranks, so that a card's parent
+/// type (one rank up, other colour) lies exactly four bits higher.
+#[inline]
+fn bit_index(card: u8) -> u32 {
+    let r = rank(card) as u32;
+    let colour = is_red(card) as u32;
+    let twin = matches!(suit(card), 2 | 3) as u32;
+    (r - 1) * 4 + 2 * (colour ^ (r & 1)) + twin
+}
+
+/// The low bit of every type's pair.
+const LOW: u64 = 0x0005_5555_5555_5555;
+/// The four Kings.
+const KINGS: u64 = 0xf << 48;
+/// All 52 cards.
+const ALL: u64 = (1 << 52) - 1;
+
+/// One abstract move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Column `n`'s surface card moves (with its run) onto the tableau.
+    Reveal(u8),
+    /// The tableau card `n` goes home.
+    Home(u8),
+    /// The talon card `n` goes home.
+    TalonHome(u8),
+    /// The talon card `n` goes onto the tableau.
+    TalonDown(u8),
+    /// The top card of suit `n`'s foundation comes back onto the tableau.
+    Back(u8),
+}
+
+/// An abstract position: small enough to copy for each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    foundation: [u8; 4],
+    /// Structure cards left in each column (face-down ones and the surface).
+    left: [u8; COLUMNS],
+    /// Talon cards left, by their place in the talon's cycle order.
+    live: u32,
+    /// Cards left in the waste (0 in draw 1, where it makes no difference).
+    waste: u8,
+    /// The tableau's face-up cards, as bits.
+    visible: u64,
+    /// The surface cards among them.
+    surface: u64,
+}
+
+/// What does not change during a search: where each card started.
+struct Layout {
+    draw: u8,
+    /// Each column's structure, bottom first.
+    structure: [Vec<u8>; COLUMNS],
+    /// The talon in cycle order: the waste from the bottom, then the hand from the top.
+    talon: Vec<u8>,
+    /// Each card's place in the talon, if it was in it.
+    talon_place: [u8; 52],
+    /// The card of each bit.
+    card_of_bit: [u8; 64],
+    /// Radix of each column's count in the key.
+    radix: [u64; COLUMNS],
+}
+
+/// Why a position is outside what this search handles (the concrete search takes it).
+#[derive(Debug)]
+pub struct Unsupported(pub &'static str);
+
+impl Layout {
+    fn new(start: &Klondike) -> Result<(Layout, Node), Unsupported> {
+        let mut structure: [Vec<u8>; COLUMNS] = Default::default();
+        let mut left = [0u8; COLUMNS];
+        let mut visible = 0u64;
+        let mut surface = 0u64;
+        let mut radix = [1u64; COLUMNS];
+        for (i, column) in start.columns.iter().enumerate() {
+            if column.is_empty() {
+                continue;
+            }
+            let base = start.hidden[i] as usize;
+            structure[i] = column[..=base].to_vec();
+            left[i] = base as u8 + 1;
+            radix[i] = base as u64 + 2;
+            surface |= 1 << bit_index(column[base]);
+            for pair in column[base..].windows(2) {
+                if !fits_on(pair[1], Some(pair[0])) {
+                    return Err(Unsupported("a face-up run out of sequence"));
+                }
+            }
+            for &card in &column[base..] {
+                visible |= 1 << bit_index(card);
+            }
+        }
+        let talon: Vec<u8> = start
+            .waste
+            .iter()
+            .copied()
+            .chain(start.stock.iter().rev().copied())
+            .collect();
+        if talon.len() > 24 {
+            return Err(Unsupported("more than 24 talon cards"));
+        }
+        let mut talon_place = [u8::MAX; 52];
+        for (k, &card) in talon.iter().enumerate() {
+            talon_place[card as usize] = k as u8;
+        }
+        let mut card_of_bit = [u8::MAX; 64];
+        for card in 0..52u8 {
+            card_of_bit[bit_index(card) as usize] = card;
+        }
+        let layout = Layout {
+            draw: start.draw,
+            structure,
+            talon,
+            talon_place,
+            card_of_bit,
+            radix,
+        };
+        let columns: u64 = layout.radix.iter().product();
+        // 16 bits of foundations, the columns' counts, the talon's cards and its position
+        if (columns as f64).log2().ceil() as usize + 16 + layout.talon.len() + 5 > 64 {
+            return Err(Unsupported("the position does not pack into 64 bits"));
+        }
+        let node = Node {
+            foundation: start.foundation,
+            left,
+            live: ((1u64 << layout.talon.len()) - 1) as u32,
+            waste: normal_waste(
+                start.waste.len() as u32,
+                layout.talon.len() as u32,
+                start.draw,
+            ),
+            visible,
+            surface,
+        };
+        Ok((layout, node))
+    }
+
+    /// The exact key of a position, mixed (a bijection) for the table.
+    fn key(&self, node: &Node) -> u64 {
+        let mut key = 0u64;
+        for i in 0..COLUMNS {
+            key = key * self.radix[i] + node.left[i] as u64;
+        }
+        for &height in &node.foundation {
+            key = (key << 4) | height as u64;
+        }
+        key = (key << self.talon.len()) | node.live as u64;
+        key = (key << 5) | node.waste as u64;
+        mix(key)
+    }
+
+    #[inline]
+    fn card(&self, bit: u32) -> u8 {
+        self.card_of_bit[bit as usize]
+    }
+
+    /// The talon cards within reach, as a card set.
+    fn reachable(&self, node: &Node) -> u64 {
+        let mut cards = [0u8; 24];
+        let mut n = 0usize;
+        let mut live = node.live;
+        while live != 0 {
+            let k = live.trailing_zeros();
+            live &= live - 1;
+            cards[n] = self.talon[k as usize];
+            n += 1;
+        }
+        let mut set = 0u64;
+        if n == 0 {
+            return 0;
+        }
+        if self.draw == 1 {
+            for &card in &cards[..n] {
+                set |= 1 << bit_index(card);
+            }
+            return set;
+        }
+        // waste lengths reachable: the present one, on from it three at a time up to the
+        // end, then after a recycle three at a time from the start
+        let w = node.waste as usize;
+        if w > 0 {
+            set |= 1 << bit_index(cards[w - 1]);
+        }
+        let mut length = w;
+        while length < n {
+            length = (length + 3).min(n);
+            set |= 1 << bit_index(cards[length - 1]);
+        }
+        let mut length = 0;
+        while length < n {
+            length = (length + 3).min(n);
+            set |= 1 << bit_index(cards[length - 1]);
+        }
+        set
+    }
+
+    /// Removes the talon card `card`, leaving the waste where taking it leaves it.
+    fn take_from_talon(&self, node: &mut Node, card: u8) {
+        let k = self.talon_place[card as usize] as u32;
+        node.live &= !(1 << k);
+        if self.draw != 1 {
+            let waste = (node.live & ((1u32 << k) - 1)).count_ones();
+            node.waste = normal_waste(waste, node.live.count_ones(), self.draw);
+        }
+    }
+
+    /// Column `i`'s structure shrinks by its surface card; the card under it turns up.
+    fn uncover(&self, node: &mut Node, i: usize) {
+        let gone = self.structure[i][node.left[i] as usize - 1];
+        node.surface &= !(1 << bit_index(gone));
+        node.left[i] -= 1;
+        if node.left[i] > 0 {
+            let up = 1 << bit_index(self.structure[i][node.left[i] as usize - 1]);
+            node.surface |= up;
+            node.visible |= up;
+        }
+    }
+
+    fn column_of_surface(&self, node: &Node, card: u8) -> usize {
+        (0..COLUMNS)
+            .find(|&i| node.left[i] > 0 && self.structure[i][node.left[i] as usize - 1] == card)
+            .expect("a surface card lies on its column")
+    }
+
+    fn apply(&self, node: &Node, step: Step) -> Node {
+        let mut next = *node;
+        match step {
+            Step::Reveal(i) => self.uncover(&mut next, i as usize),
+            Step::Home(card) => {
+                let b = 1u64 << bit_index(card);
+                next.foundation[suit(card) as usize] += 1;
+                if next.surface & b != 0 {
+                    let i = self.column_of_surface(node, card);
+                    self.uncover(&mut next, i);
+                }
+                next.visible &= !b;
+            }
+            Step::TalonHome(card) => {
+                self.take_from_talon(&mut next, card);
+                next.foundation[suit(card) as usize] += 1;
+            }
+            Step::TalonDown(card) => {
+                self.take_from_talon(&mut next, card);
+                next.visible |= 1 << bit_index(card);
+            }
+            Step::Back(s) => {
+                let card = s * 13 + next.foundation[s as usize] - 1;
+                next.foundation[s as usize] -= 1;
+                next.visible |= 1 << bit_index(card);
+            }
+        }
+        next
+    }
+
+    /// The trail `step` leaves when played from `node`.
+    fn trail(&self, node: &Node, step: Step) -> Trail {
+        match step {
+            Step::TalonDown(card) => Trail {
+                placed: Some(card),
+                from_talon: true,
+            },
+            Step::Back(s) => Trail {
+                placed: Some(s * 13 + node.foundation[s as usize] - 1),
+                from_talon: false,
+            },
+            _ => Trail::default(),
+        }
+    }
+
+    /// Whether `step` may follow the move that left `trail` in `node`.
+    ///
+    /// After a card comes down from the talon or a foundation, the next move must use it:
+    /// a card goes onto it, or its twin goes home (the run on the twin moving onto it), or
+    /// a column is emptied. Any other move could have been played first, to the same
+    /// position: it was legal before (the card only covered one card of its parent type,
+    /// and a move that needs that type uncovered uses one up itself, so two were
+    /// uncovered), it leaves the card's move legal, and the two touch different cards. So
+    /// a winning line can be reordered until every such card is used at once, or is the
+    /// line's last move. In draw 3, talon moves stay allowed after a talon card comes
+    /// down, since taking a card out of the talon changes which cards the talon offers.
+    ///
+    /// (Two more rules of the same kind were tried and dropped because together with this
+    /// one they lost wins, seeds 1,656 and 1,947 of draw 3: only a King after a reveal
+    /// that empties a column, and one order of two independent moves.)
+    fn keep(&self, node: &Node, trail: Trail, step: Step) -> bool {
+        let Some(d) = trail.placed else {
+            return true;
+        };
+        let surface = |i: u8| self.structure[i as usize][node.left[i as usize] as usize - 1];
+        let top = |s: u8| s * 13 + node.foundation[s as usize] - 1;
+        let on_d = |card: u8| fits_on(card, Some(d));
+        let talon_free = trail.from_talon && self.draw != 1;
+        match step {
+            Step::Home(card) => card != d && rank(card) == rank(d) && is_red(card) == is_red(d),
+            Step::Reveal(i) => node.left[i as usize] == 1 || on_d(surface(i)),
+            Step::TalonDown(card) => talon_free || on_d(card),
+            Step::TalonHome(_) => talon_free,
+            Step::Back(s) => on_d(top(s)),
+        }
+    }
+
+    fn solved(&self, node: &Node) -> bool {
+        node.live.count_ones() <= 1 && node.left.iter().all(|&n| n <= 1)
+    }
+
+    /// The moves worth trying from `node`, best first, into `out`.
+    fn moves(&self, node: &Node, out: &mut Vec<Step>) {
+        out.clear();
+        let placed = node.visible & !node.surface;
+        let children = (placed & !KINGS) << 4;
+        let pair_any = |x: u64| (x | (x >> 1)) & LOW;
+        let pair_odd = |x: u64| (x ^ (x >> 1)) & LOW;
+        let uncovered_types = ((pair_any(node.visible) ^ pair_any(children))
+            | (pair_odd(node.visible) ^ pair_odd(children)))
+            & LOW;
+        let uncovered = uncovered_types | (uncovered_types << 1);
+        let occupied =
+            node.left.iter().filter(|&&n| n > 0).count() as u32 + (placed & KINGS).count_ones();
+        let empty_column = occupied < COLUMNS as u32;
+        // cards with somewhere to go on the tableau
+        let mut room = (uncovered >> 4) & ALL & !KINGS;
+        if empty_column {
+            room |= KINGS;
+        }
+        let mut next_home = 0u64;
+        let mut safe = 0u64;
+        let mut safe_top = 0u64;
+        for s in 0..4u8 {
+            let h = node.foundation[s as usize];
+            let red = matches!(s, 1 | 2);
+            let is_safe = |r: u8| {
+                r <= 2
+                    || (0..4u8).all(|o| {
+                        let f = node.foundation[o as usize];
+                        if matches!(o, 1 | 2) != red {
+                            f + 1 >= r
+                        } else {
+                            o == s || f + 2 >= r
+                        }
+                    })
+            };
+            if h < 13 {
+                let b = 1u64 << bit_index(s * 13 + h);
+                next_home |= b;
+                if is_safe(h + 1) {
+                    safe |= b;
+                }
+            }
+            if h > 0 && is_safe(h) {
+                safe_top |= 1u64 << bit_index(s * 13 + h - 1);
+            }
+        }
+        let movable = node.visible & uncovered;
+        let home = movable & next_home;
+        if home & safe != 0 {
+            let b = (home & safe).trailing_zeros();
+            out.push(Step::Home(self.card(b)));
+            return;
+        }
+        let talon = self.reachable(node);
+        let talon_home = talon & next_home;
+        if self.draw == 1 && talon_home & safe != 0 {
+            let b = (talon_home & safe).trailing_zeros();
+            out.push(Step::TalonHome(self.card(b)));
+            return;
+        }
+        // reveals, most face-down cards first
+        let mut order: [(u8, u8); COLUMNS] = [(0, 0); COLUMNS];
+        let mut n = 0;
+        for i in 0..COLUMNS {
+            if node.left[i] > 0 {
+                order[n] = (node.left[i], i as u8);
+                n += 1;
+            }
+        }
+        order[..n].sort_unstable_by(|a, b| b.cmp(a));
+        for &(left, i) in &order[..n] {
+            let card = self.structure[i as usize][left as usize - 1];
+            let b = 1u64 << bit_index(card);
+            if home & b != 0 {
+                out.push(Step::Home(card));
+            }
+            if rank(card) == 13 && left == 1 {
+                continue;
+            }
+            if room & b != 0 {
+                out.push(Step::Reveal(i));
+            }
+        }
+        let mut bits = talon_home;
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            out.push(Step::TalonHome(self.card(b)));
+        }
+        let mut bits = talon & room & !(next_home & safe);
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            out.push(Step::TalonDown(self.card(b)));
+        }
+        let mut bits = home & !node.surface;
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            out.push(Step::Home(self.card(b)));
+        }
+        for s in 0..4u8 {
+            let h = node.foundation[s as usize];
+            if h > 0 {
+                let b = 1u64 << bit_index(s * 13 + h - 1);
+                if room & b & !safe_top != 0 {
+                    out.push(Step::Back(s));
+                }
+            }
+        }
+    }
+}
+
+/// The real moves that carry out `steps` from `start`, ending solved; `Err` names the
+/// first step that has no realisation (a bug of this module).
+fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
+    let mut state = start.clone();
+    let mut moves = Vec::new();
+    let mut play = |state: &mut Klondike, mv: Move| -> Result<(), String> {
+        if !state.legal_moves().contains(&mv) {
+            return Err(format!("{mv} is not legal"));
+        }
+        state.apply(mv);
+        moves.push(mv);
+        Ok(())
+    };
+    let place = |state: &Klondike, card: u8, not: Option<usize>| -> Result<u8, String> {
+        (0..COLUMNS)
+            .find(|&j| Some(j) != not && fits_on(card, state.exposed(j)))
+            .map(|j| j as u8)
+            .ok_or_else(|| format!("no place for card {card}"))
+    };
+    for &step in steps {
+        match step {
+            Step::Reveal(i) => {
+                let i = i as usize;
+                let start_at = state.hidden[i];
+                let card = state.columns[i][start_at as usize];
+                let to = place(&state, card, Some(i))?;
+                play(
+                    &mut state,
+                    Move::ColumnToColumn {
+                        from: i as u8,
+                        to,
+                        start: start_at,
+                    },
+                )?;
+            }
+            Step::Home(card) => {
+                let (i, at) = (0..COLUMNS)
+                    .find_map(|i| {
+                        state.columns[i]
+                            .iter()
+                            .position(|&c| c == card)
+                            .map(|at| (i, at))
+                    })
+                    .ok_or_else(|| format!("card {card} is not in the tableau"))?;
+                if at + 1 < state.columns[i].len() {
+                    // the run on it moves onto its uncovered twin
+                    let twin = (0..4u8)
+                        .filter(|&s| s != suit(card) && is_red(s * 13) == is_red(card))
+                        .map(|s| s * 13 + rank(card) - 1)
+                        .next()
+                        .expect("a card has a twin");
+                    let to = (0..COLUMNS)
+                        .find(|&j| state.exposed(j) == Some(twin))
+                        .ok_or_else(|| format!("card {card} is covered and so is its twin"))?;
+                    play(
+                        &mut state,
+                        Move::ColumnToColumn {
+                            from: i as u8,
+                            to: to as u8,
+                            start: at as u8 + 1,
+                        },
+                    )?;
+                }
+                play(&mut state, Move::ColumnToFoundation(i as u8))?;
+            }
+            Step::TalonHome(card) | Step::TalonDown(card) => {
+                let mut turns = 0;
+                while state.waste.last() != Some(&card) {
+                    let mv = if state.stock.is_empty() {
+                        Move::Recycle
+                    } else {
+                        Move::Draw
+                    };
+                    play(&mut state, mv)?;
+                    turns += 1;
+                    if turns > 60 {
+                        return Err(format!("the talon never offers card {card}"));
+                    }
+                }
+                if matches!(step, Step::TalonHome(_)) {
+                    play(&mut state, Move::WasteToFoundation)?;
+                } else {
+                    let to = place(&state, card, None)?;
+                    play(&mut state, Move::WasteToColumn(to))?;
+                }
+            }
+            Step::Back(s) => {
+                let card = s * 13 + state.foundation[s as usize] - 1;
+                let to = place(&state, card, None)?;
+                play(&mut state, Move::FoundationToColumn { suit: s, to })?;
+            }
+        }
+    }
+    if !state.stock.is_empty() && state.stock.len() + state.waste.len() == 1 {
+        play(&mut state, Move::Draw)?;
+    }
+    if !state.is_solved() {
+        return Err("the line does not end solved".into());
+    }
+    Ok(moves)
+}
+
+/// The waste's length as the key keeps it: where the waste stands matters only by the
+/// talon positions it can reach. From an empty waste those are every `draw`-th card and
+/// the last; from a waste holding a multiple of `draw` cards, or the whole talon, they are
+/// the same, so all these count as an empty waste (and in draw 1 every position does).
+fn normal_waste(waste: u32, talon: u32, draw: u8) -> u8 {
+    if draw == 1 || waste % draw as u32 == 0 || waste == talon {
+        0
+    } else {
+        waste as u8
+    }
+}
+
+/// What of the move that led to a position the table must tell apart: the card that
+/// [`Layout::keep`] looks at.
+fn trail_key(trail: Trail) -> u64 {
+    match trail.placed {
+        None => 0,
+        Some(card) => mix((card as u64 + 1) << 1 | trail.from_talon as u64),
+    }
+}
+
+/// What the move that led to a position allows next (see [`Layout::keep`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Trail {
+    /// The card the last move put on the tableau from the talon or a foundation.
+    placed: Option<u8>,
+    /// Whether that card came from the talon.
+    from_talon: bool,
+}
+
+struct Frame {
+    node: Node,
+    trail: Trail,
+    steps: Vec<Step>,
+    next: usize,
+}
+
+/// Solves `start` within `budget` over abstract positions; `Err` when the position is
+/// outside what this search handles.
+pub fn solve(
+    start: &Klondike,
+    budget: &Budget,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Report<Move>, Unsupported> {
+    solve_with(start, budget, Pruning::Full, stop)
+}
+
+/// [`solve`] with a choice of rules: [`Pruning::None`] drops the rules that depend on the
+/// move played last (see `Layout::keep`), to check them.
+pub fn solve_with(
+    start: &Klondike,
+    budget: &Budget,
+    pruning: Pruning,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Report<Move>, Unsupported> {
+    let (layout, root) = Layout::new(start)?;
+    let mut meter = Meter::new(budget, stop);
+    if layout.solved(&root) {
+        let moves = realise(start, &[]).expect("a solved position needs at most a draw");
+        return Ok(meter.report(Outcome::Solved(moves)));
+    }
+    let mut seen = KeySet::new(budget.max_states);
+    seen.insert(layout.key(&root));
+    let mut first = Vec::with_capacity(48);
+    layout.moves(&root, &mut first);
+    let mut stack = vec![Frame {
+        node: root,
+        trail: Trail::default(),
+        steps: first,
+        next: 0,
+    }];
+    let mut spare: Vec<Vec<Step>> = Vec::new();
+    let mut full = false;
+    let outcome = loop {
+        let Some(frame) = stack.last_mut() else {
+            break if full {
+                Outcome::Unknown("transposition table full".into())
+            } else {
+                Outcome::Unsolvable
+            };
+        };
+        if frame.next == frame.steps.len() {
+            let frame = stack.pop().expect("a frame");
+            spare.push(frame.steps);
+            continue;
+        }
+        let step = frame.steps[frame.next];
+        frame.next += 1;
+        if pruning == Pruning::Full && !layout.keep(&frame.node, frame.trail, step) {
+            continue;
+        }
+        let frame = stack.last().expect("a frame");
+        let trail = match pruning {
+            Pruning::Full => layout.trail(&frame.node, step),
+            Pruning::None => Trail::default(),
+        };
+        let node = layout.apply(&frame.node, step);
+        if let Err(reason) = meter.tick(u64::MAX) {
+            break Outcome::Unknown(reason);
+        }
+        if layout.solved(&node) {
+            let line: Vec<Step> = stack.iter().map(|f| f.steps[f.next - 1]).collect();
+            match realise(start, &line) {
+                Ok(moves) => break Outcome::Solved(moves),
+                Err(why) => panic!("an abstract line has no realisation: {why}: {line:?}"),
+            }
+        }
+        match seen.insert(layout.key(&node) ^ trail_key(trail)) {
+            Some(true) => {}
+            Some(false) => continue,
+            None => full = true,
+        }
+        let mut steps = spare.pop().unwrap_or_else(|| Vec::with_capacity(48));
+        layout.moves(&node, &mut steps);
+        stack.push(Frame {
+            node,
+            trail,
+            steps,
+            next: 0,
+        });
+    };
+    Ok(meter.report(outcome))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replay(start: &Klondike, moves: &[Move]) -> Klondike {
+        let mut state = start.clone();
+        for &mv in moves {
+            assert!(state.legal_moves().contains(&mv), "{mv} is not legal");
+            state.apply(mv);
+        }
+        state
+    }
+
+    fn verdict(outcome: &Outcome<Move>) -> Option<bool> {
+        match outcome {
+            Outcome::Solved(_) => Some(true),
+            Outcome::Unsolvable => Some(false),
+            Outcome::Unknown(_) => None,
+        }
+    }
+
+    fn budget(nodes: u64) -> Budget {
+        Budget {
+            max_nodes: nodes,
+            ..Budget::default()
+        }
+    }
+
+    #[test]
+    fn a_card_and_its_parent_type_lie_four_bits_apart() {
+        for card in 0..52u8 {
+            for parent in 0..52u8 {
+                let fits = rank(card) + 1 == rank(parent) && is_red(card) != is_red(parent);
+                let pair = |c: u8| bit_index(c) & !1;
+                assert_eq!(fits, pair(card) + 4 == pair(parent), "{card} {parent}");
+            }
+        }
+        let bits: std::collections::HashSet<u32> = (0..52u8).map(bit_index).collect();
+        assert_eq!(bits.len(), 52);
+        assert!(bits.iter().all(|&b| b < 52));
+    }
+
+    #[test]
+    fn a_waste_of_a_multiple_of_three_reaches_what_an_empty_one_does() {
+        let start = Klondike::from_seed(7, 3).unwrap();
+        let (layout, root) = Layout::new(&start).unwrap();
+        for live in [0xff_ffffu32, 0xf0_f0f1, 0x12_3457, 0x80_0001, 0x1] {
+            let n = live.count_ones();
+            let mut empty = root;
+            empty.live = live;
+            empty.waste = 0;
+            for w in 0..=n {
+                let mut node = empty;
+                node.waste = w as u8;
+                assert_eq!(normal_waste(w, n, 3) == 0, w % 3 == 0 || w == n);
+                if w % 3 == 0 || w == n {
+                    let same = layout.reachable(&node) == layout.reachable(&empty);
+                    assert!(same, "live {live:x} waste {w}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn solutions_replay_to_a_solved_position() {
+        let mut solved = 0;
+        for seed in 0..40 {
+            for draw in [1, 3] {
+                let start = Klondike::from_seed(seed, draw).unwrap();
+                let report = solve(&start, &budget(2_000_000), &mut || false).unwrap();
+                if let Outcome::Solved(moves) = report.outcome {
+                    assert!(
+                        replay(&start, &moves).is_solved(),
+                        "seed {seed} draw {draw}"
+                    );
+                    solved += 1;
+                }
+            }
+        }
+        assert!(solved > 50, "most deals are won, solved {solved}");
+    }
+
+    #[test]
+    fn the_rules_on_the_last_move_change_no_verdict() {
+        let mut decided = 0;
+        for seed in 100..160 {
+            for draw in [1, 3] {
+                let start = Klondike::from_seed(seed, draw).unwrap();
+                let full = solve(&start, &budget(1_000_000), &mut || false).unwrap();
+                let plain =
+                    solve_with(&start, &budget(3_000_000), Pruning::None, &mut || false).unwrap();
+                if let (Some(a), Some(b)) = (verdict(&full.outcome), verdict(&plain.outcome)) {
+                    assert_eq!(a, b, "seed {seed} draw {draw}");
+                    decided += 1;
+                }
+            }
+        }
+        assert!(decided > 100, "decided {decided}");
+    }
+
+    #[test]
+    fn mid_game_positions_agree_with_the_search_over_real_positions() {
+        let mut compared = 0;
+        for seed in 200..260 {
+            for draw in [1, 3] {
+                // a few moves in: the first legal move that is not a draw, five times over,
+                // drawing when there is none
+                let mut start = Klondike::from_seed(seed, draw).unwrap();
+                for _ in 0..5 {
+                    let moves = start.legal_moves();
+                    let Some(&mv) = moves
+                        .iter()
+                        .find(|m| !matches!(m, Move::Draw))
+                        .or(moves.first())
+                    else {
+                        break;
+                    };
+                    start.apply(mv);
+                }
+                let Ok(sets) = solve(&start, &budget(1_000_000), &mut || false) else {
+                    continue;
+                };
+                if let Outcome::Solved(moves) = &sets.outcome {
+                    assert!(replay(&start, moves).is_solved(), "seed {seed} draw {draw}");
+                }
+                let real =
+                    crate::klondike_solver::solve_concrete(&start, &budget(1_000_000), &mut || {
+                        false
+                    });
+                if let (Some(a), Some(b)) = (verdict(&sets.outcome), verdict(&real.outcome)) {
+                    assert_eq!(a, b, "seed {seed} draw {draw}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 80, "compared {compared}");
+    }
+}
