@@ -384,8 +384,9 @@ impl Layout {
     /// The moves worth trying from `node`, best first, into `out`.
     ///
     /// Returns true when the one move listed is a safe move home, which is played whatever
-    /// came before (a position that can be won can be won after it).
-    fn moves(&self, node: &Node, out: &mut Vec<Step>) -> bool {
+    /// came before (a position that can be won can be won after it). Without `back`, no
+    /// foundation card comes back (the fast first phase).
+    fn moves(&self, node: &Node, out: &mut Vec<Step>, back: bool) -> bool {
         out.clear();
         let placed = node.visible & !node.surface;
         let children = (placed & !KINGS) << 4;
@@ -488,7 +489,7 @@ impl Layout {
         }
         for s in 0..4u8 {
             let h = node.foundation[s as usize];
-            if h > 0 {
+            if h > 0 && back {
                 let b = 1u64 << bit_index(s * 13 + h - 1);
                 if room & b & !safe_top != 0 {
                     out.push(Step::Back(s));
@@ -689,10 +690,57 @@ pub fn solve_with(
         let moves = realise(start, &[]).expect("a solved position needs at most a draw");
         return Ok(meter.report(Outcome::Solved(moves)));
     }
+    // A fast first phase without foundation cards coming back finds most wins at once;
+    // only the complete search can answer "unsolvable".
+    let first = budget.max_nodes.min(50_000);
+    let mut outcome = match search(&layout, root, budget, pruning, &mut meter, first, false) {
+        Phase::Won(line) => Some(Ok(line)),
+        Phase::Stopped(reason) if reason != "node limit" => Some(Err(Outcome::Unknown(reason))),
+        _ => None,
+    };
+    if outcome.is_none() {
+        outcome = Some(
+            match search(&layout, root, budget, pruning, &mut meter, u64::MAX, true) {
+                Phase::Won(line) => Ok(line),
+                Phase::Exhausted => Err(Outcome::Unsolvable),
+                Phase::Full => Err(Outcome::Unknown("transposition table full".into())),
+                Phase::Stopped(reason) => Err(Outcome::Unknown(reason)),
+            },
+        );
+    }
+    let outcome = match outcome.expect("an outcome was set") {
+        Ok(line) => match realise(start, &line) {
+            Ok(moves) => Outcome::Solved(moves),
+            Err(why) => panic!("an abstract line has no realisation: {why}: {line:?}"),
+        },
+        Err(outcome) => outcome,
+    };
+    Ok(meter.report(outcome))
+}
+
+/// How one phase of the search ended.
+enum Phase {
+    Won(Vec<Step>),
+    Exhausted,
+    Full,
+    Stopped(String),
+}
+
+/// Depth-first search from `root` until `node_limit` nodes have been counted in all;
+/// `back` allows foundation cards to come back.
+fn search(
+    layout: &Layout,
+    root: Node,
+    budget: &Budget,
+    pruning: Pruning,
+    meter: &mut Meter,
+    node_limit: u64,
+    back: bool,
+) -> Phase {
     let mut seen = KeySet::new(budget.max_states);
     seen.insert(layout.key(&root));
     let mut first = Vec::with_capacity(48);
-    let forced = layout.moves(&root, &mut first);
+    let forced = layout.moves(&root, &mut first, back);
     let mut stack = vec![Frame {
         node: root,
         trail: Trail::default(),
@@ -702,13 +750,9 @@ pub fn solve_with(
     }];
     let mut spare: Vec<Vec<Step>> = Vec::new();
     let mut full = false;
-    let outcome = loop {
+    loop {
         let Some(frame) = stack.last_mut() else {
-            break if full {
-                Outcome::Unknown("transposition table full".into())
-            } else {
-                Outcome::Unsolvable
-            };
+            return if full { Phase::Full } else { Phase::Exhausted };
         };
         if frame.next == frame.steps.len() {
             let frame = stack.pop().expect("a frame");
@@ -727,15 +771,11 @@ pub fn solve_with(
             Pruning::None => Trail::default(),
         };
         let node = layout.apply(&frame.node, step);
-        if let Err(reason) = meter.tick(u64::MAX) {
-            break Outcome::Unknown(reason);
+        if let Err(reason) = meter.tick(node_limit) {
+            return Phase::Stopped(reason);
         }
         if layout.solved(&node) {
-            let line: Vec<Step> = stack.iter().map(|f| f.steps[f.next - 1]).collect();
-            match realise(start, &line) {
-                Ok(moves) => break Outcome::Solved(moves),
-                Err(why) => panic!("an abstract line has no realisation: {why}: {line:?}"),
-            }
+            return Phase::Won(stack.iter().map(|f| f.steps[f.next - 1]).collect());
         }
         // Each position is searched once, under the trail it is first reached with (see
         // the module's notes: checked, not proved, that this loses no win).
@@ -745,7 +785,7 @@ pub fn solve_with(
             None => full = true,
         }
         let mut steps = spare.pop().unwrap_or_else(|| Vec::with_capacity(48));
-        let forced = layout.moves(&node, &mut steps);
+        let forced = layout.moves(&node, &mut steps, back);
         stack.push(Frame {
             node,
             trail,
@@ -753,8 +793,7 @@ pub fn solve_with(
             steps,
             next: 0,
         });
-    };
-    Ok(meter.report(outcome))
+    }
 }
 
 #[cfg(test)]
