@@ -1,5 +1,11 @@
 //! A complete solver for thoughtful Klondike (every card known, unlimited passes).
 //!
+//! [`solve`] checks for a card that can never move (`has_stuck_card`), then searches
+//! positions taken up to the arrangement of their face-up cards (`crate::klondike_sets`;
+//! in draw 3 with the deal in draw 1 as a quick proof of loss, see [`solve`]). The search
+//! over real positions below ([`solve_concrete`]) takes the positions that one does not,
+//! and is the reference it is checked against:
+//!
 //! Depth-first search over compound moves, in the manner of the strong Klondike solvers:
 //! - the hand is folded into "turn k times, then play the waste's top card" moves: since the
 //!   hand and waste keep their order through draws and recycles, the cards the talon can
@@ -588,6 +594,11 @@ fn has_stuck_card(state: &Klondike) -> bool {
 
 /// Solves `start` within `budget`. `stop` is asked now and then whether to give up (for
 /// Ctrl-C); it returning true makes the outcome `Unknown("interrupted")`.
+///
+/// In draw 3, a search of at most 200,000 nodes comes first; if it does not decide, the
+/// same position in draw 1 gets half the budget, and a loss there is a loss in draw 3
+/// (draw 1 reaches every talon card at any time, and its other moves are draw 3's, so it
+/// wins whatever draw 3 wins); the complete draw-3 search gets what is left.
 pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> Report {
     let started = std::time::Instant::now();
     if has_stuck_card(start) {
