@@ -139,6 +139,10 @@ impl<'a> Meter<'a> {
 /// 0 marks a free slot, so the key 0 is kept aside.
 pub(crate) struct KeySet {
     slots: Vec<u64>,
+    /// A byte kept with each key (see [`KeySet::visit`]).
+    marks: Vec<u8>,
+    /// The mark of the key 0, when it is held.
+    zero_mark: u8,
     len: usize,
     limit: usize,
     has_zero: bool,
@@ -148,6 +152,8 @@ impl KeySet {
     pub(crate) fn new(limit: usize) -> KeySet {
         KeySet {
             slots: vec![0; 1 << 12],
+            marks: vec![0; 1 << 12],
+            zero_mark: 0,
             len: 0,
             limit,
             has_zero: false,
@@ -190,16 +196,70 @@ impl KeySet {
         Some(true)
     }
 
+    /// For searches whose positions may be searched in full (mark 0) or restricted in a
+    /// way the mark names: `Some(true)` if `key` must be searched under `mark` (it is new,
+    /// or was searched only under another restriction; it now holds `mark`), `Some(false)`
+    /// if it was searched in full or under the same mark, `None` if it is new but the set
+    /// is full.
+    pub(crate) fn visit(&mut self, key: u64, mark: u8) -> Option<bool> {
+        let (held, index) = if key == 0 {
+            (self.has_zero.then_some(self.zero_mark), usize::MAX)
+        } else {
+            let mask = self.slots.len() - 1;
+            let mut i = key as usize & mask;
+            loop {
+                let slot = self.slots[i];
+                if slot == key {
+                    break (Some(self.marks[i]), i);
+                }
+                if slot == 0 {
+                    break (None, i);
+                }
+                i = (i + 1) & mask;
+            }
+        };
+        match held {
+            Some(held) if held == 0 || held == mark => Some(false),
+            Some(_) => {
+                if index == usize::MAX {
+                    self.zero_mark = mark;
+                } else {
+                    self.marks[index] = mark;
+                }
+                Some(true)
+            }
+            None if key == 0 => {
+                self.has_zero = true;
+                self.zero_mark = mark;
+                Some(true)
+            }
+            None => {
+                if self.len() >= self.limit {
+                    return None;
+                }
+                self.slots[index] = key;
+                self.marks[index] = mark;
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+                Some(true)
+            }
+        }
+    }
+
     fn grow(&mut self) {
         let size = self.slots.len() * 2;
         let old = std::mem::replace(&mut self.slots, vec![0; size]);
+        let old_marks = std::mem::replace(&mut self.marks, vec![0; size]);
         let mask = size - 1;
-        for key in old.into_iter().filter(|&k| k != 0) {
+        for (key, mark) in old.into_iter().zip(old_marks).filter(|&(k, _)| k != 0) {
             let mut i = key as usize & mask;
             while self.slots[i] != 0 {
                 i = (i + 1) & mask;
             }
             self.slots[i] = key;
+            self.marks[i] = mark;
         }
     }
 }
