@@ -8,8 +8,10 @@
 //!
 //! The solver is a depth-first search over positions `(column heights, cards drawn, rank of
 //! the waste's top card)`: the suit of the top card never matters again, and the cards of
-//! each column and of the stock are fixed by the deal. Every position is remembered, so the
-//! search is exact: with a large enough budget every deal is decided.
+//! each column and of the stock are fixed by the deal. Its moves are plays, each after as
+//! few draws as it needs, and it remembers, for every column heights and top rank, the
+//! fewest cards drawn it has searched them with (see `solve_with`). Nothing is forgotten,
+//! so the search is exact: with a large enough budget every deal is decided.
 
 use std::fmt;
 
@@ -167,6 +169,7 @@ impl Golf {
 struct Node {
     heights: [u8; COLUMNS],
     drawn: u8,
+    /// The rank of the waste's top card.
     top: u8,
     /// Cards of each rank (index rank - 1) still in the columns.
     left: [u8; 13],
@@ -182,68 +185,170 @@ fn stock_ranks(draws: &[u8]) -> Vec<[u8; 13]> {
     table
 }
 
-/// For each rank (index rank - 1), the ranks (bit rank - 1) of the waste cards it may
-/// go on.
-fn goes_on(wrap: bool) -> [u16; 13] {
-    std::array::from_fn(|r| {
-        (1..=13u8)
-            .filter(|&s| neighbours(r as u8 + 1, s, wrap))
-            .fold(0, |bits, s| bits | 1 << (s - 1))
+/// For every number of cards drawn and every rank (index rank - 1), the fewest cards drawn
+/// after which a card of that rank can go on the waste's top: that draw's stock card is a
+/// neighbour. `None` when no card left in the stock is.
+fn next_draws(draws: &[u8], wrap: bool) -> Vec<[Option<u8>; 13]> {
+    let mut table = vec![[None; 13]; draws.len() + 1];
+    for drawn in (0..draws.len()).rev() {
+        table[drawn] = table[drawn + 1];
+        for r in 1..=13u8 {
+            if neighbours(r, rank(draws[drawn]), wrap) {
+                table[drawn][usize::from(r - 1)] = Some(drawn as u8 + 1);
+            }
+        }
+    }
+    table
+}
+
+/// Whether the position is lost because
+///
+/// - the column cards cannot each have a card of their own to go on (see
+///   [`predecessors_suffice`]; this covers black-hole-solver's "rank reachability": a
+///   column card with no card of a neighbouring rank left to go on), or
+/// - without wrap, more Kings are left in the columns than runs of plays to end: nothing
+///   plays on a King, so every King but the last card played is followed by a draw (and a
+///   King on the waste needs one first).
+///
+/// `stock_left` counts the stock's cards by rank, `stock` is their number.
+fn is_lost(node: &Node, stock_left: &[u8; 13], stock: u8, wrap: bool) -> bool {
+    if !wrap && node.left[12] > stock + u8::from(node.top != 13) {
+        return true;
+    }
+    !predecessors_suffice(node, stock_left, wrap)
+}
+
+/// Whether every column card can have a card of its own to go on: each card played from
+/// the columns lands on exactly one card (the waste's top now, a stock card, or a column
+/// card played before it), and each of those takes at most one, of a neighbouring rank.
+/// So there must be a matching of column cards to such cards; by ranks it is a flow along
+/// a path of ranks (a cycle with wrap), checked greedily.
+fn predecessors_suffice(node: &Node, stock_left: &[u8; 13], wrap: bool) -> bool {
+    let mut supply: [u8; 13] = std::array::from_fn(|r| node.left[r] + stock_left[r]);
+    supply[usize::from(node.top - 1)] += 1;
+    let d = &node.left;
+    let s = &supply;
+    if !wrap {
+        // Nothing goes on a King (s[12] unused). Odd ranks go on even ones along
+        // D1 S2 D3 ... S12 D13, even ones on odd along S1 D2 S3 ... D12 S13.
+        return chain(
+            0,
+            &[d[0], d[2], d[4], d[6], d[8], d[10], d[12]],
+            &[s[1], s[3], s[5], s[7], s[9], s[11], 0],
+        ) && chain(
+            s[0],
+            &[d[1], d[3], d[5], d[7], d[9], d[11]],
+            &[s[2], s[4], s[6], s[8], s[10], 0],
+        );
+    }
+    // One cycle D1 S2 D3 ... D13 S1 D2 ... D12 S13 (then D1 again): each rank once as a
+    // demand, once as a supply. Cut at the edge S13-D1, it is a path, for each flow
+    // over that edge.
+    let demands = [
+        d[0], d[2], d[4], d[6], d[8], d[10], d[12], d[1], d[3], d[5], d[7], d[9], d[11],
+    ];
+    let supplies = [
+        s[1], s[3], s[5], s[7], s[9], s[11], s[0], s[2], s[4], s[6], s[8], s[10], s[12],
+    ];
+    (0..=d[0].min(s[12])).any(|f| {
+        let (mut demands, mut supplies) = (demands, supplies);
+        demands[0] -= f;
+        supplies[12] -= f;
+        chain(0, &demands, &supplies)
     })
 }
 
-/// Whether some column card can never be played again: no card that it could go on is on
-/// the waste now or left anywhere (columns or stock) to get there. Such a position is
-/// lost, so the search need not go on from it (black-hole-solver's "rank reachability"
-/// idea; the check is ours).
-fn is_dead(node: &Node, stock_left: &[u8; 13], goes_on: &[u16; 13]) -> bool {
-    let mut reachable = 1u16 << (rank(node.top) - 1);
-    let mut waiting = 0u16;
-    for (r, (&in_columns, &in_stock)) in node.left.iter().zip(stock_left).enumerate() {
-        if in_columns > 0 {
-            waiting |= 1 << r;
+/// Whether the demands along a path `supply0 D0 S0 D1 S1 ...` can all be met, each demand
+/// from the supplies beside it: left to right, a demand takes first from the supply
+/// before it (which nothing later can use), then from the one after it.
+#[inline]
+fn chain(supply0: u8, demands: &[u8], supplies: &[u8]) -> bool {
+    let mut before = supply0;
+    for (&demand, &after) in demands.iter().zip(supplies) {
+        let rest = demand - demand.min(before);
+        if rest > after {
+            return false;
         }
-        if in_columns + in_stock > 0 {
-            reachable |= 1 << r;
-        }
+        before = after - rest;
     }
-    (0..13).any(|r| waiting & (1 << r) != 0 && goes_on[r] & reachable == 0)
+    true
 }
 
 impl Node {
-    /// The position's index in the table of seen positions: column heights in base 6, then
-    /// cards drawn, then the top card's rank.
-    fn index(&self, stock: usize) -> usize {
+    /// The position's place in the table of seen positions: column heights in base 6, then
+    /// the top card's rank (the cards drawn are what the table holds).
+    fn index(&self) -> usize {
         let mut index = 0usize;
         for &h in &self.heights {
             index = index * (ROWS + 1) + h as usize;
         }
-        (index * (stock + 1) + self.drawn as usize) * 13 + rank(self.top) as usize - 1
+        index * 13 + self.top as usize - 1
     }
 }
 
-/// Positions seen, one bit each: every position of a search has a place (a few megabytes),
-/// so nothing is ever forgotten and no budget of states applies.
-struct Table(Vec<u64>);
+/// For every column heights and top rank, the fewest cards drawn it was searched with, plus
+/// one (0: never). Fewer cards drawn is never worse: from `k` drawn, drawing on to any
+/// `k' > k` gives every waste top that `k'` drawn could give. It has a place for every
+/// position (3.6 MB), so nothing is forgotten and no budget of states applies. Each thread
+/// keeps one and reuses it, clearing only the places the last search wrote: a new table
+/// costs a page fault for every page a search touches, as much as a short search itself.
+struct Table {
+    slots: Vec<u8>,
+    touched: Vec<u32>,
+}
+
+thread_local! {
+    static TABLE: std::cell::RefCell<Table> = const {
+        std::cell::RefCell::new(Table { slots: Vec::new(), touched: Vec::new() })
+    };
+}
 
 impl Table {
-    fn new(stock: usize) -> Self {
-        let positions = (ROWS + 1).pow(COLUMNS as u32) * (stock + 1) * 13;
-        Table(vec![0; positions.div_ceil(64)])
+    /// Runs `search` with this thread's table, emptied first.
+    fn with<T>(search: impl FnOnce(&mut Table) -> T) -> T {
+        TABLE.with(|cell| {
+            let mut table = cell.borrow_mut();
+            table.clear();
+            search(&mut table)
+        })
     }
 
-    /// Marks a position seen; returns whether it was new.
-    fn insert(&mut self, index: usize) -> bool {
-        let (word, bit) = (index / 64, 1u64 << (index % 64));
-        let new = self.0[word] & bit == 0;
-        self.0[word] |= bit;
-        new
+    fn clear(&mut self) {
+        let size = (ROWS + 1).pow(COLUMNS as u32) * 13;
+        if self.slots.len() != size || self.touched.len() > size / 16 {
+            self.slots = vec![0; size];
+        } else {
+            for &index in &self.touched {
+                self.slots[index as usize] = 0;
+            }
+        }
+        self.touched.clear();
     }
+
+    /// Records a position; whether it is to be searched: never seen with as few cards drawn.
+    fn visit(&mut self, index: usize, drawn: u8) -> bool {
+        let slot = &mut self.slots[index];
+        if *slot == 0 {
+            self.touched.push(index as u32);
+        } else if *slot <= drawn + 1 {
+            return false;
+        }
+        *slot = drawn + 1;
+        true
+    }
+}
+
+/// A move of the search: draw until `drawn` cards are drawn (none if already), then play
+/// `column`'s exposed card.
+#[derive(Clone, Copy, Default)]
+struct Step {
+    column: u8,
+    drawn: u8,
 }
 
 struct Frame {
     node: Node,
-    moves: [GolfMove; COLUMNS + 1],
+    steps: [Step; COLUMNS],
     count: usize,
     next: usize,
 }
@@ -259,6 +364,13 @@ pub fn solve(start: &Golf, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> R
 
 /// [`solve`] with a choice of pruning.
 ///
+/// The search's moves are "draw as many cards as it takes (perhaps none), then play a
+/// column's card": only a play changes the columns, and between plays the only choice is
+/// how far to draw. For each column the search draws as few cards as the play needs,
+/// since fewer cards drawn is never worse (see `Table`). So every move empties a place in
+/// the columns, a line is at most 35 moves, and a position is searched again only when
+/// reached with fewer cards drawn.
+///
 /// With [`Pruning::None`] positions where a column card can never be played are searched
 /// on too (for checking the dead-position rule).
 pub fn solve_with(
@@ -268,24 +380,42 @@ pub fn solve_with(
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<GolfMove> {
     let mut meter = Meter::new(budget, stop);
+    if start.is_won() {
+        return meter.report(Outcome::Solved(Vec::new()));
+    }
     let columns = &start.columns;
     let draws: Vec<u8> = start.stock.iter().rev().copied().collect();
+    let next_draws = next_draws(&draws, start.wrap);
     let expand = |node: &Node| -> Frame {
         let mut frame = Frame {
             node: *node,
-            moves: [GolfMove::Draw; COLUMNS + 1],
+            steps: [Step::default(); COLUMNS],
             count: 0,
             next: 0,
         };
-        let top = rank(node.top);
         for (i, &h) in node.heights.iter().enumerate() {
-            if h > 0 && neighbours(rank(columns[i][h as usize - 1]), top, start.wrap) {
-                frame.moves[frame.count] = GolfMove::Play(i as u8);
-                frame.count += 1;
+            if h == 0 {
+                continue;
             }
-        }
-        if (node.drawn as usize) < draws.len() {
-            frame.moves[frame.count] = GolfMove::Draw;
+            let card = rank(columns[i][h as usize - 1]);
+            let drawn = if neighbours(card, node.top, start.wrap) {
+                node.drawn
+            } else if let Some(drawn) = next_draws[usize::from(node.drawn)][usize::from(card - 1)] {
+                drawn
+            } else {
+                continue;
+            };
+            // Kept in order of cards drawn, fewest first: plays that need no draw are
+            // tried first.
+            let mut j = frame.count;
+            while j > 0 && frame.steps[j - 1].drawn > drawn {
+                frame.steps[j] = frame.steps[j - 1];
+                j -= 1;
+            }
+            frame.steps[j] = Step {
+                column: i as u8,
+                drawn,
+            };
             frame.count += 1;
         }
         frame
@@ -297,55 +427,61 @@ pub fn solve_with(
     let root = Node {
         heights: std::array::from_fn(|i| columns[i].len() as u8),
         drawn: 0,
-        top: start.waste_top,
+        top: rank(start.waste_top),
         left,
     };
     let stock_left = stock_ranks(&draws);
-    let goes_on = goes_on(start.wrap);
-    if start.is_won() {
-        return meter.report(Outcome::Solved(Vec::new()));
+    let wrap = start.wrap;
+    if pruning == Pruning::Full && is_lost(&root, &stock_left[0], draws.len() as u8, wrap) {
+        return meter.report(Outcome::Unsolvable);
     }
-    let mut seen = Table::new(draws.len());
-    seen.insert(root.index(draws.len()));
-    let mut stack = vec![expand(&root)];
-    while let Some(frame) = stack.last_mut() {
-        if frame.next == frame.count {
-            stack.pop();
-            continue;
-        }
-        let mv = frame.moves[frame.next];
-        frame.next += 1;
-        if let Err(reason) = meter.tick(u64::MAX) {
-            return meter.report(Outcome::Unknown(reason));
-        }
-        let mut node = frame.node;
-        match mv {
-            GolfMove::Play(i) => {
-                node.heights[i as usize] -= 1;
-                node.top = columns[i as usize][node.heights[i as usize] as usize];
-                node.left[usize::from(rank(node.top) - 1)] -= 1;
+    let outcome = Table::with(|seen| {
+        seen.visit(root.index(), 0);
+        let mut stack = vec![expand(&root)];
+        while let Some(frame) = stack.last_mut() {
+            if frame.next == frame.count {
+                stack.pop();
+                continue;
             }
-            GolfMove::Draw => {
-                node.top = draws[node.drawn as usize];
-                node.drawn += 1;
+            let step = frame.steps[frame.next];
+            frame.next += 1;
+            if let Err(reason) = meter.tick(u64::MAX) {
+                return Outcome::Unknown(reason);
             }
+            let mut node = frame.node;
+            let i = usize::from(step.column);
+            node.heights[i] -= 1;
+            node.top = rank(columns[i][usize::from(node.heights[i])]);
+            node.left[usize::from(node.top - 1)] -= 1;
+            node.drawn = step.drawn;
+            if node.heights.iter().all(|&h| h == 0) {
+                // each frame's current step, the last of them `step`
+                let mut path = Vec::new();
+                for frame in &stack {
+                    let step = frame.steps[frame.next - 1];
+                    path.extend((frame.node.drawn..step.drawn).map(|_| GolfMove::Draw));
+                    path.push(GolfMove::Play(step.column));
+                }
+                return Outcome::Solved(path);
+            }
+            if !seen.visit(node.index(), node.drawn) {
+                continue;
+            }
+            if pruning == Pruning::Full
+                && is_lost(
+                    &node,
+                    &stock_left[usize::from(node.drawn)],
+                    draws.len() as u8 - node.drawn,
+                    wrap,
+                )
+            {
+                continue;
+            }
+            stack.push(expand(&node));
         }
-        if node.heights.iter().all(|&h| h == 0) {
-            // each frame's current move, the last of them `mv`
-            let path = stack.iter().map(|f| f.moves[f.next - 1]).collect();
-            return meter.report(Outcome::Solved(path));
-        }
-        if !seen.insert(node.index(draws.len())) {
-            continue;
-        }
-        if pruning == Pruning::Full
-            && is_dead(&node, &stock_left[usize::from(node.drawn)], &goes_on)
-        {
-            continue;
-        }
-        stack.push(expand(&node));
-    }
-    meter.report(Outcome::Unsolvable)
+        Outcome::Unsolvable
+    });
+    meter.report(outcome)
 }
 #[cfg(test)]
 mod tests {
@@ -432,6 +568,44 @@ mod tests {
             }
         }
         assert!(lost > 20, "{lost}");
+    }
+
+    #[test]
+    fn chain_meets_demands_from_either_side() {
+        assert!(chain(0, &[1, 1], &[2, 0]));
+        assert!(!chain(0, &[2, 1], &[2, 0]));
+        assert!(chain(1, &[2], &[1]));
+        // the first demand must leave the supply between them to the second
+        assert!(chain(1, &[1, 1], &[1, 0]));
+        assert!(!chain(1, &[1, 1], &[0, 0]));
+        assert!(chain(0, &[], &[]) && chain(3, &[], &[]) && !chain(0, &[1], &[0]));
+    }
+
+    #[test]
+    fn too_few_cards_to_go_on_is_lost_at_once() {
+        // Four Sixes in the columns with only Fives and Sevens to go on: one Seven on the
+        // waste, one Five in the stock. Every card has a neighbour somewhere, but four
+        // Sixes need four cards under them.
+        let (six, five, seven) = (5, 4, 6);
+        let start = Golf {
+            wrap: false,
+            columns: [
+                vec![six],
+                vec![six + 13],
+                vec![six + 26],
+                vec![six + 39],
+                vec![],
+                vec![],
+                vec![],
+            ],
+            stock: vec![five],
+            waste_top: seven,
+        };
+        let report = solve(&start, &Budget::default(), &mut || false);
+        assert_eq!(report.outcome, Outcome::Unsolvable);
+        assert_eq!(report.nodes, 0, "lost before any move is searched");
+        let none = solve_with(&start, &Budget::default(), Pruning::None, &mut || false);
+        assert_eq!(none.outcome, Outcome::Unsolvable);
     }
 
     #[test]
