@@ -19,11 +19,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,24 +28,9 @@ from pathlib import Path
 import httpx
 import uvloop
 
+from patience.server import launch
+
 TARGET_P99_MS = 5.0
-
-
-def _start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
-    env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "patience.cli", "serve", "--port", str(port)],
-        env=env,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(300):
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return server
-        except httpx.TransportError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("the server did not start")
 
 
 class _Connection:
@@ -163,7 +145,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server = _start_server(Path(folder) / "bench.sqlite3", args.port)
+        server = launch.start(Path(folder) / "bench.sqlite3", args.port)
         try:
             times, wall = uvloop.run(
                 _run(args.port, args.games, args.moves, args.concurrency, args.think)

@@ -17,8 +17,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from patience.games import new_game
 from patience.games.klondike import Klondike
+from patience.server import launch
 from patience.solve import solve
-from servers import free_port, serve
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -33,8 +33,8 @@ def browser() -> Iterator[Browser]:
 
 
 def _server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[str]:
-    port = free_port()
-    process = serve(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **env)
+    port = launch.free_port()
+    process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **env)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=10)

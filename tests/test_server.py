@@ -16,9 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from patience.games import new_game
-from patience.server import Settings, create_app
+from patience.server import Settings, create_app, launch
 from patience.solve import solve
-from servers import free_port, serve
 
 CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
 
@@ -197,10 +196,10 @@ def test_no_response_shows_a_card_the_player_has_not_seen(client: TestClient, na
 
 
 def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
-    database, port = tmp_path / "games.sqlite3", free_port()
+    database, port = tmp_path / "games.sqlite3", launch.free_port()
     base = f"http://127.0.0.1:{port}/api/sessions"
     certificate = solve(new_game("klondike", seed=2)).moves
-    server = serve(database, port)
+    server = launch.start(database, port)
     try:
         body = httpx.post(base, json={"game": "klondike", "seed": 2, "mode": "practice"}).json()
         headers = {"Authorization": f"Bearer {body['token']}"}
@@ -212,7 +211,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    server = serve(database, port)
+    server = launch.start(database, port)
     try:
         after = httpx.get(f"{base}/{body['id']}", headers=headers).json()
         assert after["board"] == before["board"]

@@ -1,0 +1,65 @@
+"""``patience serve`` in a child process, for the tests and benchmarks that need a real
+server: started on a port, with its own SQLite file, and returned once it answers.
+
+>>> port = free_port()
+>>> 1024 <= port < 65536
+True
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+__all__ = ["ServerStartError", "free_port", "start"]
+
+
+class ServerStartError(RuntimeError):
+    """The child process did not answer in time; the message holds its error output."""
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(
+    database: Path, port: int, *, timeout: float = 30.0, **env: str
+) -> subprocess.Popen[bytes]:
+    """Starts ``patience serve --port PORT`` on the SQLite file ``database`` (more
+    ``PATIENCE_*`` settings in ``env``) and waits until ``/api/games`` answers.
+
+    The caller stops it (``terminate`` or ``kill``, then ``wait``). Raises
+    :class:`ServerStartError` after ``timeout`` seconds, with the child's error output.
+    """
+    environ = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"} | env
+    # A file, not a pipe: a pipe nobody reads would stop a long-running server once full.
+    # The child keeps its own handle on it when this one closes.
+    with tempfile.TemporaryFile() as errors:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "patience.cli", "serve", "--port", str(port)],
+            env=environ,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1):
+                    return server
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        server.kill()
+        server.wait()
+        errors.seek(0)
+        detail = errors.read().decode(errors="replace")
+    raise ServerStartError(f"the server did not start: {detail}")
