@@ -371,8 +371,8 @@ pub fn solve(start: &Golf, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> R
 /// the columns, a line is at most 35 moves, and a position is searched again only when
 /// reached with fewer cards drawn.
 ///
-/// With [`Pruning::None`] positions where a column card can never be played are searched
-/// on too (for checking the dead-position rule).
+/// With [`Pruning::None`] positions that `is_lost` would stop at are searched on too (for
+/// checking that test).
 pub fn solve_with(
     start: &Golf,
     budget: &Budget,
