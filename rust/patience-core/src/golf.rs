@@ -405,10 +405,17 @@ pub fn solve_with(
             } else {
                 continue;
             };
-            // Kept in order of cards drawn, fewest first: plays that need no draw are
-            // tried first.
+            // Kept in order of cards drawn, fewest first (plays that need no draw are tried
+            // first), then tallest column first: on seeds 0-1,999 that cut the median nodes
+            // of a wrap deal from 3,658 to 1,353 and without wrap from 7,139 to 6,273; the
+            // other way round was worse in both.
+            let order = |step: &Step| {
+                let height = node.heights[usize::from(step.column)];
+                (step.drawn, std::cmp::Reverse(height))
+            };
+            let this = (drawn, std::cmp::Reverse(h));
             let mut j = frame.count;
-            while j > 0 && frame.steps[j - 1].drawn > drawn {
+            while j > 0 && order(&frame.steps[j - 1]) > this {
                 frame.steps[j] = frame.steps[j - 1];
                 j -= 1;
             }
