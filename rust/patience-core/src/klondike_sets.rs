@@ -704,48 +704,38 @@ pub fn solve_with(
     // marked table, is the only one that can answer "unsolvable".
     // (About a million nodes a second of budget: a fifth to a quarter of the time.)
     let second = ((budget.max_seconds * 1e6) as u64).min(budget.max_nodes / 4);
-    let quick = [(budget.max_nodes.min(50_000), false), (second, true)];
-    let mut outcome = None;
-    for (nodes, back) in quick {
-        let pass = Pass {
-            node_limit: meter.nodes + nodes,
-            back,
+    let passes = [
+        Pass {
+            nodes: budget.max_nodes.min(50_000),
+            back: false,
             marked: false,
-        };
+        },
+        Pass {
+            nodes: second,
+            back: true,
+            marked: false,
+        },
+        Pass {
+            nodes: u64::MAX,
+            back: true,
+            marked: true,
+        },
+    ];
+    let outcome = passes.into_iter().find_map(|pass| {
         match search(&layout, root, budget, pruning, &mut meter, pass) {
-            Phase::Won(line) => {
-                outcome = Some(Ok(line));
-                break;
+            Phase::Won(line) => Some(Ok(line)),
+            // only the complete search, with the marked table, may call a deal lost
+            Phase::Exhausted if pass.marked => Some(Err(Outcome::Unsolvable)),
+            Phase::Full if pass.marked => {
+                Some(Err(Outcome::Unknown("transposition table full".into())))
             }
-            Phase::Stopped(reason) if reason != "node limit" => {
-                outcome = Some(Err(Outcome::Unknown(reason)));
-                break;
+            Phase::Stopped(reason) if pass.marked || reason != "node limit" => {
+                Some(Err(Outcome::Unknown(reason)))
             }
-            _ => {}
+            _ => None,
         }
-    }
-    if outcome.is_none() {
-        outcome = Some(
-            match search(
-                &layout,
-                root,
-                budget,
-                pruning,
-                &mut meter,
-                Pass {
-                    node_limit: u64::MAX,
-                    back: true,
-                    marked: true,
-                },
-            ) {
-                Phase::Won(line) => Ok(line),
-                Phase::Exhausted => Err(Outcome::Unsolvable),
-                Phase::Full => Err(Outcome::Unknown("transposition table full".into())),
-                Phase::Stopped(reason) => Err(Outcome::Unknown(reason)),
-            },
-        );
-    }
-    let outcome = match outcome.expect("an outcome was set") {
+    });
+    let outcome = match outcome.expect("the complete search always answers") {
         Ok(line) => match realise(start, &line) {
             Ok(moves) => Outcome::Solved(moves),
             Err(why) => panic!("an abstract line has no realisation: {why}: {line:?}"),
@@ -766,8 +756,8 @@ enum Phase {
 /// How one depth-first search goes.
 #[derive(Clone, Copy)]
 struct Pass {
-    /// Stop once this many nodes have been counted in all.
-    node_limit: u64,
+    /// Stop once this pass has counted this many nodes.
+    nodes: u64,
     /// Whether foundation cards may come back.
     back: bool,
     /// Whether the table keeps each position's mark (see [`KeySet::visit`]); without it
@@ -785,12 +775,13 @@ fn search(
     pass: Pass,
 ) -> Phase {
     let Pass {
-        node_limit,
+        nodes,
         back,
         marked,
     } = pass;
+    let node_limit = meter.nodes.saturating_add(nodes);
     let mut seen = KeySet::new(budget.max_states);
-    seen.insert(layout.key(&root));
+    seen.visit(layout.key(&root), 0);
     let mut first = Vec::with_capacity(48);
     let forced = layout.moves(&root, &mut first, back);
     let mut stack = vec![Frame {

@@ -165,42 +165,11 @@ impl KeySet {
         self.len + self.has_zero as usize
     }
 
-    /// `Some(true)` if `key` is new (and now kept), `Some(false)` if it was there already,
-    /// `None` if it is new but the set is full.
-    pub(crate) fn insert(&mut self, key: u64) -> Option<bool> {
-        if key == 0 {
-            let new = !self.has_zero;
-            self.has_zero = true;
-            return Some(new);
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = key as usize & mask;
-        loop {
-            let slot = self.slots[i];
-            if slot == key {
-                return Some(false);
-            }
-            if slot == 0 {
-                break;
-            }
-            i = (i + 1) & mask;
-        }
-        if self.len() >= self.limit {
-            return None;
-        }
-        self.slots[i] = key;
-        self.len += 1;
-        if self.len * 2 > self.slots.len() {
-            self.grow();
-        }
-        Some(true)
-    }
-
     /// For searches whose positions may be searched in full (mark 0) or restricted in a
     /// way the mark names: `Some(true)` if `key` must be searched under `mark` (it is new,
     /// or was searched only under another restriction; it now holds `mark`), `Some(false)`
     /// if it was searched in full or under the same mark, `None` if it is new but the set
-    /// is full.
+    /// is full. With mark 0 throughout it is a plain set: `Some(true)` when `key` is new.
     pub(crate) fn visit(&mut self, key: u64, mark: u8) -> Option<bool> {
         let (held, index) = if key == 0 {
             (self.has_zero.then_some(self.zero_mark), usize::MAX)
