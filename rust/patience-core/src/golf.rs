@@ -383,9 +383,9 @@ pub fn solve_with(
     if start.is_won() {
         return meter.report(Outcome::Solved(Vec::new()));
     }
-    let columns = &start.columns;
+    let (columns, wrap) = (&start.columns, start.wrap);
     let draws: Vec<u8> = start.stock.iter().rev().copied().collect();
-    let next_draws = next_draws(&draws, start.wrap);
+    let next_draws = next_draws(&draws, wrap);
     let expand = |node: &Node| -> Frame {
         let mut frame = Frame {
             node: *node,
@@ -398,7 +398,7 @@ pub fn solve_with(
                 continue;
             }
             let card = rank(columns[i][h as usize - 1]);
-            let drawn = if neighbours(card, node.top, start.wrap) {
+            let drawn = if neighbours(card, node.top, wrap) {
                 node.drawn
             } else if let Some(drawn) = next_draws[usize::from(node.drawn)][usize::from(card - 1)] {
                 drawn
@@ -438,7 +438,6 @@ pub fn solve_with(
         left,
     };
     let stock_left = stock_ranks(&draws);
-    let wrap = start.wrap;
     if pruning == Pruning::Full && is_lost(&root, &stock_left[0], draws.len() as u8, wrap) {
         return meter.report(Outcome::Unsolvable);
     }
