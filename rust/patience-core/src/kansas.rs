@@ -17,7 +17,7 @@ use std::fmt;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{mix, Budget, Meter, Outcome, Report, Seen};
+use crate::search::{mix, Budget, KeySet, Meter, Outcome, Report};
 
 pub use crate::search::Pruning;
 
@@ -82,6 +82,18 @@ impl fmt::Display for KansasMove {
             KansasMove::Draw => f.write_str("draw"),
         }
     }
+}
+
+/// What [`Kansas::unplay`] needs to take a move back.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: KansasMove,
+    /// The card that went home (moves home).
+    card: u8,
+    /// Cards moved (between columns).
+    moved: u8,
+    /// Whether the reserve refilled the column the move emptied.
+    refilled: bool,
 }
 
 #[inline]
@@ -209,6 +221,21 @@ impl Kansas {
         if total != 52 {
             return Err(InvalidPosition(format!(
                 "the position holds {total} cards, not 52"
+            )));
+        }
+        if self
+            .columns
+            .iter()
+            .any(|column| column.windows(2).any(|pair| !builds_on(pair[1], pair[0])))
+        {
+            return Err(InvalidPosition(
+                "a column is not a run descending one rank a card".into(),
+            ));
+        }
+        if self.waste.len() + self.stock.len() > 39 {
+            return Err(InvalidPosition(format!(
+                "the waste and stock hold {} cards (at most 39)",
+                self.waste.len() + self.stock.len()
             )));
         }
         if !self.reserve.is_empty() && self.columns.iter().any(Vec::is_empty) {
@@ -350,6 +377,84 @@ impl Kansas {
         }
     }
 
+    /// Plays a legal move as [`Kansas::apply`] does (the refill included) and returns what
+    /// [`Kansas::unplay`] needs to take it back.
+    fn play(&mut self, mv: KansasMove) -> Undo {
+        let mut undo = Undo {
+            mv,
+            card: 0,
+            moved: 0,
+            refilled: false,
+        };
+        let emptied = match mv {
+            KansasMove::WasteHome => {
+                undo.card = *self.waste.last().expect("legal");
+                None
+            }
+            KansasMove::ReserveHome => {
+                undo.card = *self.reserve.last().expect("legal");
+                None
+            }
+            KansasMove::ColumnHome(i) => {
+                let column = &self.columns[usize::from(i)];
+                undo.card = *column.last().expect("legal");
+                Some(usize::from(i)).filter(|_| column.len() == 1)
+            }
+            KansasMove::ColumnTo { from, start, .. } => {
+                undo.moved = (self.columns[usize::from(from)].len() - usize::from(start)) as u8;
+                Some(usize::from(from)).filter(|_| start == 0)
+            }
+            _ => None,
+        };
+        undo.refilled = emptied.is_some() && !self.reserve.is_empty();
+        self.apply(mv);
+        undo
+    }
+
+    /// Takes back the move [`Kansas::play`] made, the last one played.
+    fn unplay(&mut self, undo: Undo) {
+        let unrefill = |state: &mut Kansas, column: usize| {
+            if undo.refilled {
+                let card = state.columns[column].pop().expect("the refill");
+                state.reserve.push(card);
+            }
+        };
+        match undo.mv {
+            KansasMove::WasteHome => {
+                self.counts[suit(undo.card)] -= 1;
+                self.waste.push(undo.card);
+            }
+            KansasMove::ReserveHome => {
+                self.counts[suit(undo.card)] -= 1;
+                self.reserve.push(undo.card);
+            }
+            KansasMove::ColumnHome(i) => {
+                self.counts[suit(undo.card)] -= 1;
+                unrefill(self, usize::from(i));
+                self.columns[usize::from(i)].push(undo.card);
+            }
+            KansasMove::WasteTo(j) => {
+                let card = self.columns[usize::from(j)].pop().expect("played");
+                self.waste.push(card);
+            }
+            KansasMove::ReserveTo(j) => {
+                let card = self.columns[usize::from(j)].pop().expect("played");
+                self.reserve.push(card);
+            }
+            KansasMove::ColumnTo { from, to, .. } => {
+                let from = usize::from(from);
+                unrefill(self, from);
+                let to = &mut self.columns[usize::from(to)];
+                let moved = to.split_off(to.len() - usize::from(undo.moved));
+                self.columns[from].extend_from_slice(&moved);
+            }
+            KansasMove::Draw => {
+                let card = self.waste.pop().expect("drawn");
+                self.stock.push(card);
+            }
+        }
+    }
+
     /// Whether sending `card` home (a foundation takes it) loses nothing: every card that
     /// could ever be built on it (one rank lower, any suit) is home already, so it is no
     /// longer needed as a target. A base-rank card never is (the cards built on it go home
@@ -361,29 +466,41 @@ impl Kansas {
 
     /// The canonical key of the position: the columns in sorted order (which column is
     /// which never matters to the play), the reserve and stock by how much is left, the
-    /// waste in full. The foundations follow from the rest.
-    fn key(&self) -> u64 {
-        let sequence = |cards: &[u8], seed: u64| {
-            cards
-                .iter()
-                .fold(seed, |h, &c| mix(h.rotate_left(9) ^ (u64::from(c) + 1)))
+    /// waste as the set of its cards (`order` numbers the cards of the start's waste and
+    /// stock in the order they are turned, so the waste is always in that order). The
+    /// foundations follow from the rest. A column is a run descending from its bottom card
+    /// ([`Kansas::check`]), so its bottom card, length and suits say what it holds.
+    fn key(&self, order: &[u8; 52]) -> u64 {
+        let column = |cards: &[u8]| -> u128 {
+            let Some((&bottom, rest)) = cards.split_first() else {
+                return 0;
+            };
+            let head = (u128::from(bottom) + 1) << 6 | cards.len() as u128;
+            rest.iter()
+                .fold(head, |code, &c| code << 2 | suit(c) as u128)
         };
-        let mut columns: [u64; COLUMNS] = std::array::from_fn(|i| sequence(&self.columns[i], 0x51));
+        let mut columns: [u128; COLUMNS] = std::array::from_fn(|i| column(&self.columns[i]));
         columns.sort_unstable();
-        let mut key = sequence(&self.waste, 0x77);
-        for h in columns {
-            key = mix(key ^ h);
+        let waste = self
+            .waste
+            .iter()
+            .fold(0u64, |set, &c| set | 1 << order[usize::from(c)]);
+        let mut key =
+            mix(waste ^ (self.reserve.len() as u64) << 48 ^ (self.stock.len() as u64) << 56);
+        for code in columns {
+            key = mix(key ^ code as u64 ^ mix((code >> 64) as u64));
         }
-        mix(key ^ ((self.reserve.len() as u64) << 8 | self.stock.len() as u64))
+        key
     }
 }
 
+/// A position on the search's stack.
 struct Frame {
-    state: Kansas,
+    /// Its moves, in the order they are tried.
     moves: Vec<KansasMove>,
     next: usize,
-    /// The moves that led here from the parent frame: the chosen one, then the safe ones.
-    path: Vec<KansasMove>,
+    /// Moves in the log before the move that led here (the safe ones home follow it).
+    logged: usize,
 }
 
 /// Whether a move between columns does something at once: empties its column (which the
@@ -423,22 +540,18 @@ fn ordered_moves(state: &Kansas, complete: bool) -> Vec<KansasMove> {
     moves
 }
 
-/// Plays every safe move home, recording each in `path`.
-fn play_safe(state: &mut Kansas, path: &mut Vec<KansasMove>) {
-    loop {
-        let safe =
-            |card: Option<&u8>| card.is_some_and(|&c| state.takes(c) && state.is_safe_home(c));
-        let mv = if safe(state.waste.last()) {
-            KansasMove::WasteHome
-        } else if safe(state.reserve.last()) {
-            KansasMove::ReserveHome
-        } else if let Some(i) = (0..COLUMNS).find(|&i| safe(state.columns[i].last())) {
-            KansasMove::ColumnHome(i as u8)
-        } else {
-            return;
-        };
-        state.apply(mv);
-        path.push(mv);
+/// A safe move home (see [`Kansas::is_safe_home`]), if any: the waste's, the reserve's,
+/// then the columns'.
+fn next_safe(state: &Kansas) -> Option<KansasMove> {
+    let safe = |card: Option<&u8>| card.is_some_and(|&c| state.takes(c) && state.is_safe_home(c));
+    if safe(state.waste.last()) {
+        Some(KansasMove::WasteHome)
+    } else if safe(state.reserve.last()) {
+        Some(KansasMove::ReserveHome)
+    } else {
+        (0..COLUMNS)
+            .find(|&i| safe(state.columns[i].last()))
+            .map(|i| KansasMove::ColumnHome(i as u8))
     }
 }
 
@@ -464,8 +577,18 @@ pub fn solve_with(
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<KansasMove> {
+    let mut order = [0; 52];
+    for (k, &card) in start
+        .waste
+        .iter()
+        .chain(start.stock.iter().rev())
+        .enumerate()
+    {
+        order[usize::from(card)] = k as u8;
+    }
     let mut search = Search {
         meter: Meter::new(budget, stop),
+        order,
         budget,
         pruning,
     };
@@ -490,34 +613,44 @@ enum Phase {
 
 struct Search<'a> {
     meter: Meter<'a>,
+    /// Each card of the start's waste and stock numbered in the order it is turned.
+    order: [u8; 52],
     budget: &'a Budget,
     pruning: Pruning,
 }
 
 impl Search<'_> {
     /// One depth-first search from `start`, over every move (`complete`) or the restricted
-    /// set, until `node_limit` nodes in all.
+    /// set, until `node_limit` nodes in all. It plays and takes back moves on one position
+    /// and remembers every position it has searched.
     fn run(&mut self, start: &Kansas, complete: bool, node_limit: u64) -> Phase {
-        let mut root = start.clone();
-        let mut path = Vec::new();
-        if self.pruning == Pruning::Full {
-            play_safe(&mut root, &mut path);
+        let safe_moves = self.pruning == Pruning::Full;
+        let mut state = start.clone();
+        let mut log: Vec<Undo> = Vec::new();
+        let take_back = |state: &mut Kansas, log: &mut Vec<Undo>, to: usize| {
+            while log.len() > to {
+                state.unplay(log.pop().expect("longer than to"));
+            }
+        };
+        while let Some(safe) = next_safe(&state).filter(|_| safe_moves) {
+            log.push(state.play(safe));
         }
-        if root.is_won() {
-            return Phase::Solved(path);
+        if state.is_won() {
+            return Phase::Solved(log.iter().map(|undo| undo.mv).collect());
         }
-        let mut seen = Seen::default();
-        seen.insert(root.key());
+        let mut seen = KeySet::new(self.budget.max_states);
+        seen.visit(state.key(&self.order), 0);
         let mut overflow = false;
         let mut stack = vec![Frame {
-            moves: ordered_moves(&root, complete),
-            state: root,
+            moves: ordered_moves(&state, complete),
             next: 0,
-            path,
+            logged: log.len(),
         }];
         while let Some(frame) = stack.last_mut() {
             if frame.next == frame.moves.len() {
+                let logged = frame.logged;
                 stack.pop();
+                take_back(&mut state, &mut log, logged);
                 continue;
             }
             let mv = frame.moves[frame.next];
@@ -525,33 +658,26 @@ impl Search<'_> {
             if let Err(reason) = self.meter.tick(node_limit) {
                 return Phase::Stopped(reason);
             }
-            let mut state = frame.state.clone();
-            state.apply(mv);
-            let mut path = vec![mv];
-            if self.pruning == Pruning::Full {
-                play_safe(&mut state, &mut path);
+            let logged = log.len();
+            log.push(state.play(mv));
+            while let Some(safe) = next_safe(&state).filter(|_| safe_moves) {
+                log.push(state.play(safe));
             }
             if state.is_won() {
-                let mut moves: Vec<KansasMove> =
-                    stack.iter().flat_map(|f| f.path.iter().copied()).collect();
-                moves.extend(path);
-                return Phase::Solved(moves);
+                return Phase::Solved(log.iter().map(|undo| undo.mv).collect());
             }
-            let key = state.key();
-            if seen.contains(&key) {
-                continue;
+            match seen.visit(state.key(&self.order), 0) {
+                Some(true) => stack.push(Frame {
+                    moves: ordered_moves(&state, complete),
+                    next: 0,
+                    logged,
+                }),
+                Some(false) => take_back(&mut state, &mut log, logged),
+                None => {
+                    overflow = true;
+                    take_back(&mut state, &mut log, logged);
+                }
             }
-            if seen.len() < self.budget.max_states {
-                seen.insert(key);
-            } else {
-                overflow = true;
-            }
-            stack.push(Frame {
-                moves: ordered_moves(&state, complete),
-                state,
-                next: 0,
-                path,
-            });
         }
         if overflow {
             Phase::Stopped("transposition table full".into())
@@ -596,6 +722,61 @@ mod tests {
             .map(ToString::to_string)
             .collect();
         assert_eq!(moves, ["t1>t3", "t3>t2", "draw"]);
+    }
+
+    #[test]
+    fn unplay_takes_back_every_kind_of_move() {
+        let mut rng = crate::shuffle::SplitMix64::new(3);
+        let mut kinds = [0; 7];
+        for seed in 0..200 {
+            let mut state = Kansas::from_seed(seed).unwrap();
+            let mut played = Vec::new();
+            for _ in 0..80 {
+                let legal = state.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.below(legal.len() as u64) as usize];
+                kinds[match mv {
+                    KansasMove::WasteHome => 0,
+                    KansasMove::ReserveHome => 1,
+                    KansasMove::ColumnHome(_) => 2,
+                    KansasMove::WasteTo(_) => 3,
+                    KansasMove::ReserveTo(_) => 4,
+                    KansasMove::ColumnTo { .. } => 5,
+                    KansasMove::Draw => 6,
+                }] += 1;
+                let before = state.clone();
+                let undo = state.play(mv);
+                let mut applied = before.clone();
+                applied.apply(mv);
+                assert_eq!(state, applied, "seed {seed}: {mv}");
+                played.push((before, undo));
+            }
+            while let Some((before, undo)) = played.pop() {
+                state.unplay(undo);
+                assert_eq!(state, before, "seed {seed}: {}", undo.mv);
+            }
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 0),
+            "every kind of move played: {kinds:?}"
+        );
+    }
+
+    #[test]
+    fn a_column_out_of_sequence_is_refused() {
+        let mut state = Kansas::from_seed(2026).unwrap();
+        let top = *state.columns[0].last().unwrap();
+        let at = state
+            .stock
+            .iter()
+            .position(|&c| !builds_on(c, top))
+            .unwrap();
+        let card = state.stock.remove(at);
+        state.columns[0].push(card);
+        let error = state.check().unwrap_err();
+        assert!(error.to_string().contains("not a run"), "{error}");
     }
 
     /// Positions known to be winnable (along the certificate of a winnable deal, from
