@@ -112,6 +112,22 @@ pub fn string_start(column: &[u8]) -> usize {
     start
 }
 
+/// A column's part of [`Expert::key`]: one multiply a card, mixed at the end.
+fn column_hash(column: &[u8]) -> u64 {
+    let h = column.iter().fold(0x3c_u64, |h, &c| {
+        h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (u64::from(c) + 1)
+    });
+    mix(h)
+}
+
+/// Cards in a column that do not build on the card before them.
+fn column_breaks(column: &[u8]) -> u32 {
+    column
+        .windows(2)
+        .filter(|w| !builds_on(w[1], Some(w[0])))
+        .count() as u32
+}
+
 /// A Solitaire Expert position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expert {
@@ -431,11 +447,11 @@ impl Expert {
     /// The canonical key: columns sorted, the hand as a multiset, each suit's two piles as
     /// a pair of heights in order.
     fn key(&self) -> u64 {
-        let mut columns: [u64; COLUMNS] = std::array::from_fn(|i| {
-            self.columns[i]
-                .iter()
-                .fold(0x3c_u64, |h, &c| mix(h.rotate_left(7) ^ (u64::from(c) + 1)))
-        });
+        self.key_of_columns(std::array::from_fn(|i| column_hash(&self.columns[i])))
+    }
+
+    /// [`Expert::key`] from the columns' hashes ([`column_hash`]).
+    fn key_of_columns(&self, mut columns: [u64; COLUMNS]) -> u64 {
         columns.sort_unstable();
         let mut hand = [0u8; HAND_LIMIT];
         hand[..self.hand.len()].copy_from_slice(&self.hand);
@@ -633,16 +649,13 @@ impl Expert {
     /// each card not yet home one. (Weights chosen on seeds 0-19 at 2 s: breaks alone or
     /// the number of cards above each column's last string decided fewer deals.)
     fn distance(&self) -> u32 {
-        let breaks: usize = self
-            .columns
-            .iter()
-            .map(|c| {
-                c.windows(2)
-                    .filter(|w| !builds_on(w[1], Some(w[0])))
-                    .count()
-            })
-            .sum();
-        (2 * breaks + self.hand.len() + (104 - self.home())) as u32
+        let breaks: u32 = self.columns.iter().map(|c| column_breaks(c)).sum();
+        self.distance_with(breaks)
+    }
+
+    /// [`Expert::distance`] given the breaks in all columns.
+    fn distance_with(&self, breaks: u32) -> u32 {
+        2 * breaks + (self.hand.len() + 104 - self.home()) as u32
     }
 }
 
@@ -767,6 +780,58 @@ fn best_first(
     Outcome::Unsolvable
 }
 
+/// A position with each column's hash and breaks kept up to date as moves are played and
+/// taken back, so that the key and the distance cost two columns a move, not ten.
+struct Tracked {
+    state: Expert,
+    hashes: [u64; COLUMNS],
+    breaks: [u32; COLUMNS],
+}
+
+impl Tracked {
+    fn new(state: Expert) -> Tracked {
+        Tracked {
+            hashes: std::array::from_fn(|i| column_hash(&state.columns[i])),
+            breaks: std::array::from_fn(|i| column_breaks(&state.columns[i])),
+            state,
+        }
+    }
+
+    /// The columns a move changes.
+    fn touched(mv: ExpertMove) -> [Option<u8>; 2] {
+        match mv {
+            ExpertMove::ColumnHome(i) | ExpertMove::ColumnToHand(i) | ExpertMove::HandTo(_, i) => {
+                [Some(i), None]
+            }
+            ExpertMove::ColumnTo { from, to, .. } => [Some(from), Some(to)],
+            ExpertMove::HandHome(_) => [None, None],
+        }
+    }
+
+    fn refresh(&mut self, mv: ExpertMove) {
+        for i in Tracked::touched(mv).into_iter().flatten() {
+            let column = &self.state.columns[usize::from(i)];
+            self.hashes[usize::from(i)] = column_hash(column);
+            self.breaks[usize::from(i)] = column_breaks(column);
+        }
+    }
+
+    fn play(&mut self, mv: ExpertMove) -> Undo {
+        let undo = self.state.play(mv);
+        self.refresh(mv);
+        undo
+    }
+
+    fn unplay(&mut self, undo: Undo) {
+        self.state.unplay(undo);
+        self.refresh(undo.mv);
+    }
+
+    fn key(&self) -> u64 {
+        self.state.key_of_columns(self.hashes)
+    }
+}
+
 /// A position on the depth-first search's stack.
 struct Frame {
     /// Its moves, most promising first.
@@ -778,14 +843,20 @@ struct Frame {
 
 /// `state`'s moves among `tried`, the ones whose result looks nearest to solved first
 /// (ties in [`order`]'s order).
-fn children(state: &mut Expert, tried: Moves) -> Vec<ExpertMove> {
-    let moves = ordered_moves(state, tried);
+fn children(state: &mut Tracked, tried: Moves) -> Vec<ExpertMove> {
+    let moves = ordered_moves(&state.state, tried);
+    let breaks: u32 = state.breaks.iter().sum();
     let mut scored: Vec<(u32, ExpertMove)> = moves
         .into_iter()
         .map(|mv| {
-            let undo = state.play(mv);
-            let distance = state.distance();
-            state.unplay(undo);
+            let touched = Tracked::touched(mv).into_iter().flatten().map(usize::from);
+            let before: u32 = touched.clone().map(|i| state.breaks[i]).sum();
+            let undo = state.state.play(mv);
+            let after: u32 = touched
+                .map(|i| column_breaks(&state.state.columns[i]))
+                .sum();
+            let distance = state.state.distance_with(breaks + after - before);
+            state.state.unplay(undo);
             (distance, mv)
         })
         .collect();
@@ -805,7 +876,7 @@ fn depth_first(
     node_limit: u64,
     meter: &mut Meter<'_>,
 ) -> Outcome<ExpertMove> {
-    let mut state = root.clone();
+    let mut state = Tracked::new(root.clone());
     let mut log: Vec<Undo> = Vec::new();
     let mut seen = KeySet::new(budget.max_states);
     seen.visit(state.key(), 0);
@@ -815,7 +886,7 @@ fn depth_first(
         logged: 0,
     }];
     let mut overflow = false;
-    let take_back = |state: &mut Expert, log: &mut Vec<Undo>, to: usize| {
+    let take_back = |state: &mut Tracked, log: &mut Vec<Undo>, to: usize| {
         while log.len() > to {
             state.unplay(log.pop().expect("longer than to"));
         }
@@ -834,10 +905,11 @@ fn depth_first(
         }
         let logged = log.len();
         log.push(state.play(mv));
-        while let Some(safe) = next_safe(&state).filter(|_| tried != Moves::All) {
+        while let Some(safe) = next_safe(&state.state).filter(|_| tried != Moves::All) {
             log.push(state.play(safe));
         }
-        if state.is_solved() {
+        if state.breaks.iter().all(|&b| b == 0) {
+            // every column one string (or empty): solved
             let mut moves = path.to_vec();
             moves.extend(log.iter().map(|undo| undo.mv));
             return Outcome::Solved(moves);
