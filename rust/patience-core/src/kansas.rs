@@ -522,6 +522,21 @@ fn is_direct(state: &Kansas, mv: KansasMove) -> bool {
         || state.waste.last().is_some_and(|&c| builds_on(c, uncovered))
 }
 
+/// The move that takes back a move between columns that did not empty its column, just
+/// played to reach `state` (only such moves can be undone by a move), as its source,
+/// destination and first card's place.
+fn reverse(state: &Kansas, undo: &Undo) -> Option<(u8, u8, u8)> {
+    match undo.mv {
+        KansasMove::ColumnTo {
+            from, to, start, ..
+        } if start > 0 => {
+            let length = state.columns[usize::from(to)].len();
+            Some((to, from, (length - usize::from(undo.moved)) as u8))
+        }
+        _ => None,
+    }
+}
+
 /// The moves the search tries, best first: home, then onto columns from the reserve (each
 /// turns up a reserve card), then between columns, from the waste, and `draw` last. The
 /// restricted phase leaves out the moves between columns that do nothing at once.
@@ -667,11 +682,23 @@ impl Search<'_> {
                 return Phase::Solved(log.iter().map(|undo| undo.mv).collect());
             }
             match seen.visit(state.key(&self.order), 0) {
-                Some(true) => stack.push(Frame {
-                    moves: ordered_moves(&state, complete),
-                    next: 0,
-                    logged,
-                }),
+                Some(true) => {
+                    let mut moves = ordered_moves(&state, complete);
+                    if log.len() == logged + 1 {
+                        // the move straight back leads to the position just searched
+                        if let Some(back) = reverse(&state, &log[logged]) {
+                            moves.retain(|&m| {
+                                !matches!(m, KansasMove::ColumnTo { from, to, start, .. }
+                                    if (from, to, start) == back)
+                            });
+                        }
+                    }
+                    stack.push(Frame {
+                        moves,
+                        next: 0,
+                        logged,
+                    });
+                }
                 Some(false) => take_back(&mut state, &mut log, logged),
                 None => {
                     overflow = true;
