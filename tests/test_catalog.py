@@ -64,9 +64,14 @@ def test_timed_games_are_dealt_from_the_catalog_in_order(engine: Engine) -> None
         dealt = {row.session_id for row in connection.execute(select(deals))}
         assert dealt == {first.id, second.id}
         assert unused(connection, "expert", {}) == 0
-    # the catalog is empty: a random deal, and the game says it is not certified
+    # the catalog is empty: Expert's solver certifies a fresh deal as the game starts...
     third, _ = store.start("expert", {}, seed=None, mode="timed")
-    assert (third.seed, third.certified) == (10**6, False)
+    assert third.certified
+    assert third.seed >= 10**6
+    assert solve(new_game("expert", seed=third.seed), time_limit=5.0).outcome == "solved"
+    # ...Kansas's cannot: a random deal, and the game says it is not certified
+    fourth, _ = store.start("kansas", {}, seed=None, mode="timed")
+    assert not fourth.certified
     # practice games never take from the catalog
     fill(engine, "expert", {}, 1, jobs=1, time_limit=0.5, random_seed=seeds_from(100))
     practice, _ = store.start("expert", {}, seed=None, mode="practice")

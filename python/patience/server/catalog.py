@@ -1,9 +1,10 @@
 """The catalog of certified winnable deals, dealt to timed games.
 
-A timed game promises a winnable deal. Klondike's and Golf's solvers decide a random deal
-in milliseconds, so the server can also certify one as the game starts; Kansas's and
-Solitaire Expert's leave most random deals undecided within a second, so their timed deals
-come from this catalog, filled ahead of time by ``patience deals catalog GAME --count N``.
+A timed game promises a winnable deal. Klondike's, Golf's and Solitaire Expert's solvers
+win a random winnable deal in milliseconds, so the server can also certify one as the game
+starts; Kansas's leaves most random deals undecided within a second, so its timed deals
+come from this catalog, filled ahead of time by ``patience deals catalog GAME --count N``
+(the catalog is dealt first in every game).
 Every seed in it was solved and its certificate replayed by the engine of record
 (:func:`patience.solve.solve`); each is dealt to one game at most.
 """
