@@ -16,7 +16,7 @@ use std::fmt;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{mix, Budget, KeySet, Meter, Outcome, Report, Seen};
+use crate::search::{self, mix, Budget, DepthFirst, Ended, Meter, Outcome, Report, Seen};
 
 pub use crate::search::Pruning;
 
@@ -780,17 +780,20 @@ fn best_first(
     Outcome::Unsolvable
 }
 
-/// A position with each column's hash and breaks kept up to date as moves are played and
-/// taken back, so that the key and the distance cost two columns a move, not ten.
+/// The complete pass's position: each column's hash and breaks kept up to date as moves
+/// are played and taken back, so that the key and the distance cost two columns a move, not
+/// ten; and the moves the pass tries.
 struct Tracked {
     state: Expert,
     hashes: [u64; COLUMNS],
     breaks: [u32; COLUMNS],
+    tried: Moves,
 }
 
 impl Tracked {
-    fn new(state: Expert) -> Tracked {
+    fn new(state: Expert, tried: Moves) -> Tracked {
         Tracked {
+            tried,
             hashes: std::array::from_fn(|i| column_hash(&state.columns[i])),
             breaks: std::array::from_fn(|i| column_breaks(&state.columns[i])),
             state,
@@ -815,6 +818,11 @@ impl Tracked {
             self.breaks[usize::from(i)] = column_breaks(column);
         }
     }
+}
+
+impl DepthFirst for Tracked {
+    type Move = ExpertMove;
+    type Undo = Undo;
 
     fn play(&mut self, mv: ExpertMove) -> Undo {
         let undo = self.state.play(mv);
@@ -827,18 +835,26 @@ impl Tracked {
         self.refresh(undo.mv);
     }
 
+    fn move_of(undo: &Undo) -> ExpertMove {
+        undo.mv
+    }
+
+    fn next_safe(&self) -> Option<ExpertMove> {
+        next_safe(&self.state).filter(|_| self.tried != Moves::All)
+    }
+
+    /// Every column one string (or empty): solved.
+    fn is_won(&self) -> bool {
+        self.breaks.iter().all(|&b| b == 0)
+    }
+
     fn key(&self) -> u64 {
         self.state.key_of_columns(self.hashes)
     }
-}
 
-/// A position on the depth-first search's stack.
-struct Frame {
-    /// Its moves, most promising first.
-    moves: Vec<ExpertMove>,
-    next: usize,
-    /// Moves in the log before the move that led here (the safe ones home follow it).
-    logged: usize,
+    fn moves(&mut self, _last: Option<&Undo>) -> Vec<ExpertMove> {
+        children(self, self.tried)
+    }
 }
 
 /// `state`'s moves among `tried`, the ones whose result looks nearest to solved first
@@ -876,61 +892,11 @@ fn depth_first(
     node_limit: u64,
     meter: &mut Meter<'_>,
 ) -> Outcome<ExpertMove> {
-    let mut state = Tracked::new(root.clone());
-    let mut log: Vec<Undo> = Vec::new();
-    let mut seen = KeySet::new(budget.max_states);
-    seen.visit(state.key(), 0);
-    let mut stack = vec![Frame {
-        moves: children(&mut state, tried),
-        next: 0,
-        logged: 0,
-    }];
-    let mut overflow = false;
-    let take_back = |state: &mut Tracked, log: &mut Vec<Undo>, to: usize| {
-        while log.len() > to {
-            state.unplay(log.pop().expect("longer than to"));
-        }
-    };
-    while let Some(frame) = stack.last_mut() {
-        if frame.next == frame.moves.len() {
-            let logged = frame.logged;
-            stack.pop();
-            take_back(&mut state, &mut log, logged);
-            continue;
-        }
-        let mv = frame.moves[frame.next];
-        frame.next += 1;
-        if let Err(reason) = meter.tick(node_limit) {
-            return Outcome::Unknown(reason);
-        }
-        let logged = log.len();
-        log.push(state.play(mv));
-        while let Some(safe) = next_safe(&state.state).filter(|_| tried != Moves::All) {
-            log.push(state.play(safe));
-        }
-        if state.breaks.iter().all(|&b| b == 0) {
-            // every column one string (or empty): solved
-            let mut moves = path.to_vec();
-            moves.extend(log.iter().map(|undo| undo.mv));
-            return Outcome::Solved(moves);
-        }
-        match seen.visit(state.key(), 0) {
-            Some(true) => stack.push(Frame {
-                moves: children(&mut state, tried),
-                next: 0,
-                logged,
-            }),
-            Some(false) => take_back(&mut state, &mut log, logged),
-            None => {
-                overflow = true;
-                take_back(&mut state, &mut log, logged);
-            }
-        }
-    }
-    if overflow {
-        Outcome::Unknown("transposition table full".into())
-    } else {
-        Outcome::Unsolvable
+    let mut position = Tracked::new(root.clone(), tried);
+    match search::depth_first(&mut position, meter, node_limit, budget.max_states) {
+        Ended::Won(moves) => Outcome::Solved(path.iter().copied().chain(moves).collect()),
+        Ended::Exhausted => Outcome::Unsolvable,
+        Ended::Stopped(reason) => Outcome::Unknown(reason),
     }
 }
 
@@ -958,39 +924,23 @@ mod tests {
 
     #[test]
     fn unplay_takes_back_every_kind_of_move() {
-        let mut rng = crate::shuffle::SplitMix64::new(11);
         let mut kinds = [0; 5];
-        for seed in 0..40 {
-            let mut state = Expert::from_seed(seed).unwrap();
-            let mut played = Vec::new();
-            for _ in 0..60 {
-                let legal = state.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mv = legal[rng.below(legal.len() as u64) as usize];
-                kinds[match mv {
-                    ExpertMove::ColumnHome(_) => 0,
-                    ExpertMove::HandHome(_) => 1,
-                    ExpertMove::ColumnTo { .. } => 2,
-                    ExpertMove::HandTo(..) => 3,
-                    ExpertMove::ColumnToHand(_) => 4,
-                }] += 1;
-                let before = state.clone();
-                let undo = state.play(mv);
-                let mut applied = before.clone();
-                applied.apply(mv);
-                assert_eq!(state, applied, "seed {seed}: {mv}");
-                played.push((before, undo));
-            }
-            while let Some((before, undo)) = played.pop() {
-                state.unplay(undo);
-                assert_eq!(state, before, "seed {seed}: {}", undo.mv);
-            }
-        }
-        assert!(
-            kinds.iter().all(|&k| k > 0),
-            "every kind of move played: {kinds:?}"
+        crate::search::check_play_and_unplay(
+            (0..40).map(|seed| Expert::from_seed(seed).unwrap()),
+            60,
+            &mut crate::shuffle::SplitMix64::new(11),
+            Expert::legal_moves,
+            Expert::apply,
+            Expert::play,
+            Expert::unplay,
+            |mv| match mv {
+                ExpertMove::ColumnHome(_) => 0,
+                ExpertMove::HandHome(_) => 1,
+                ExpertMove::ColumnTo { .. } => 2,
+                ExpertMove::HandTo(..) => 3,
+                ExpertMove::ColumnToHand(_) => 4,
+            },
+            &mut kinds,
         );
     }
 

@@ -17,7 +17,7 @@ use std::fmt;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{mix, Budget, KeySet, Meter, Outcome, Report};
+use crate::search::{self, mix, Budget, DepthFirst, Ended, Meter, Outcome, Report};
 
 pub use crate::search::Pruning;
 
@@ -494,15 +494,6 @@ impl Kansas {
     }
 }
 
-/// A position on the search's stack.
-struct Frame {
-    /// Its moves, in the order they are tried.
-    moves: Vec<KansasMove>,
-    next: usize,
-    /// Moves in the log before the move that led here (the safe ones home follow it).
-    logged: usize,
-}
-
 /// Whether a move between columns does something at once: empties its column (which the
 /// reserve refills) or uncovers a card that goes home or takes the reserve's or the
 /// waste's top card.
@@ -639,80 +630,76 @@ impl Search<'_> {
     /// set, until `node_limit` nodes in all. It plays and takes back moves on one position
     /// and remembers every position it has searched.
     fn run(&mut self, start: &Kansas, complete: bool, node_limit: u64) -> Phase {
-        let safe_moves = self.pruning == Pruning::Full;
-        let mut state = start.clone();
-        let mut log: Vec<Undo> = Vec::new();
-        let take_back = |state: &mut Kansas, log: &mut Vec<Undo>, to: usize| {
-            while log.len() > to {
-                state.unplay(log.pop().expect("longer than to"));
-            }
+        let mut position = Searched {
+            state: start.clone(),
+            order: &self.order,
+            complete,
+            safe_moves: self.pruning == Pruning::Full,
         };
-        while let Some(safe) = next_safe(&state).filter(|_| safe_moves) {
-            log.push(state.play(safe));
+        match search::depth_first(
+            &mut position,
+            &mut self.meter,
+            node_limit,
+            self.budget.max_states,
+        ) {
+            Ended::Won(moves) => Phase::Solved(moves),
+            Ended::Exhausted if complete => Phase::Exhausted,
+            // the restricted phase proves nothing
+            Ended::Exhausted => Phase::Stopped("node limit".into()),
+            Ended::Stopped(reason) => Phase::Stopped(reason),
         }
-        if state.is_won() {
-            return Phase::Solved(log.iter().map(|undo| undo.mv).collect());
+    }
+}
+
+/// A position under one phase of the search, with that phase's rules.
+struct Searched<'a> {
+    state: Kansas,
+    /// See [`Search::order`].
+    order: &'a [u8; 52],
+    /// Whether every move is tried (or only the restricted set).
+    complete: bool,
+    /// Whether safe moves home are played without branching.
+    safe_moves: bool,
+}
+
+impl DepthFirst for Searched<'_> {
+    type Move = KansasMove;
+    type Undo = Undo;
+
+    fn play(&mut self, mv: KansasMove) -> Undo {
+        self.state.play(mv)
+    }
+
+    fn unplay(&mut self, undo: Undo) {
+        self.state.unplay(undo);
+    }
+
+    fn move_of(undo: &Undo) -> KansasMove {
+        undo.mv
+    }
+
+    fn next_safe(&self) -> Option<KansasMove> {
+        next_safe(&self.state).filter(|_| self.safe_moves)
+    }
+
+    fn is_won(&self) -> bool {
+        self.state.is_won()
+    }
+
+    fn key(&self) -> u64 {
+        self.state.key(self.order)
+    }
+
+    fn moves(&mut self, last: Option<&Undo>) -> Vec<KansasMove> {
+        let mut moves = ordered_moves(&self.state, self.complete);
+        // the move straight back leads to the position just searched
+        if let Some(back) = last.and_then(|undo| reverse(&self.state, undo)) {
+            moves.retain(|&m| {
+                !matches!(m, KansasMove::ColumnTo { from, to, start, .. }
+                    if (from, to, start) == back)
+            });
         }
-        let mut seen = KeySet::new(self.budget.max_states);
-        seen.visit(state.key(&self.order), 0);
-        let mut overflow = false;
-        let mut stack = vec![Frame {
-            moves: ordered_moves(&state, complete),
-            next: 0,
-            logged: log.len(),
-        }];
-        while let Some(frame) = stack.last_mut() {
-            if frame.next == frame.moves.len() {
-                let logged = frame.logged;
-                stack.pop();
-                take_back(&mut state, &mut log, logged);
-                continue;
-            }
-            let mv = frame.moves[frame.next];
-            frame.next += 1;
-            if let Err(reason) = self.meter.tick(node_limit) {
-                return Phase::Stopped(reason);
-            }
-            let logged = log.len();
-            log.push(state.play(mv));
-            while let Some(safe) = next_safe(&state).filter(|_| safe_moves) {
-                log.push(state.play(safe));
-            }
-            if state.is_won() {
-                return Phase::Solved(log.iter().map(|undo| undo.mv).collect());
-            }
-            match seen.visit(state.key(&self.order), 0) {
-                Some(true) => {
-                    let mut moves = ordered_moves(&state, complete);
-                    if log.len() == logged + 1 {
-                        // the move straight back leads to the position just searched
-                        if let Some(back) = reverse(&state, &log[logged]) {
-                            moves.retain(|&m| {
-                                !matches!(m, KansasMove::ColumnTo { from, to, start, .. }
-                                    if (from, to, start) == back)
-                            });
-                        }
-                    }
-                    stack.push(Frame {
-                        moves,
-                        next: 0,
-                        logged,
-                    });
-                }
-                Some(false) => take_back(&mut state, &mut log, logged),
-                None => {
-                    overflow = true;
-                    take_back(&mut state, &mut log, logged);
-                }
-            }
-        }
-        if overflow {
-            Phase::Stopped("transposition table full".into())
-        } else if complete {
-            Phase::Exhausted
-        } else {
-            Phase::Stopped("node limit".into()) // the restricted phase proves nothing
-        }
+        moves
     }
 }
 
@@ -753,41 +740,25 @@ mod tests {
 
     #[test]
     fn unplay_takes_back_every_kind_of_move() {
-        let mut rng = crate::shuffle::SplitMix64::new(3);
         let mut kinds = [0; 7];
-        for seed in 0..200 {
-            let mut state = Kansas::from_seed(seed).unwrap();
-            let mut played = Vec::new();
-            for _ in 0..80 {
-                let legal = state.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mv = legal[rng.below(legal.len() as u64) as usize];
-                kinds[match mv {
-                    KansasMove::WasteHome => 0,
-                    KansasMove::ReserveHome => 1,
-                    KansasMove::ColumnHome(_) => 2,
-                    KansasMove::WasteTo(_) => 3,
-                    KansasMove::ReserveTo(_) => 4,
-                    KansasMove::ColumnTo { .. } => 5,
-                    KansasMove::Draw => 6,
-                }] += 1;
-                let before = state.clone();
-                let undo = state.play(mv);
-                let mut applied = before.clone();
-                applied.apply(mv);
-                assert_eq!(state, applied, "seed {seed}: {mv}");
-                played.push((before, undo));
-            }
-            while let Some((before, undo)) = played.pop() {
-                state.unplay(undo);
-                assert_eq!(state, before, "seed {seed}: {}", undo.mv);
-            }
-        }
-        assert!(
-            kinds.iter().all(|&k| k > 0),
-            "every kind of move played: {kinds:?}"
+        crate::search::check_play_and_unplay(
+            (0..200).map(|seed| Kansas::from_seed(seed).unwrap()),
+            80,
+            &mut crate::shuffle::SplitMix64::new(3),
+            Kansas::legal_moves,
+            Kansas::apply,
+            Kansas::play,
+            Kansas::unplay,
+            |mv| match mv {
+                KansasMove::WasteHome => 0,
+                KansasMove::ReserveHome => 1,
+                KansasMove::ColumnHome(_) => 2,
+                KansasMove::WasteTo(_) => 3,
+                KansasMove::ReserveTo(_) => 4,
+                KansasMove::ColumnTo { .. } => 5,
+                KansasMove::Draw => 6,
+            },
+            &mut kinds,
         );
     }
 

@@ -232,3 +232,168 @@ impl KeySet {
         }
     }
 }
+
+/// A position that a depth-first search plays moves on and takes them back, with the rules
+/// of one search: which moves it tries, which it plays without branching, when it has won.
+pub(crate) trait DepthFirst {
+    /// A move.
+    type Move: Copy;
+    /// What taking a move back needs.
+    type Undo: Copy;
+    /// Plays `mv` (one the search chose) and returns how to take it back.
+    fn play(&mut self, mv: Self::Move) -> Self::Undo;
+    /// Takes back the last move played.
+    fn unplay(&mut self, undo: Self::Undo);
+    /// The move an undo record takes back.
+    fn move_of(undo: &Self::Undo) -> Self::Move;
+    /// A move to play without branching now, if the search's rules have one.
+    fn next_safe(&self) -> Option<Self::Move>;
+    /// Whether the position is won.
+    fn is_won(&self) -> bool;
+    /// The position's key for the table of positions searched.
+    fn key(&self) -> u64;
+    /// The moves to try from here, in order; `last` is the move that led here when no move
+    /// without branching followed it.
+    fn moves(&mut self, last: Option<&Self::Undo>) -> Vec<Self::Move>;
+}
+
+/// How a depth-first search ended.
+pub(crate) enum Ended<M> {
+    /// The moves of a win, from the start.
+    Won(Vec<M>),
+    /// Every position reachable with the moves tried was searched.
+    Exhausted,
+    /// A limit was reached first; the reason says which.
+    Stopped(String),
+}
+
+/// A position on [`depth_first`]'s stack.
+struct Frame<M> {
+    /// Its moves, in the order they are tried.
+    moves: Vec<M>,
+    next: usize,
+    /// Moves in the log before the move that led here (the ones played without branching
+    /// follow it).
+    logged: usize,
+}
+
+/// A depth-first search from `position` (its moves without branching played first) that
+/// plays and takes back moves on that one position and searches each position at most once
+/// (a table of at most `max_states` keys), until `node_limit` nodes are counted in all.
+/// `position` is left as it was given, unless the search won.
+pub(crate) fn depth_first<P: DepthFirst>(
+    position: &mut P,
+    meter: &mut Meter<'_>,
+    node_limit: u64,
+    max_states: usize,
+) -> Ended<P::Move> {
+    let mut log: Vec<P::Undo> = Vec::new();
+    let take_back = |position: &mut P, log: &mut Vec<P::Undo>, to: usize| {
+        while log.len() > to {
+            position.unplay(log.pop().expect("longer than to"));
+        }
+    };
+    let won = |log: &[P::Undo]| Ended::Won(log.iter().map(P::move_of).collect());
+    while let Some(safe) = position.next_safe() {
+        log.push(position.play(safe));
+    }
+    if position.is_won() {
+        return won(&log);
+    }
+    let mut seen = KeySet::new(max_states);
+    seen.visit(position.key(), 0);
+    let mut overflow = false;
+    let mut stack = vec![Frame {
+        moves: position.moves(None),
+        next: 0,
+        logged: 0,
+    }];
+    while let Some(frame) = stack.last_mut() {
+        if frame.next == frame.moves.len() {
+            let logged = frame.logged;
+            stack.pop();
+            take_back(position, &mut log, logged);
+            continue;
+        }
+        let mv = frame.moves[frame.next];
+        frame.next += 1;
+        if let Err(reason) = meter.tick(node_limit) {
+            take_back(position, &mut log, 0);
+            return Ended::Stopped(reason);
+        }
+        let logged = log.len();
+        log.push(position.play(mv));
+        while let Some(safe) = position.next_safe() {
+            log.push(position.play(safe));
+        }
+        if position.is_won() {
+            return won(&log);
+        }
+        match seen.visit(position.key(), 0) {
+            Some(true) => {
+                let last = (log.len() == logged + 1).then(|| log[logged]);
+                stack.push(Frame {
+                    moves: position.moves(last.as_ref()),
+                    next: 0,
+                    logged,
+                });
+            }
+            Some(false) => take_back(position, &mut log, logged),
+            None => {
+                overflow = true;
+                take_back(position, &mut log, logged);
+            }
+        }
+    }
+    if overflow {
+        Ended::Stopped("transposition table full".into())
+    } else {
+        Ended::Exhausted
+    }
+}
+
+/// For the games' tests of `play` and `unplay`: plays up to `count` random legal moves on
+/// each start, checking that `play` leaves what `apply` does, then takes them all back,
+/// checking that each position comes back. Counts in `kinds` the moves of each `kind`.
+#[cfg(test)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_play_and_unplay<S, M, U>(
+    starts: impl Iterator<Item = S>,
+    count: usize,
+    rng: &mut crate::shuffle::SplitMix64,
+    legal_moves: impl Fn(&S) -> Vec<M>,
+    apply: impl Fn(&mut S, M),
+    play: impl Fn(&mut S, M) -> U,
+    unplay: impl Fn(&mut S, U),
+    kind: impl Fn(M) -> usize,
+    kinds: &mut [u32],
+) where
+    S: Clone + PartialEq + std::fmt::Debug,
+    M: Copy + std::fmt::Display,
+{
+    for (index, mut state) in starts.enumerate() {
+        let mut played = Vec::new();
+        for _ in 0..count {
+            let legal = legal_moves(&state);
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.below(legal.len() as u64) as usize];
+            kinds[kind(mv)] += 1;
+            let before = state.clone();
+            let undo = play(&mut state, mv);
+            let mut applied = before.clone();
+            apply(&mut applied, mv);
+            assert_eq!(state, applied, "start {index}: {mv}");
+            played.push((before, mv, undo));
+        }
+        while let Some((before, mv, undo)) = played.pop() {
+            unplay(&mut state, undo);
+            assert_eq!(state, before, "start {index}: {mv} taken back");
+        }
+    }
+    assert!(
+        kinds.iter().all(|&k| k > 0),
+        "every kind of move played: {kinds:?}"
+    );
+}
