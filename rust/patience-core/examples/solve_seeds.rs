@@ -1,6 +1,7 @@
 //! Solves seeded deals of one game and prints one line each and a summary:
 //! `cargo run --release -p patience-core --example solve_seeds -- GAME FIRST COUNT [SECONDS]`,
-//! GAME one of `klondike1`, `klondike3`, `golf`, `golf-wrap`, `kansas`, `expert`.
+//! GAME one of `klondike1`, `klondike3`, `golf`, `golf-wrap`, `kansas`,
+//! `kansas-concrete` (the search over positions as they are, the reference), `expert`.
 
 use std::fmt::Display;
 
@@ -85,6 +86,12 @@ fn main() {
             &budget,
             |s| Kansas::from_seed(s).expect("a deal"),
             |s, b| kansas::solve(s, b, &mut || false),
+        ),
+        "kansas-concrete" => run(
+            seeds,
+            &budget,
+            |s| Kansas::from_seed(s).expect("a deal"),
+            |s, b| kansas::solve_concrete(s, b, kansas::Pruning::Full, &mut || false),
         ),
         "expert" => run(
             seeds,

@@ -8,10 +8,13 @@
 //! down to its exposed card moves when its first card fits. An emptied column is refilled at
 //! once from the reserve; once the reserve is empty, only the waste's top card fills it.
 //!
-//! The solver is a depth-first search with a transposition table over canonical keys (the
-//! three columns in sorted order) and one pruning rule: a card goes home without branching
-//! when no card could ever be built on it again ([`Kansas::is_safe_home`]). The search
-//! without that rule ([`Pruning::None`]) exists to check it.
+//! The solver is a depth-first search over positions taken up to the arrangement of the
+//! columns' cards (see `Arranged`: which card carries which group never matters, only
+//! which cards are in the columns and which lie at a bottom), with a table of the positions
+//! searched and one pruning rule: a card goes home without branching when no card could
+//! ever be built on it again ([`Kansas::is_safe_home`]). The search over positions as they
+//! are ([`solve_concrete`]; without that rule, [`Pruning::None`]) is the reference it is
+//! checked against.
 
 use std::fmt;
 
@@ -494,25 +497,6 @@ impl Kansas {
     }
 }
 
-/// Whether a move between columns does something at once: empties its column (which the
-/// reserve refills) or uncovers a card that goes home or takes the reserve's or the
-/// waste's top card.
-fn is_direct(state: &Kansas, mv: KansasMove) -> bool {
-    let KansasMove::ColumnTo { from, start, .. } = mv else {
-        return true;
-    };
-    if start == 0 {
-        return true;
-    }
-    let uncovered = state.columns[usize::from(from)][usize::from(start) - 1];
-    state.takes(uncovered)
-        || state
-            .reserve
-            .last()
-            .is_some_and(|&c| builds_on(c, uncovered))
-        || state.waste.last().is_some_and(|&c| builds_on(c, uncovered))
-}
-
 /// The move that takes back a move between columns that did not empty its column, just
 /// played to reach `state` (only such moves can be undone by a move), as its source,
 /// destination and first card's place.
@@ -528,14 +512,11 @@ fn reverse(state: &Kansas, undo: &Undo) -> Option<(u8, u8, u8)> {
     }
 }
 
-/// The moves the search tries, best first: home, then onto columns from the reserve (each
-/// turns up a reserve card), then between columns, from the waste, and `draw` last. The
-/// restricted phase leaves out the moves between columns that do nothing at once.
-fn ordered_moves(state: &Kansas, complete: bool) -> Vec<KansasMove> {
+/// The moves the search over positions as they are tries, best first: home, then onto
+/// columns from the reserve (each turns up a reserve card), then between columns, from the
+/// waste, and `draw` last.
+fn ordered_moves(state: &Kansas) -> Vec<KansasMove> {
     let mut moves = state.legal_moves();
-    if !complete {
-        moves.retain(|&mv| is_direct(state, mv));
-    }
     moves.sort_by_key(|mv| match mv {
         KansasMove::WasteHome | KansasMove::ReserveHome | KansasMove::ColumnHome(_) => 0,
         KansasMove::ReserveTo(_) => 1,
@@ -561,6 +542,263 @@ fn next_safe(state: &Kansas) -> Option<KansasMove> {
     }
 }
 
+/// A move of the search over arrangements ([`Arranged`]): a move of the game, after at most
+/// two moves between columns (neither emptying its column) that expose the card it needs.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    prep: [Option<KansasMove>; 2],
+    mv: KansasMove,
+}
+
+impl Step {
+    fn plain(mv: KansasMove) -> Step {
+        Step {
+            prep: [None, None],
+            mv,
+        }
+    }
+
+    /// The moves of the game it makes, in order.
+    fn moves(&self) -> impl Iterator<Item = KansasMove> + '_ {
+        self.prep.iter().flatten().copied().chain([self.mv])
+    }
+}
+
+/// What [`Arranged`] needs to take a [`Step`] back.
+#[derive(Clone, Copy, Debug)]
+struct StepUndo {
+    prep: [Option<Undo>; 2],
+    main: Undo,
+}
+
+impl Kansas {
+    /// The move of the group from place `start` of column `from` onto column `to`, named as
+    /// [`Kansas::legal_moves`] names it.
+    fn column_to(&self, from: usize, to: usize, start: usize) -> KansasMove {
+        let column = &self.columns[from];
+        let target = *self.columns[to].last().expect("a column with a card");
+        let fitting = column.iter().filter(|&&c| builds_on(c, target)).count();
+        KansasMove::ColumnTo {
+            from: from as u8,
+            to: to as u8,
+            start: start as u8,
+            card: column[start],
+            named: fitting > 1,
+        }
+    }
+
+    /// The key of the position up to the arrangement of its columns' cards: which cards
+    /// are in the columns (they follow from the rest), which of them lie at the bottom of a
+    /// column, and the rest as in [`Kansas::key`]. Positions with the same key have the same
+    /// moves up to arrangement ([`Arranged`]).
+    fn arrangement_key(&self, order: &[u8; 52]) -> u64 {
+        let waste = self
+            .waste
+            .iter()
+            .fold(0u64, |set, &c| set | 1 << order[usize::from(c)]);
+        let mut bottoms: [u64; COLUMNS] =
+            std::array::from_fn(|i| self.columns[i].first().map_or(0, |&c| u64::from(c) + 1));
+        bottoms.sort_unstable();
+        let counts = self
+            .counts
+            .iter()
+            .fold(0u64, |code, &c| code << 4 | u64::from(c));
+        let bottoms = bottoms.iter().fold(0u64, |code, &b| code << 6 | b);
+        let places = waste | (self.reserve.len() as u64) << 40 | (self.stock.len() as u64) << 44;
+        mix(mix(places) ^ counts ^ bottoms << 16)
+    }
+}
+
+/// Kansas searched up to the arrangement of its columns.
+///
+/// A move between columns that does not empty its column moves a group whose first card
+/// is one rank below the card it leaves and the card it goes onto: it changes only which
+/// card of that rank carries the group. Call the cards of rank `r` in the columns the
+/// *holders* of the cards of rank `r - 1` that are not at the bottom of a column: each
+/// such card lies on one holder, and the holders with nothing on them are the exposed
+/// cards of rank `r`. A move of this kind moves a card from its holder to an exposed one,
+/// so how many holders are exposed never changes, and if one is, any card of rank `r` can
+/// be exposed (move what lies on it onto the exposed one). Every other move needs of the
+/// arrangement only some card exposed, or some card of a rank exposed, and leaves a
+/// position whose moves depend on the arrangement again only in this way. So the search
+/// keys a position by which cards are in the columns and which lie at the bottom
+/// ([`Kansas::arrangement_key`]), not by where each card lies, never tries a move of this
+/// kind for its own sake, and tries from each position the moves any arrangement of it
+/// has, each after the move that exposes the card it needs.
+///
+/// That holds while no column wraps all thirteen ranks (a group cannot move onto its own
+/// column's exposed card). When a move some arrangement has cannot be made from the one
+/// searched for that reason, the search notes it (`incomplete`) and running dry proves
+/// nothing.
+struct Arranged<'a> {
+    state: Kansas,
+    order: &'a [u8; 52],
+    /// Whether a move some arrangement might have was left out (see [`Arranged::regroup`]).
+    incomplete: bool,
+}
+
+impl Arranged<'_> {
+    /// A column other than `not` whose exposed card `card` builds on.
+    fn holder(&self, card: u8, not: usize) -> Option<usize> {
+        (0..COLUMNS).find(|&j| {
+            j != not
+                && self.state.columns[j]
+                    .last()
+                    .is_some_and(|&top| builds_on(card, top))
+        })
+    }
+
+    /// The step that moves the group from place `start` of column `from` onto a card of
+    /// another column (then plays `then`, the move home of the card the group lay on, if
+    /// any): directly when another column's exposed card takes it. When only its own
+    /// column's exposed card would (the column wraps all thirteen ranks), after one move
+    /// that brings a card the group fits on to another column's top: a card of the group's
+    /// first card's rank moving from another column onto that exposed card, or the part of
+    /// the column above the group's first card, with the exposed card, moving to another
+    /// column. `None` when no card the group fits on is exposed anywhere; when none of
+    /// these one-move rearrangements works, `incomplete` is set (a longer one might).
+    fn regroup(&mut self, from: usize, start: usize, then: Option<KansasMove>) -> Option<Step> {
+        let state = &self.state;
+        let column = &state.columns[from];
+        let first = column[start];
+        let finish = |state: &Kansas, to: usize, prep: Option<KansasMove>| {
+            let mv = state.column_to(from, to, start);
+            match then {
+                Some(home) => Step {
+                    prep: [prep, Some(mv)],
+                    mv: home,
+                },
+                None => Step {
+                    prep: [prep, None],
+                    mv,
+                },
+            }
+        };
+        if let Some(to) = self.holder(first, from) {
+            return Some(finish(state, to, None));
+        }
+        let top = *column.last().expect("a card");
+        if !builds_on(first, top) || column.len() == start + 1 {
+            return None;
+        }
+        // a card of the group's first card's rank elsewhere moves onto that exposed card,
+        // uncovering a card of the exposed card's rank in its own column
+        let twin = (0..COLUMNS).filter(|&k| k != from).find_map(|k| {
+            let cards = &state.columns[k];
+            (1..cards.len())
+                .find(|&p| builds_on(cards[p], top))
+                .map(|p| (k, from, p, k))
+        });
+        // or the column splits above the group's first card, the part with the exposed
+        // card going onto another column
+        let split = || {
+            (start + 1..column.len())
+                .find_map(|p| self.holder(column[p], from).map(|j| (from, j, p, j)))
+        };
+        let Some((source, target, p, to)) = twin.or_else(split) else {
+            // some longer rearrangement might have the move: what is left proves nothing
+            self.incomplete = true;
+            return None;
+        };
+        let prep = state.column_to(source, target, p);
+        let mut after = state.clone();
+        after.apply(prep);
+        Some(finish(&after, to, Some(prep)))
+    }
+}
+
+impl DepthFirst for Arranged<'_> {
+    type Move = Step;
+    type Undo = StepUndo;
+
+    fn play(&mut self, step: Step) -> StepUndo {
+        let prep = step.prep.map(|mv| mv.map(|mv| self.state.play(mv)));
+        StepUndo {
+            prep,
+            main: self.state.play(step.mv),
+        }
+    }
+
+    fn unplay(&mut self, undo: StepUndo) {
+        self.state.unplay(undo.main);
+        for prep in undo.prep.iter().rev().flatten() {
+            self.state.unplay(*prep);
+        }
+    }
+
+    fn move_of(undo: &StepUndo) -> Step {
+        Step {
+            prep: undo.prep.map(|u| u.map(|u| u.mv)),
+            mv: undo.main.mv,
+        }
+    }
+
+    fn next_safe(&self) -> Option<Step> {
+        // a card nothing can be built on lies exposed in every arrangement
+        next_safe(&self.state).map(Step::plain)
+    }
+
+    fn is_won(&self) -> bool {
+        self.state.is_won()
+    }
+
+    fn key(&self) -> u64 {
+        self.state.arrangement_key(self.order)
+    }
+
+    fn moves(&mut self, _last: Option<&StepUndo>) -> Vec<Step> {
+        let mut steps = Vec::with_capacity(12);
+        if self.state.is_won() {
+            return steps;
+        }
+        let plain = Step::plain;
+        let waste = self.state.waste.last().copied();
+        let reserve = self.state.reserve.last().copied();
+        if waste.is_some_and(|c| self.state.takes(c)) {
+            steps.push(plain(KansasMove::WasteHome));
+        }
+        if reserve.is_some_and(|c| self.state.takes(c)) {
+            steps.push(plain(KansasMove::ReserveHome));
+        }
+        for i in 0..COLUMNS {
+            let length = self.state.columns[i].len();
+            for k in 0..length {
+                if !self.state.takes(self.state.columns[i][k]) {
+                    continue;
+                }
+                let home = KansasMove::ColumnHome(i as u8);
+                if k + 1 == length {
+                    steps.push(plain(home));
+                } else if let Some(step) = self.regroup(i, k + 1, Some(home)) {
+                    steps.push(step);
+                }
+            }
+        }
+        if let Some(j) = reserve.and_then(|card| self.holder(card, COLUMNS)) {
+            steps.push(plain(KansasMove::ReserveTo(j as u8)));
+        }
+        for i in 0..COLUMNS {
+            if !self.state.columns[i].is_empty() {
+                steps.extend(self.regroup(i, 0, None));
+            }
+        }
+        if let Some(card) = waste {
+            if let Some(j) = self.holder(card, COLUMNS) {
+                steps.push(plain(KansasMove::WasteTo(j as u8)));
+            }
+            if self.state.reserve.is_empty() {
+                if let Some(j) = self.state.columns.iter().position(Vec::is_empty) {
+                    steps.push(plain(KansasMove::WasteTo(j as u8)));
+                }
+            }
+        }
+        if !self.state.stock.is_empty() {
+            steps.push(plain(KansasMove::Draw));
+        }
+        steps
+    }
+}
+
 /// Solves `start` within `budget` with every rule of the solver; see [`solve_with`].
 pub fn solve(
     start: &Kansas,
@@ -575,14 +813,62 @@ pub fn solve(
 /// [`Outcome::Unknown`] when the node, time or state budget ran out. `stop` is asked now
 /// and then whether to give up (for Ctrl-C).
 ///
-/// With [`Pruning::None`] every legal move is searched and only the transposition table
-/// prunes: it exists to check that the safe moves home never change a verdict.
+/// With [`Pruning::Full`] the search is over positions up to arrangement ([`Arranged`]),
+/// with safe moves home ([`Kansas::is_safe_home`]) played without branching; should it run
+/// dry having met a move it could not make, the search over positions as they are
+/// ([`solve_concrete`]) takes over with what is left of the budget. With [`Pruning::None`]
+/// only that search runs, over every legal move: it exists to check the rest.
 pub fn solve_with(
     start: &Kansas,
     budget: &Budget,
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<KansasMove> {
+    let order = turn_order(start);
+    let mut meter = Meter::new(budget, stop);
+    if pruning == Pruning::Full {
+        let mut position = Arranged {
+            state: start.clone(),
+            order: &order,
+            incomplete: false,
+        };
+        let ended = search::depth_first(
+            &mut position,
+            &mut meter,
+            budget.max_nodes,
+            budget.max_states,
+        );
+        let outcome = match ended {
+            Ended::Won(steps) => Outcome::Solved(steps.iter().flat_map(Step::moves).collect()),
+            Ended::Exhausted if !position.incomplete => Outcome::Unsolvable,
+            Ended::Exhausted => concrete(start, &order, budget, true, &mut meter),
+            Ended::Stopped(reason) => Outcome::Unknown(reason),
+        };
+        return meter.report(outcome);
+    }
+    let outcome = concrete(start, &order, budget, false, &mut meter);
+    meter.report(outcome)
+}
+
+/// Solves `start` by the search over positions as they are (every legal move, a table of
+/// every position searched), with safe moves home played without branching unless
+/// `pruning` is [`Pruning::None`]. Far slower than [`solve`]; it is the reference the
+/// search up to arrangement is checked against.
+pub fn solve_concrete(
+    start: &Kansas,
+    budget: &Budget,
+    pruning: Pruning,
+    stop: &mut dyn FnMut() -> bool,
+) -> Report<KansasMove> {
+    let order = turn_order(start);
+    let mut meter = Meter::new(budget, stop);
+    let outcome = concrete(start, &order, budget, pruning == Pruning::Full, &mut meter);
+    meter.report(outcome)
+}
+
+/// Each card of `start`'s waste and stock numbered in the order it is turned (the waste is
+/// always in that order).
+fn turn_order(start: &Kansas) -> [u8; 52] {
     let mut order = [0; 52];
     for (k, &card) in start
         .waste
@@ -592,72 +878,34 @@ pub fn solve_with(
     {
         order[usize::from(card)] = k as u8;
     }
-    let mut search = Search {
-        meter: Meter::new(budget, stop),
+    order
+}
+
+/// The search over positions as they are, on `meter`'s budget.
+fn concrete(
+    start: &Kansas,
+    order: &[u8; 52],
+    budget: &Budget,
+    safe_moves: bool,
+    meter: &mut Meter<'_>,
+) -> Outcome<KansasMove> {
+    let mut position = Searched {
+        state: start.clone(),
         order,
-        budget,
-        pruning,
+        safe_moves,
     };
-    let quick = (budget.max_nodes / 10).min(2_000_000);
-    let outcome = match search.run(start, false, quick) {
-        Phase::Solved(moves) => Outcome::Solved(moves),
-        Phase::Stopped(reason) if reason != "node limit" => Outcome::Unknown(reason),
-        _ => match search.run(start, true, budget.max_nodes) {
-            Phase::Solved(moves) => Outcome::Solved(moves),
-            Phase::Exhausted => Outcome::Unsolvable,
-            Phase::Stopped(reason) => Outcome::Unknown(reason),
-        },
-    };
-    search.meter.report(outcome)
-}
-
-enum Phase {
-    Solved(Vec<KansasMove>),
-    Exhausted,
-    Stopped(String),
-}
-
-struct Search<'a> {
-    meter: Meter<'a>,
-    /// Each card of the start's waste and stock numbered in the order it is turned.
-    order: [u8; 52],
-    budget: &'a Budget,
-    pruning: Pruning,
-}
-
-impl Search<'_> {
-    /// One depth-first search from `start`, over every move (`complete`) or the restricted
-    /// set, until `node_limit` nodes in all. It plays and takes back moves on one position
-    /// and remembers every position it has searched.
-    fn run(&mut self, start: &Kansas, complete: bool, node_limit: u64) -> Phase {
-        let mut position = Searched {
-            state: start.clone(),
-            order: &self.order,
-            complete,
-            safe_moves: self.pruning == Pruning::Full,
-        };
-        match search::depth_first(
-            &mut position,
-            &mut self.meter,
-            node_limit,
-            self.budget.max_states,
-        ) {
-            Ended::Won(moves) => Phase::Solved(moves),
-            Ended::Exhausted if complete => Phase::Exhausted,
-            // the restricted phase proves nothing
-            Ended::Exhausted => Phase::Stopped("node limit".into()),
-            Ended::Stopped(reason) => Phase::Stopped(reason),
-        }
+    match search::depth_first(&mut position, meter, budget.max_nodes, budget.max_states) {
+        Ended::Won(moves) => Outcome::Solved(moves),
+        Ended::Exhausted => Outcome::Unsolvable,
+        Ended::Stopped(reason) => Outcome::Unknown(reason),
     }
 }
 
-/// A position under one phase of the search, with that phase's rules.
+/// A position of the search over positions as they are.
 struct Searched<'a> {
     state: Kansas,
-    /// See [`Search::order`].
+    /// See [`turn_order`].
     order: &'a [u8; 52],
-    /// Whether every move is tried (or only the restricted set).
-    complete: bool,
     /// Whether safe moves home are played without branching.
     safe_moves: bool,
 }
@@ -691,7 +939,7 @@ impl DepthFirst for Searched<'_> {
     }
 
     fn moves(&mut self, last: Option<&Undo>) -> Vec<KansasMove> {
-        let mut moves = ordered_moves(&self.state, self.complete);
+        let mut moves = ordered_moves(&self.state);
         // the move straight back leads to the position just searched
         if let Some(back) = last.and_then(|undo| reverse(&self.state, undo)) {
             moves.retain(|&m| {
@@ -777,19 +1025,131 @@ mod tests {
         assert!(error.to_string().contains("not a run"), "{error}");
     }
 
-    /// Positions known to be winnable (along the certificate of a winnable deal, from
-    /// halfway on) and, for each, a neighbour one random move off that line.
-    fn test_positions() -> Vec<Kansas> {
-        let start = Kansas::from_seed(27).unwrap(); // winnable (see solve_seeds)
+    /// Positions reached by random legal moves from the deals of seeds `seeds`, every
+    /// `every` moves.
+    fn random_positions(seeds: std::ops::Range<u64>, length: usize, every: usize) -> Vec<Kansas> {
+        let mut rng = crate::shuffle::SplitMix64::new(11);
+        let mut positions = Vec::new();
+        for seed in seeds {
+            let mut state = Kansas::from_seed(seed).unwrap();
+            for step in 0..length {
+                let legal = state.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                state.apply(legal[rng.below(legal.len() as u64) as usize]);
+                if step % every == every - 1 {
+                    positions.push(state.clone());
+                }
+            }
+        }
+        positions
+    }
+
+    /// The keys of the positions the search up to arrangement moves to from `state`, after
+    /// checking that every move of every step is legal when it is made.
+    fn step_keys(state: &Kansas, order: &[u8; 52]) -> (Vec<u64>, bool) {
+        let mut arranged = Arranged {
+            state: state.clone(),
+            order,
+            incomplete: false,
+        };
+        let mut keys: Vec<u64> = arranged
+            .moves(None)
+            .iter()
+            .map(|step| replay(state, &step.moves().collect::<Vec<_>>()).arrangement_key(order))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        (keys, arranged.incomplete)
+    }
+
+    #[test]
+    fn arrangements_of_a_position_have_one_key_and_the_same_moves() {
+        let (mut compared, mut wraps) = (0, 0);
+        for state in random_positions(0..150, 150, 3) {
+            let order = turn_order(&state);
+            let (keys, incomplete) = step_keys(&state, &order);
+            for mv in state.legal_moves() {
+                let KansasMove::ColumnTo { start, .. } = mv else {
+                    continue;
+                };
+                if start == 0 {
+                    continue; // it empties its column: another position
+                }
+                let mut other = state.clone();
+                other.apply(mv);
+                assert_eq!(
+                    other.arrangement_key(&order),
+                    state.arrangement_key(&order),
+                    "{mv} from {state:?}"
+                );
+                let (other_keys, other_incomplete) = step_keys(&other, &order);
+                if !incomplete && !other_incomplete {
+                    assert_eq!(other_keys, keys, "{mv} from {state:?}");
+                    compared += 1;
+                }
+            }
+            wraps += usize::from(
+                state
+                    .columns
+                    .iter()
+                    .any(|c| c.len() > 1 && builds_on(c[0], c[c.len() - 1])),
+            );
+        }
+        assert!(compared > 1000, "{compared} pairs compared");
+        assert!(wraps > 0, "no column wrapped all thirteen ranks");
+    }
+
+    #[test]
+    fn the_search_up_to_arrangement_agrees_with_the_search_over_positions() {
+        let budget = Budget {
+            max_nodes: 400_000,
+            ..Budget::default()
+        };
+        let mut decided = [0, 0];
+        let mut positions = random_positions(0..40, 90, 30);
+        for seed in [2, 13, 26, 37, 38] {
+            positions.extend(line_positions(seed, 3));
+        }
+        for (index, state) in positions.iter().enumerate() {
+            let arranged = solve(state, &budget, &mut || false).outcome;
+            let concrete = solve_concrete(state, &budget, Pruning::Full, &mut || false).outcome;
+            for outcome in [&arranged, &concrete] {
+                if let Outcome::Solved(moves) = outcome {
+                    assert!(replay(state, moves).is_won(), "position {index}");
+                }
+            }
+            if matches!(arranged, Outcome::Unknown(_)) || matches!(concrete, Outcome::Unknown(_)) {
+                continue;
+            }
+            let won = matches!(arranged, Outcome::Solved(_));
+            assert_eq!(
+                won,
+                matches!(concrete, Outcome::Solved(_)),
+                "position {index}"
+            );
+            decided[usize::from(won)] += 1;
+        }
+        assert!(
+            decided[0] >= 20 && decided[1] >= 20,
+            "decided by both: {decided:?}"
+        );
+    }
+
+    /// Positions along the certificate of the winnable deal of `seed`, every `every` moves
+    /// from halfway on, each with a neighbour one random move off the line.
+    fn line_positions(seed: u64, every: usize) -> Vec<Kansas> {
+        let start = Kansas::from_seed(seed).unwrap();
         let Outcome::Solved(moves) = solve(&start, &Budget::default(), &mut || false).outcome
         else {
-            panic!("seed 27 is winnable");
+            panic!("seed {seed} is winnable");
         };
         let mut rng = crate::shuffle::SplitMix64::new(5);
         let mut positions = Vec::new();
         let mut state = start;
         for (index, &mv) in moves.iter().enumerate() {
-            if index >= moves.len() / 2 && index % 4 == 0 {
+            if index >= moves.len() / 2 && index % every == 0 {
                 positions.push(state.clone());
                 let legal = state.legal_moves();
                 let mut off = state.clone();
@@ -808,7 +1168,7 @@ mod tests {
             ..Budget::default()
         };
         let mut decided = [0, 0];
-        for (index, state) in test_positions().iter().enumerate() {
+        for (index, state) in line_positions(27, 4).iter().enumerate() {
             let full = solve_with(state, &budget, Pruning::Full, &mut || false).outcome;
             let none = solve_with(state, &budget, Pruning::None, &mut || false).outcome;
             for outcome in [&full, &none] {
