@@ -707,6 +707,25 @@ impl Arranged<'_> {
     }
 }
 
+impl Arranged<'_> {
+    /// The moves of the waste's top card (`waste`) onto the columns, then `draw`.
+    fn waste_moves(&self, waste: Option<u8>, plain: fn(KansasMove) -> Step, steps: &mut Vec<Step>) {
+        if let Some(card) = waste {
+            if let Some(j) = self.holder(card, COLUMNS) {
+                steps.push(plain(KansasMove::WasteTo(j as u8)));
+            }
+            if self.state.reserve.is_empty() {
+                if let Some(j) = self.state.columns.iter().position(Vec::is_empty) {
+                    steps.push(plain(KansasMove::WasteTo(j as u8)));
+                }
+            }
+        }
+        if !self.state.stock.is_empty() {
+            steps.push(plain(KansasMove::Draw));
+        }
+    }
+}
+
 impl DepthFirst for Arranged<'_> {
     type Move = Step;
     type Undo = StepUndo;
@@ -746,7 +765,11 @@ impl DepthFirst for Arranged<'_> {
         self.state.arrangement_key(self.order)
     }
 
-    fn moves(&mut self, _last: Option<&StepUndo>) -> Vec<Step> {
+    fn restriction(&self, last: Option<&StepUndo>) -> u8 {
+        u8::from(last.is_some_and(|undo| undo.main.mv == KansasMove::Draw))
+    }
+
+    fn moves(&mut self, last: Option<&StepUndo>) -> Vec<Step> {
         let mut steps = Vec::with_capacity(12);
         if self.state.is_won() {
             return steps;
@@ -756,6 +779,12 @@ impl DepthFirst for Arranged<'_> {
         let reserve = self.state.reserve.last().copied();
         if waste.is_some_and(|c| self.state.takes(c)) {
             steps.push(plain(KansasMove::WasteHome));
+        }
+        if self.restriction(last) == 1 {
+            // after a draw, only the card it turned and the next draw: any other move could
+            // have come before the draw, to the same position
+            self.waste_moves(waste, plain, &mut steps);
+            return steps;
         }
         if reserve.is_some_and(|c| self.state.takes(c)) {
             steps.push(plain(KansasMove::ReserveHome));
@@ -782,19 +811,7 @@ impl DepthFirst for Arranged<'_> {
                 steps.extend(self.regroup(i, 0, None));
             }
         }
-        if let Some(card) = waste {
-            if let Some(j) = self.holder(card, COLUMNS) {
-                steps.push(plain(KansasMove::WasteTo(j as u8)));
-            }
-            if self.state.reserve.is_empty() {
-                if let Some(j) = self.state.columns.iter().position(Vec::is_empty) {
-                    steps.push(plain(KansasMove::WasteTo(j as u8)));
-                }
-            }
-        }
-        if !self.state.stock.is_empty() {
-            steps.push(plain(KansasMove::Draw));
-        }
+        self.waste_moves(waste, plain, &mut steps);
         steps
     }
 }

@@ -255,6 +255,14 @@ pub(crate) trait DepthFirst {
     /// The moves to try from here, in order; `last` is the move that led here when no move
     /// without branching followed it.
     fn moves(&mut self, last: Option<&Self::Undo>) -> Vec<Self::Move>;
+    /// Which moves [`DepthFirst::moves`] tries after `last` (as there): 0 for every move
+    /// it would try with no `last`, another number for each restriction that a search may
+    /// place on a position by the move that led to it. A position searched under one
+    /// restriction is searched again when reached under another or none
+    /// ([`KeySet::visit`]).
+    fn restriction(&self, _last: Option<&Self::Undo>) -> u8 {
+        0
+    }
 }
 
 /// How a depth-first search ended.
@@ -329,9 +337,9 @@ pub(crate) fn depth_first<P: DepthFirst>(
         if position.is_won() {
             return won(&log);
         }
-        match seen.visit(position.key(), 0) {
+        let last = (log.len() == logged + 1).then(|| log[logged]);
+        match seen.visit(position.key(), position.restriction(last.as_ref())) {
             Some(true) => {
-                let last = (log.len() == logged + 1).then(|| log[logged]);
                 stack.push(Frame {
                     moves: position.moves(last.as_ref()),
                     next: 0,
