@@ -1,5 +1,5 @@
 //! Solves seeded deals of one game and prints one line each and a summary:
-//! `cargo run --release -p patience-core --example solve_seeds -- GAME FIRST COUNT [SECONDS]`,
+//! `cargo run --release -p patience-core --example solve_seeds -- GAME FIRST COUNT [SECONDS [MAX_STATES]]`,
 //! GAME one of `klondike1`, `klondike3`, `golf`, `golf-wrap`, `kansas`,
 //! `kansas-concrete` (the search over positions as they are, the reference), `expert`.
 
@@ -57,8 +57,12 @@ fn main() {
     let first: u64 = args.get(1).map_or(0, |a| a.parse().expect("FIRST"));
     let count: u64 = args.get(2).map_or(20, |a| a.parse().expect("COUNT"));
     let seconds: f64 = args.get(3).map_or(10.0, |a| a.parse().expect("SECONDS"));
+    let max_states: usize = args
+        .get(4)
+        .map_or(Budget::default().max_states, |a| a.parse().expect("MAX_STATES"));
     let budget = Budget {
         max_seconds: seconds,
+        max_states,
         ..Budget::default()
     };
     let seeds = first..first + count;
