@@ -57,9 +57,9 @@ fn main() {
     let first: u64 = args.get(1).map_or(0, |a| a.parse().expect("FIRST"));
     let count: u64 = args.get(2).map_or(20, |a| a.parse().expect("COUNT"));
     let seconds: f64 = args.get(3).map_or(10.0, |a| a.parse().expect("SECONDS"));
-    let max_states: usize = args
-        .get(4)
-        .map_or(Budget::default().max_states, |a| a.parse().expect("MAX_STATES"));
+    let max_states: usize = args.get(4).map_or(Budget::default().max_states, |a| {
+        a.parse().expect("MAX_STATES")
+    });
     let budget = Budget {
         max_seconds: seconds,
         max_states,

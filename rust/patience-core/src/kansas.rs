@@ -542,18 +542,22 @@ fn next_safe(state: &Kansas) -> Option<KansasMove> {
     }
 }
 
+/// Moves between columns a [`Step`] makes before its move, at most.
+const PREP: usize = 4;
+
 /// A move of the search over arrangements ([`Arranged`]): a move of the game, after at most
-/// two moves between columns (neither emptying its column) that expose the card it needs.
+/// [`PREP`] moves between columns (none emptying its column) that expose the card it
+/// needs.
 #[derive(Clone, Copy, Debug)]
 struct Step {
-    prep: [Option<KansasMove>; 2],
+    prep: [Option<KansasMove>; PREP],
     mv: KansasMove,
 }
 
 impl Step {
     fn plain(mv: KansasMove) -> Step {
         Step {
-            prep: [None, None],
+            prep: [None; PREP],
             mv,
         }
     }
@@ -567,7 +571,7 @@ impl Step {
 /// What [`Arranged`] needs to take a [`Step`] back.
 #[derive(Clone, Copy, Debug)]
 struct StepUndo {
-    prep: [Option<Undo>; 2],
+    prep: [Option<Undo>; PREP],
     main: Undo,
 }
 
@@ -617,19 +621,22 @@ impl Kansas {
 /// *holders* of the cards of rank `r - 1` that are not at the bottom of a column: each
 /// such card lies on one holder, and the holders with nothing on them are the exposed
 /// cards of rank `r`. A move of this kind moves a card from its holder to an exposed one,
-/// so how many holders are exposed never changes, and if one is, any card of rank `r` can
-/// be exposed (move what lies on it onto the exposed one). Every other move needs of the
-/// arrangement only some card exposed, or some card of a rank exposed, and leaves a
-/// position whose moves depend on the arrangement again only in this way. So the search
-/// keys a position by which cards are in the columns and which lie at the bottom
+/// so how many holders of each rank are exposed never changes, and if one is, any card of
+/// rank `r` can be exposed (move what lies on it onto the exposed one). Every other move
+/// needs of the arrangement only some card exposed, or some card of a rank exposed. So the
+/// search keys a position by which cards are in the columns and which lie at the bottom
 /// ([`Kansas::arrangement_key`]), not by where each card lies, never tries a move of this
-/// kind for its own sake, and tries from each position the moves any arrangement of it
-/// has, each after the move that exposes the card it needs.
+/// kind for its own sake, and tries from each position every move that the counts of
+/// exposed holders allow, each after the moves that expose the card it needs.
 ///
-/// That holds while no column wraps all thirteen ranks (a group cannot move onto its own
-/// column's exposed card). When a move some arrangement has cannot be made from the one
-/// searched for that reason, the search notes it (`incomplete`) and running dry proves
-/// nothing.
+/// A group cannot go onto its own column's exposed card, which matters only where a column
+/// wraps all thirteen ranks: there the counts may allow a move that the arrangements
+/// reachable from the one searched do not have, while another arrangement with the same
+/// key, not reachable from it, does. The counts then over-state what is possible, never
+/// under-state it, so running dry still proves a deal lost, provided every move the counts
+/// allow was tried: when one could not be made from the arrangement searched
+/// ([`Arranged::regroup`]), the search notes it (`incomplete`) and running dry proves
+/// nothing. A win is a line of real moves, replayed like any other.
 struct Arranged<'a> {
     state: Kansas,
     order: &'a [u8; 52],
@@ -648,66 +655,6 @@ impl Arranged<'_> {
         })
     }
 
-    /// The step that moves the group from place `start` of column `from` onto a card of
-    /// another column (then plays `then`, the move home of the card the group lay on, if
-    /// any): directly when another column's exposed card takes it. When only its own
-    /// column's exposed card would (the column wraps all thirteen ranks), after one move
-    /// that brings a card the group fits on to another column's top: a card of the group's
-    /// first card's rank moving from another column onto that exposed card, or the part of
-    /// the column above the group's first card, with the exposed card, moving to another
-    /// column. `None` when no card the group fits on is exposed anywhere; when none of
-    /// these one-move rearrangements works, `incomplete` is set (a longer one might).
-    fn regroup(&mut self, from: usize, start: usize, then: Option<KansasMove>) -> Option<Step> {
-        let state = &self.state;
-        let column = &state.columns[from];
-        let first = column[start];
-        let finish = |state: &Kansas, to: usize, prep: Option<KansasMove>| {
-            let mv = state.column_to(from, to, start);
-            match then {
-                Some(home) => Step {
-                    prep: [prep, Some(mv)],
-                    mv: home,
-                },
-                None => Step {
-                    prep: [prep, None],
-                    mv,
-                },
-            }
-        };
-        if let Some(to) = self.holder(first, from) {
-            return Some(finish(state, to, None));
-        }
-        let top = *column.last().expect("a card");
-        if !builds_on(first, top) || column.len() == start + 1 {
-            return None;
-        }
-        // a card of the group's first card's rank elsewhere moves onto that exposed card,
-        // uncovering a card of the exposed card's rank in its own column
-        let twin = (0..COLUMNS).filter(|&k| k != from).find_map(|k| {
-            let cards = &state.columns[k];
-            (1..cards.len())
-                .find(|&p| builds_on(cards[p], top))
-                .map(|p| (k, from, p, k))
-        });
-        // or the column splits above the group's first card, the part with the exposed
-        // card going onto another column
-        let split = || {
-            (start + 1..column.len())
-                .find_map(|p| self.holder(column[p], from).map(|j| (from, j, p, j)))
-        };
-        let Some((source, target, p, to)) = twin.or_else(split) else {
-            // some longer rearrangement might have the move: what is left proves nothing
-            self.incomplete = true;
-            return None;
-        };
-        let prep = state.column_to(source, target, p);
-        let mut after = state.clone();
-        after.apply(prep);
-        Some(finish(&after, to, Some(prep)))
-    }
-}
-
-impl Arranged<'_> {
     /// The moves of the waste's top card (`waste`) onto the columns, then `draw`.
     fn waste_moves(&self, waste: Option<u8>, plain: fn(KansasMove) -> Step, steps: &mut Vec<Step>) {
         if let Some(card) = waste {
@@ -723,6 +670,245 @@ impl Arranged<'_> {
         if !self.state.stock.is_empty() {
             steps.push(plain(KansasMove::Draw));
         }
+    }
+
+    /// The step that makes the move `target` needs possible, then makes it: directly when
+    /// it is possible already (another column's exposed card takes the group it moves);
+    /// otherwise, when the counts of exposed holders allow it (only its own column's
+    /// exposed card takes the group: that column wraps all thirteen ranks), after the
+    /// fewest moves between columns that keep their columns (fewer than [`PREP`]), found by
+    /// a breadth-first search of the arrangements this one reaches. `None` when the counts
+    /// do not allow the move; when they do and no arrangement found has it, `incomplete` is
+    /// set.
+    fn regroup(&mut self, target: Target) -> Option<Step> {
+        let state = &self.state;
+        let (from, start) = target.group(&state.columns)?;
+        if let Some(to) = self.holder(state.columns[from][start], from) {
+            return Some(target.step(state, &[], from, start, to));
+        }
+        let column = &state.columns[from];
+        let top = *column.last().expect("a card");
+        if !builds_on(column[start], top) {
+            return None; // no card the group fits on is exposed in any arrangement
+        }
+        match arrangements(&state.columns, |columns| target.finish(columns)) {
+            Search::Found(path, finish) => {
+                let mut after = state.clone();
+                for &mv in &path {
+                    after.apply(mv);
+                }
+                Some(match finish {
+                    Finish::Group { from, start, to } => {
+                        target.step(&after, &path, from, start, to)
+                    }
+                    Finish::Exposed => target.step_exposed(&after, &path),
+                })
+            }
+            Search::None | Search::TooMany => {
+                // Another arrangement with the same key, not reachable from this one, may
+                // have the move (see `Arranged`): running dry proves nothing now.
+                self.incomplete = true;
+                None
+            }
+        }
+    }
+}
+
+/// What [`Arranged::regroup`] makes possible.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// Sending this card home from a column, the group on it moved away first.
+    Home(u8),
+    /// Moving the whole column whose bottom card this is onto another column.
+    Empty(u8),
+}
+
+impl Target {
+    /// The column and place of the group to move, in `columns`.
+    fn group(self, columns: &[Vec<u8>; COLUMNS]) -> Option<(usize, usize)> {
+        match self {
+            Target::Home(card) => columns.iter().enumerate().find_map(|(i, column)| {
+                let k = column.iter().position(|&c| c == card)?;
+                (k + 1 < column.len()).then_some((i, k + 1))
+            }),
+            Target::Empty(card) => columns
+                .iter()
+                .position(|column| column.first() == Some(&card))
+                .map(|i| (i, 0)),
+        }
+    }
+
+    /// Whether `columns` allow the move at once, and how.
+    fn finish(self, columns: &[Vec<u8>; COLUMNS]) -> Option<Finish> {
+        if let Target::Home(card) = self {
+            if columns.iter().any(|column| column.last() == Some(&card)) {
+                return Some(Finish::Exposed);
+            }
+        }
+        let (from, start) = self.group(columns)?;
+        (0..COLUMNS)
+            .find(|&j| {
+                j != from
+                    && columns[j]
+                        .last()
+                        .is_some_and(|&top| builds_on(columns[from][start], top))
+            })
+            .map(|to| Finish::Group { from, start, to })
+    }
+
+    /// The step when `path` leaves the card to go home exposed.
+    fn step_exposed(self, after: &Kansas, path: &[KansasMove]) -> Step {
+        let Target::Home(card) = self else {
+            unreachable!("only a card home is exposed by the path alone");
+        };
+        let column = (0..COLUMNS)
+            .find(|&i| after.columns[i].last() == Some(&card))
+            .expect("the card is exposed");
+        let mut prep = [None; PREP];
+        for (slot, &mv) in prep.iter_mut().zip(path) {
+            *slot = Some(mv);
+        }
+        Step {
+            prep,
+            mv: KansasMove::ColumnHome(column as u8),
+        }
+    }
+
+    /// The step: `path` (played from `state`'s arrangement to `after`'s), the group from
+    /// place `start` of column `from` onto column `to`, then the card home if that is the
+    /// target. `after` is the position after `path`.
+    fn step(
+        self,
+        after: &Kansas,
+        path: &[KansasMove],
+        from: usize,
+        start: usize,
+        to: usize,
+    ) -> Step {
+        let group = after.column_to(from, to, start);
+        let mut prep = [None; PREP];
+        for (slot, &mv) in prep.iter_mut().zip(path) {
+            *slot = Some(mv);
+        }
+        match self {
+            Target::Home(_) => {
+                prep[path.len()] = Some(group);
+                Step {
+                    prep,
+                    mv: KansasMove::ColumnHome(from as u8),
+                }
+            }
+            Target::Empty(_) => Step { prep, mv: group },
+        }
+    }
+}
+
+/// How an arrangement allows a [`Target`]'s move at once.
+#[derive(Clone, Copy, Debug)]
+enum Finish {
+    /// The card to go home is exposed.
+    Exposed,
+    /// The group from place `start` of column `from` fits on column `to`'s exposed card.
+    Group {
+        from: usize,
+        start: usize,
+        to: usize,
+    },
+}
+
+/// How a search of arrangements ended.
+enum Search<T> {
+    /// The moves to an arrangement `found` accepts, and what it said.
+    Found(Vec<KansasMove>, T),
+    /// No arrangement is accepted.
+    None,
+    /// Too many arrangements, or the first accepted is too far.
+    TooMany,
+}
+
+/// Arrangements searched at most by [`arrangements`].
+const ARRANGEMENTS: usize = 2_000;
+
+/// A breadth-first search of the arrangements `columns` reach by moves between columns
+/// that keep their columns, for the nearest one `found` accepts, at most [`PREP`] - 1 moves
+/// away (one slot is kept for the group's move when the target is a card home).
+fn arrangements<T>(
+    columns: &[Vec<u8>; COLUMNS],
+    found: impl Fn(&[Vec<u8>; COLUMNS]) -> Option<T>,
+) -> Search<T> {
+    /// An arrangement reached, with the one it came from, the move and how many moves away.
+    struct Node {
+        columns: [Vec<u8>; COLUMNS],
+        parent: usize,
+        mv: Option<KansasMove>,
+        depth: usize,
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut nodes = vec![Node {
+        columns: columns.clone(),
+        parent: 0,
+        mv: None,
+        depth: 0,
+    }];
+    seen.insert(columns.clone());
+    let mut next = 0;
+    let mut too_far = false;
+    while next < nodes.len() {
+        let (depth, current) = (nodes[next].depth, nodes[next].columns.clone());
+        if let Some(answer) = found(&current) {
+            let mut path = Vec::new();
+            let mut at = next;
+            while let Some(mv) = nodes[at].mv {
+                path.push(mv);
+                at = nodes[at].parent;
+            }
+            path.reverse();
+            return Search::Found(path, answer);
+        }
+        if depth + 1 >= PREP {
+            too_far = true;
+        } else {
+            let state = Kansas {
+                base: 1,
+                reserve: Vec::new(),
+                columns: current,
+                stock: Vec::new(),
+                waste: Vec::new(),
+                counts: [0; 4],
+            };
+            let tops: [Option<u8>; COLUMNS] =
+                std::array::from_fn(|i| state.columns[i].last().copied());
+            let mut moves = Vec::new();
+            state.column_moves(&tops, &mut moves);
+            for mv in moves {
+                let KansasMove::ColumnTo { start, .. } = mv else {
+                    continue;
+                };
+                if start == 0 {
+                    continue; // it would empty its column: another position
+                }
+                let mut child = state.clone();
+                child.apply(mv);
+                if !seen.contains(&child.columns) {
+                    if nodes.len() >= ARRANGEMENTS {
+                        return Search::TooMany;
+                    }
+                    seen.insert(child.columns.clone());
+                    nodes.push(Node {
+                        columns: child.columns,
+                        parent: next,
+                        mv: Some(mv),
+                        depth: depth + 1,
+                    });
+                }
+            }
+        }
+        next += 1;
+    }
+    if too_far {
+        Search::TooMany
+    } else {
+        Search::None
     }
 }
 
@@ -795,10 +981,9 @@ impl DepthFirst for Arranged<'_> {
                 if !self.state.takes(self.state.columns[i][k]) {
                     continue;
                 }
-                let home = KansasMove::ColumnHome(i as u8);
                 if k + 1 == length {
-                    steps.push(plain(home));
-                } else if let Some(step) = self.regroup(i, k + 1, Some(home)) {
+                    steps.push(plain(KansasMove::ColumnHome(i as u8)));
+                } else if let Some(step) = self.regroup(Target::Home(self.state.columns[i][k])) {
                     steps.push(step);
                 }
             }
@@ -807,8 +992,8 @@ impl DepthFirst for Arranged<'_> {
             steps.push(plain(KansasMove::ReserveTo(j as u8)));
         }
         for i in 0..COLUMNS {
-            if !self.state.columns[i].is_empty() {
-                steps.extend(self.regroup(i, 0, None));
+            if let Some(&bottom) = self.state.columns[i].first() {
+                steps.extend(self.regroup(Target::Empty(bottom)));
             }
         }
         self.waste_moves(waste, plain, &mut steps);
@@ -1116,6 +1301,47 @@ mod tests {
         }
         assert!(compared > 1000, "{compared} pairs compared");
         assert!(wraps > 0, "no column wrapped all thirteen ranks");
+    }
+
+    /// Columns only (the rest empty): enough for the moves between columns.
+    fn columns_only(columns: [Vec<u8>; COLUMNS]) -> Kansas {
+        Kansas {
+            base: 1,
+            reserve: Vec::new(),
+            columns,
+            stock: Vec::new(),
+            waste: Vec::new(),
+            counts: [0; 4],
+        }
+    }
+
+    #[test]
+    fn a_wrapped_column_is_emptied_after_the_moves_that_make_room() {
+        // 7s down to 8h: the bottom fits only on its own column's exposed card until the
+        // part from the 5d moves onto one of the sixes
+        let wrapped = vec![32, 5, 17, 16, 15, 14, 0, 25, 11, 36, 22, 8, 33];
+        let state = columns_only([wrapped.clone(), vec![44], vec![31]]);
+        let order = [0; 52];
+        let mut arranged = Arranged {
+            state: state.clone(),
+            order: &order,
+            incomplete: false,
+        };
+        let step = arranged.regroup(Target::Empty(32)).expect("a step");
+        let moves: Vec<KansasMove> = step.moves().collect();
+        assert_eq!(moves.len(), 2, "{moves:?}");
+        let after = replay(&state, &moves);
+        assert!(after.columns.iter().filter(|c| c.is_empty()).count() == 1);
+        assert!(!arranged.incomplete);
+        // alone in the tableau, no arrangement reachable from this one has the move; one with
+        // the same key might, so the search can no longer prove the deal lost
+        let mut alone = Arranged {
+            state: columns_only([Vec::new(), wrapped, Vec::new()]),
+            order: &order,
+            incomplete: false,
+        };
+        assert!(alone.regroup(Target::Empty(32)).is_none());
+        assert!(alone.incomplete);
     }
 
     #[test]
