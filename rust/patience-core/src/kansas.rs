@@ -594,7 +594,8 @@ impl Kansas {
     /// The key of the position up to the arrangement of its columns' cards: which cards
     /// are in the columns (they follow from the rest), which of them lie at the bottom of a
     /// column, and the rest as in [`Kansas::key`]. Positions with the same key have the same
-    /// moves up to arrangement ([`Arranged`]).
+    /// moves up to arrangement, but for the limits of a column wrapping all thirteen ranks
+    /// ([`Arranged`]).
     fn arrangement_key(&self, order: &[u8; 52]) -> u64 {
         let waste = self
             .waste
