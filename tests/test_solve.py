@@ -98,6 +98,15 @@ def test_kansas_certificate_and_verdicts() -> None:
     assert solve(new_game("kansas", seed=0), node_limit=5000).reason == "node limit"
 
 
+def test_the_table_of_positions_has_a_limit() -> None:
+    # seed 0 is lost, proved so in 1.25 million nodes
+    full = solve(new_game("kansas", seed=0), max_states=2000)
+    assert (full.outcome, full.reason) == ("unknown", "transposition table full")
+    assert solve(new_game("kansas", seed=0)).outcome == "unsolvable"  # the default is larger
+    with pytest.raises(ValueError, match="limits must be positive"):
+        solve(new_game("kansas", seed=0), max_states=0)
+
+
 def test_kansas_solving_from_the_middle_of_a_game() -> None:
     game = new_game("kansas", seed=27)
     certificate = solve(game).moves
