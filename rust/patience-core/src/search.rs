@@ -11,7 +11,8 @@ pub struct Budget {
     pub max_nodes: u64,
     /// Seconds of search, at most.
     pub max_seconds: f64,
-    /// Positions remembered in the transposition table, at most (about 10 bytes each).
+    /// Positions remembered in the transposition table, at most (tens of bytes each, as
+    /// the tables grow by doubling).
     pub max_states: usize,
 }
 
