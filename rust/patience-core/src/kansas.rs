@@ -685,7 +685,7 @@ impl Arranged<'_> {
         let state = &self.state;
         let (from, start) = target.group(&state.columns)?;
         if let Some(to) = self.holder(state.columns[from][start], from) {
-            return Some(target.step(state, &[], from, start, to));
+            return Some(target.step(state, &[], Finish::Group { from, start, to }));
         }
         let column = &state.columns[from];
         let top = *column.last().expect("a card");
@@ -698,12 +698,7 @@ impl Arranged<'_> {
                 for &mv in &path {
                     after.apply(mv);
                 }
-                Some(match finish {
-                    Finish::Group { from, start, to } => {
-                        target.step(&after, &path, from, start, to)
-                    }
-                    Finish::Exposed => target.step_exposed(&after, &path),
-                })
+                Some(target.step(&after, &path, finish))
             }
             Search::None | Search::TooMany => {
                 // Another arrangement with the same key, not reachable from this one, may
@@ -757,49 +752,45 @@ impl Target {
             .map(|to| Finish::Group { from, start, to })
     }
 
-    /// The step when `path` leaves the card to go home exposed.
-    fn step_exposed(self, after: &Kansas, path: &[KansasMove]) -> Step {
-        let Target::Home(card) = self else {
-            unreachable!("only a card home is exposed by the path alone");
-        };
-        let column = (0..COLUMNS)
-            .find(|&i| after.columns[i].last() == Some(&card))
-            .expect("the card is exposed");
+    /// The step: `path` (played from the arrangement searched; `after` is the position it
+    /// leaves), then, as `finish` says, the group's move and the card home if that is the
+    /// target, or the card home alone when `path` left it exposed.
+    fn step(self, after: &Kansas, path: &[KansasMove], finish: Finish) -> Step {
         let mut prep = [None; PREP];
         for (slot, &mv) in prep.iter_mut().zip(path) {
             *slot = Some(mv);
         }
-        Step {
-            prep,
-            mv: KansasMove::ColumnHome(column as u8),
+        let home = |column: usize| KansasMove::ColumnHome(column as u8);
+        match finish {
+            Finish::Group { from, start, to } => {
+                let group = after.column_to(from, to, start);
+                match self {
+                    Target::Empty(_) => Step { prep, mv: group },
+                    Target::Home(_) => {
+                        prep[path.len()] = Some(group);
+                        Step {
+                            prep,
+                            mv: home(from),
+                        }
+                    }
+                }
+            }
+            Finish::Exposed => {
+                let column = (0..COLUMNS)
+                    .find(|&i| after.columns[i].last() == Some(&self.card()))
+                    .expect("only a card home is exposed by the path alone");
+                Step {
+                    prep,
+                    mv: home(column),
+                }
+            }
         }
     }
 
-    /// The step: `path` (played from `state`'s arrangement to `after`'s), the group from
-    /// place `start` of column `from` onto column `to`, then the card home if that is the
-    /// target. `after` is the position after `path`.
-    fn step(
-        self,
-        after: &Kansas,
-        path: &[KansasMove],
-        from: usize,
-        start: usize,
-        to: usize,
-    ) -> Step {
-        let group = after.column_to(from, to, start);
-        let mut prep = [None; PREP];
-        for (slot, &mv) in prep.iter_mut().zip(path) {
-            *slot = Some(mv);
-        }
+    /// The card the target names.
+    fn card(self) -> u8 {
         match self {
-            Target::Home(_) => {
-                prep[path.len()] = Some(group);
-                Step {
-                    prep,
-                    mv: KansasMove::ColumnHome(from as u8),
-                }
-            }
-            Target::Empty(_) => Step { prep, mv: group },
+            Target::Home(card) | Target::Empty(card) => card,
         }
     }
 }
@@ -1351,34 +1342,45 @@ mod tests {
             max_nodes: 400_000,
             ..Budget::default()
         };
-        let mut decided = [0, 0];
         let mut positions = random_positions(0..40, 90, 30);
         for seed in [2, 13, 26, 37, 38] {
             positions.extend(line_positions(seed, 3));
         }
-        for (index, state) in positions.iter().enumerate() {
-            let arranged = solve(state, &budget, &mut || false).outcome;
-            let concrete = solve_concrete(state, &budget, Pruning::Full, &mut || false).outcome;
-            for outcome in [&arranged, &concrete] {
-                if let Outcome::Solved(moves) = outcome {
-                    assert!(replay(state, moves).is_won(), "position {index}");
-                }
-            }
-            if matches!(arranged, Outcome::Unknown(_)) || matches!(concrete, Outcome::Unknown(_)) {
-                continue;
-            }
-            let won = matches!(arranged, Outcome::Solved(_));
-            assert_eq!(
-                won,
-                matches!(concrete, Outcome::Solved(_)),
-                "position {index}"
-            );
-            decided[usize::from(won)] += 1;
-        }
+        let decided = same_verdicts(
+            &positions,
+            |state| solve(state, &budget, &mut || false).outcome,
+            |state| solve_concrete(state, &budget, Pruning::Full, &mut || false).outcome,
+        );
         assert!(
             decided[0] >= 20 && decided[1] >= 20,
             "decided by both: {decided:?}"
         );
+    }
+
+    /// Solves each position both ways, checking that every certificate replays to a win
+    /// and that the two agree wherever both decide; returns how many both decided as lost
+    /// and as won.
+    fn same_verdicts(
+        positions: &[Kansas],
+        first: impl Fn(&Kansas) -> Outcome<KansasMove>,
+        second: impl Fn(&Kansas) -> Outcome<KansasMove>,
+    ) -> [u32; 2] {
+        let mut decided = [0, 0];
+        for (index, state) in positions.iter().enumerate() {
+            let (one, other) = (first(state), second(state));
+            for outcome in [&one, &other] {
+                if let Outcome::Solved(moves) = outcome {
+                    assert!(replay(state, moves).is_won(), "position {index}");
+                }
+            }
+            if matches!(one, Outcome::Unknown(_)) || matches!(other, Outcome::Unknown(_)) {
+                continue;
+            }
+            let won = matches!(one, Outcome::Solved(_));
+            assert_eq!(won, matches!(other, Outcome::Solved(_)), "position {index}");
+            decided[usize::from(won)] += 1;
+        }
+        decided
     }
 
     /// Positions along the certificate of the winnable deal of `seed`, every `every` moves
@@ -1411,22 +1413,11 @@ mod tests {
             max_seconds: 2.0,
             ..Budget::default()
         };
-        let mut decided = [0, 0];
-        for (index, state) in line_positions(27, 4).iter().enumerate() {
-            let full = solve_with(state, &budget, Pruning::Full, &mut || false).outcome;
-            let none = solve_with(state, &budget, Pruning::None, &mut || false).outcome;
-            for outcome in [&full, &none] {
-                if let Outcome::Solved(moves) = outcome {
-                    assert!(replay(state, moves).is_won(), "position {index}");
-                }
-            }
-            if matches!(full, Outcome::Unknown(_)) || matches!(none, Outcome::Unknown(_)) {
-                continue;
-            }
-            let won = matches!(full, Outcome::Solved(_));
-            assert_eq!(won, matches!(none, Outcome::Solved(_)), "position {index}");
-            decided[usize::from(won)] += 1;
-        }
+        let decided = same_verdicts(
+            &line_positions(27, 4),
+            |state| solve_with(state, &budget, Pruning::Full, &mut || false).outcome,
+            |state| solve_with(state, &budget, Pruning::None, &mut || false).outcome,
+        );
         assert!(
             decided[0] >= 1 && decided[1] >= 10,
             "decided by both: {decided:?}"
