@@ -1,6 +1,9 @@
 //! Compares the abstract Klondike search with the search over real positions on seeded
 //! deals: `cargo run --release -p patience-core --example klondike_sets_check -- DRAW FIRST
 //! COUNT SECONDS`. Prints each deal where the verdicts differ and a summary.
+//! `AGAINST=plain` compares with the abstract search without the rules on the last move
+//! instead; `PASS=complete` runs the abstract search's complete phase alone (no quick
+//! phases first), so that the wins it finds under the rules are compared too.
 
 use patience_core::klondike::Klondike;
 use patience_core::klondike_sets;
@@ -30,7 +33,12 @@ fn main() {
     let mut sets_counts = [0u32; 3];
     for seed in first..first + count {
         let deal = Klondike::from_seed(seed, draw).expect("a deal");
-        let sets = klondike_sets::solve(&deal, &budget, &mut || false).expect("a dealt position");
+        let sets = if std::env::var("PASS").as_deref() == Ok("complete") {
+            klondike_sets::solve_complete(&deal, &budget, Pruning::Full, &mut || false)
+        } else {
+            klondike_sets::solve(&deal, &budget, &mut || false)
+        }
+        .expect("a dealt position");
         let old = if std::env::var("AGAINST").as_deref() == Ok("plain") {
             klondike_sets::solve_with(&deal, &budget, Pruning::None, &mut || false)
                 .expect("a dealt position")
