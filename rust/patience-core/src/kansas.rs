@@ -1337,6 +1337,38 @@ mod tests {
     }
 
     #[test]
+    fn a_search_that_left_a_move_out_hands_over_to_the_search_over_positions() {
+        // The wrapped column alone, and three cards to draw: its bottom card can never be
+        // moved off, a move the counts allow; running dry then proves nothing, and the
+        // search over positions as they are must decide.
+        let wrapped = vec![32, 5, 17, 16, 15, 14, 0, 25, 11, 36, 22, 8, 33];
+        let mut state = columns_only([Vec::new(), wrapped, Vec::new()]);
+        state.stock = vec![40, 50, 3];
+        let order = turn_order(&state);
+        let budget = Budget::default();
+        let mut stop = || false;
+        let mut arranged = Arranged {
+            state: state.clone(),
+            order: &order,
+            incomplete: false,
+        };
+        let mut meter = Meter::new(&budget, &mut stop);
+        let ended = search::depth_first(&mut arranged, &mut meter, u64::MAX, budget.max_states);
+        assert!(matches!(ended, Ended::Exhausted));
+        assert!(arranged.incomplete);
+        let alone = meter.nodes;
+        let report = solve(&state, &budget, &mut || false);
+        let reference = solve_concrete(&state, &budget, Pruning::Full, &mut || false);
+        assert_eq!(report.outcome, Outcome::Unsolvable);
+        assert_eq!(reference.outcome, Outcome::Unsolvable);
+        assert!(
+            report.nodes > alone,
+            "{} nodes, {alone} alone",
+            report.nodes
+        );
+    }
+
+    #[test]
     fn the_search_up_to_arrangement_agrees_with_the_search_over_positions() {
         let budget = Budget {
             max_nodes: 400_000,
