@@ -232,6 +232,21 @@ impl Expert {
         })
     }
 
+    /// The cards some pile takes now, as the bits `1 << card`: one test a card instead of
+    /// [`Expert::pile_for`]'s scan of the piles.
+    fn homeable(&self) -> u64 {
+        const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+        let mut mask = 0;
+        for (suit, &count) in self.pile_suits.iter().zip(&self.pile_counts) {
+            match suit {
+                None => mask |= ACES,
+                Some(s) if count < 13 => mask |= 1 << (13 * u32::from(*s) + u32::from(count)),
+                Some(_) => {}
+            }
+        }
+        mask
+    }
+
     /// Where the part of column `i`'s string that fits on `target` begins, if any part fits.
     fn fitting_start(&self, i: usize, first: usize, target: Option<u8>) -> Option<usize> {
         let column = &self.columns[i];
@@ -263,13 +278,15 @@ impl Expert {
             return moves;
         }
         let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| self.columns[i].last().copied());
+        let homeable = self.homeable();
+        let goes_home = |card: u8| homeable >> card & 1 != 0;
         for (i, top) in tops.iter().enumerate() {
-            if top.is_some_and(|c| self.pile_for(c).is_some()) {
+            if top.is_some_and(goes_home) {
                 moves.push(ExpertMove::ColumnHome(i as u8));
             }
         }
         for card in self.distinct_hand() {
-            if self.pile_for(card).is_some() {
+            if goes_home(card) {
                 moves.push(ExpertMove::HandHome(card));
             }
         }
@@ -323,6 +340,19 @@ impl Expert {
         self.hand.remove(at);
     }
 
+    /// Moves column `from`'s cards from position `start` on to the end of column `to`
+    /// (`from != to`), without a temporary vector.
+    fn shift(&mut self, from: usize, to: usize, start: usize) {
+        let (a, b) = self.columns.split_at_mut(from.max(to));
+        let (source, target) = if from < to {
+            (&mut a[from], &mut b[0])
+        } else {
+            (&mut b[0], &mut a[to])
+        };
+        target.extend_from_slice(&source[start..]);
+        source.truncate(start);
+    }
+
     /// Plays a move that [`Expert::legal_moves`] listed.
     pub fn apply(&mut self, mv: ExpertMove) {
         match mv {
@@ -335,8 +365,7 @@ impl Expert {
                 self.send_home(card);
             }
             ExpertMove::ColumnTo { from, to, start } => {
-                let moved = self.columns[usize::from(from)].split_off(usize::from(start));
-                self.columns[usize::from(to)].extend_from_slice(&moved);
+                self.shift(usize::from(from), usize::from(to), usize::from(start));
             }
             ExpertMove::HandTo(card, j) => {
                 self.take_from_hand(card);
@@ -408,9 +437,9 @@ impl Expert {
                 self.hand.insert(usize::from(undo.at), card);
             }
             ExpertMove::ColumnTo { from, to, .. } => {
-                let to = &mut self.columns[usize::from(to)];
-                let moved = to.split_off(to.len() - usize::from(undo.at));
-                self.columns[usize::from(from)].extend_from_slice(&moved);
+                let to = usize::from(to);
+                let start = self.columns[to].len() - usize::from(undo.at);
+                self.shift(to, usize::from(from), start);
             }
             ExpertMove::HandTo(card, j) => {
                 self.columns[usize::from(j)].pop();
@@ -444,15 +473,14 @@ impl Expert {
         })
     }
 
-    /// The canonical key: columns sorted, the hand as a multiset, each suit's two piles as
+    /// The canonical key: the columns and the hand as multisets, each suit's two piles as
     /// a pair of heights in order.
     fn key(&self) -> u64 {
         self.key_of_columns(std::array::from_fn(|i| column_hash(&self.columns[i])))
     }
 
     /// [`Expert::key`] from the columns' hashes ([`column_hash`]).
-    fn key_of_columns(&self, mut columns: [u64; COLUMNS]) -> u64 {
-        columns.sort_unstable();
+    fn key_of_columns(&self, columns: [u64; COLUMNS]) -> u64 {
         let mut hand = [0u8; HAND_LIMIT];
         hand[..self.hand.len()].copy_from_slice(&self.hand);
         hand.sort_unstable();
@@ -491,10 +519,9 @@ impl Expert {
                 0,
                 0,
             ]));
-        for h in columns {
-            key = mix(key ^ h);
-        }
-        key
+        // the columns as a multiset: the sum of their (mixed) hashes needs no sorting
+        let columns = columns.iter().fold(0u64, |sum, &h| sum.wrapping_add(h));
+        mix(key ^ columns)
     }
 }
 
@@ -569,7 +596,8 @@ fn ordered_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
 
 /// A safe move home (see [`Expert::is_safe_home`]), from the columns first, if any.
 fn next_safe(state: &Expert) -> Option<ExpertMove> {
-    let safe = |card: u8| state.pile_for(card).is_some() && state.is_safe_home(card);
+    let homeable = state.homeable();
+    let safe = |card: u8| homeable >> card & 1 != 0 && state.is_safe_home(card);
     if let Some(i) = (0..COLUMNS).find(|&i| state.columns[i].last().is_some_and(|&c| safe(c))) {
         return Some(ExpertMove::ColumnHome(i as u8));
     }
@@ -666,7 +694,7 @@ impl Expert {
 ///
 /// With [`Pruning::Full`], safe moves home are made without branching, no King-headed
 /// column moves to an empty one, and two passes run: a best-first search over the moves
-/// that keep every string whole ([`Moves::Whole`]; about half the time, and where most
+/// that keep every string whole ([`Moves::Whole`]; 300,000 nodes a budget-second, and where most
 /// winnable deals are won), then a depth-first search over every other move, which visits
 /// each position at most once, so when it runs dry the whole reachable space has been
 /// searched. With [`Pruning::None`] only the depth-first search runs, over every legal
@@ -686,7 +714,8 @@ pub fn solve_with(
     if root.is_solved() {
         return meter.report(Outcome::Solved(path));
     }
-    // The restricted pass gets about half the time (some 650,000 nodes a second here)
+    // The restricted pass gets 300,000 nodes a budget-second (about half the time when
+    // chosen, less since the speed-up of 2026-11-23; 150,000 and 500,000 did no better)
     // and at most half the nodes; the complete pass whatever is left.
     let whole = ((budget.max_seconds * 300_000.0) as u64).min(budget.max_nodes / 2);
     let passes: &[(Moves, u64)] = match pruning {
@@ -744,34 +773,51 @@ fn best_first(
         }
         parts.into_iter().rev().flatten().collect::<Vec<_>>()
     };
+    let mut undos = Vec::new();
     while let Some((_, Reverse(index))) = queue.pop() {
-        let state = Expert::unpack(&nodes_kept[index as usize].packed);
+        // each child is played on the parent and taken back, not cloned from it
+        let mut state = Expert::unpack(&nodes_kept[index as usize].packed);
+        let hashes: [u64; COLUMNS] = std::array::from_fn(|i| column_hash(&state.columns[i]));
+        let breaks: [u32; COLUMNS] = std::array::from_fn(|i| column_breaks(&state.columns[i]));
         for mv in ordered_moves(&state, Moves::Whole) {
             if let Err(reason) = meter.tick(node_limit) {
                 return Outcome::Unknown(reason);
             }
-            let mut child = state.clone();
-            child.apply(mv);
+            undos.push(state.play(mv));
             let mut path = vec![mv];
-            play_safe(&mut child, &mut path);
-            if child.is_solved() {
+            while let Some(safe) = next_safe(&state) {
+                undos.push(state.play(safe));
+                path.push(safe);
+            }
+            if state.is_solved() {
                 return Outcome::Solved(line(&nodes_kept, index, path));
             }
-            let key = child.key();
+            // only the columns the moves touched are hashed and counted again
+            let (mut child_hashes, mut child_breaks) = (hashes, breaks);
+            for undo in &undos {
+                for i in Tracked::touched(undo.mv).into_iter().flatten() {
+                    let i = usize::from(i);
+                    child_hashes[i] = column_hash(&state.columns[i]);
+                    child_breaks[i] = column_breaks(&state.columns[i]);
+                }
+            }
+            let key = state.key_of_columns(child_hashes);
             if seen.contains(&key) {
-                continue;
-            }
-            if seen.len() >= budget.max_states {
+            } else if seen.len() >= budget.max_states {
                 overflow = true;
-                continue;
+            } else {
+                seen.insert(key);
+                let distance = state.distance_with(child_breaks.iter().sum());
+                queue.push((Reverse(distance), Reverse(nodes_kept.len() as u32)));
+                nodes_kept.push(Node {
+                    parent: index,
+                    path,
+                    packed: state.pack(),
+                });
             }
-            seen.insert(key);
-            queue.push((Reverse(child.distance()), Reverse(nodes_kept.len() as u32)));
-            nodes_kept.push(Node {
-                parent: index,
-                path,
-                packed: child.pack(),
-            });
+            while let Some(undo) = undos.pop() {
+                state.unplay(undo);
+            }
         }
     }
     if overflow {
@@ -920,6 +966,42 @@ mod tests {
             .map(ToString::to_string)
             .collect();
         assert_eq!(moves, ["t6>f", "t2>t7", "t4>t9", "t5>t4", "t8>t7"]);
+    }
+
+    #[test]
+    fn the_cards_that_go_home_are_those_a_pile_takes() {
+        let mut rng = crate::shuffle::SplitMix64::new(5);
+        let (mut checked, mut most_home) = (0, 0);
+        for seed in 0..40 {
+            let mut state = Expert::from_seed(seed).unwrap();
+            for _ in 0..200 {
+                let homeable = state.homeable();
+                for card in 0..52u8 {
+                    let bit = homeable >> card & 1 != 0;
+                    assert_eq!(
+                        bit,
+                        state.pile_for(card).is_some(),
+                        "seed {seed} card {card}"
+                    );
+                }
+                checked += 1;
+                // home moves first, so that the piles fill
+                let legal = state.legal_moves();
+                let Some(&mv) = legal
+                    .iter()
+                    .find(|mv| matches!(mv, ExpertMove::ColumnHome(_) | ExpertMove::HandHome(_)))
+                    .or_else(|| legal.get(rng.below(legal.len().max(1) as u64) as usize))
+                else {
+                    break;
+                };
+                state.apply(mv);
+            }
+            most_home = most_home.max(state.home());
+        }
+        assert!(
+            checked > 1000 && most_home >= 8,
+            "{checked} positions, {most_home} home"
+        );
     }
 
     #[test]
