@@ -694,10 +694,10 @@ impl Expert {
 ///
 /// With [`Pruning::Full`], safe moves home are made without branching, no King-headed
 /// column moves to an empty one, and two passes run: a best-first search over the moves
-/// that keep every string whole ([`Moves::Whole`]; 300,000 nodes a budget-second, and where most
-/// winnable deals are won), then a depth-first search over every other move, which visits
-/// each position at most once, so when it runs dry the whole reachable space has been
-/// searched. With [`Pruning::None`] only the depth-first search runs, over every legal
+/// that keep every string whole ([`Moves::Whole`]; 300,000 nodes a budget-second, and
+/// where most winnable deals are won), then a depth-first search over every other move,
+/// which visits each position at most once, so when it runs dry the whole reachable space
+/// has been searched. With [`Pruning::None`] only the depth-first search runs, over every legal
 /// move, and only the transposition table prunes (for checking).
 pub fn solve_with(
     start: &Expert,
@@ -802,18 +802,19 @@ fn best_first(
                 }
             }
             let key = state.key_of_columns(child_hashes);
-            if seen.contains(&key) {
-            } else if seen.len() >= budget.max_states {
-                overflow = true;
-            } else {
-                seen.insert(key);
-                let distance = state.distance_with(child_breaks.iter().sum());
-                queue.push((Reverse(distance), Reverse(nodes_kept.len() as u32)));
-                nodes_kept.push(Node {
-                    parent: index,
-                    path,
-                    packed: state.pack(),
-                });
+            if !seen.contains(&key) {
+                if seen.len() >= budget.max_states {
+                    overflow = true;
+                } else {
+                    seen.insert(key);
+                    let distance = state.distance_with(child_breaks.iter().sum());
+                    queue.push((Reverse(distance), Reverse(nodes_kept.len() as u32)));
+                    nodes_kept.push(Node {
+                        parent: index,
+                        path,
+                        packed: state.pack(),
+                    });
+                }
             }
             while let Some(undo) = undos.pop() {
                 state.unplay(undo);

@@ -346,14 +346,16 @@ impl Layout {
     /// down just before the move that uses it, or never. In draw 3, talon moves stay
     /// allowed, since taking a card out of the talon changes which cards the talon offers.
     /// A reveal that empties a column also stays allowed: without that exception the rule
-    /// lost the win of draw-3 seed 1,947, which we have not explained.
+    /// lost the win of draw-3 seed 1,947 while positions were searched once, and of draw-1
+    /// seed 4,513 with the marked table; we have not explained why.
     ///
     /// Rules of the same kind tried and dropped, because they lost wins the search
     /// without them finds: "only a King after a reveal that empties a column" (with this
-    /// one: draw-3 seeds 1,656 and 1,947), "one order of two independent moves" (seed
-    /// 1,656), and "after a placed card goes home, the next move uses that" (draw-1 seed
-    /// 1,097). A safe move home, when it is the only move listed, is played whatever the
-    /// trail.
+    /// one: draw-3 seeds 1,656 and 1,947; retried with the marked table, its sound form
+    /// saved almost nothing: docs/klondike-solver.md), "one order of two independent
+    /// moves" (seed 1,656), and "after a placed card goes home, the next move uses that"
+    /// (draw-1 seed 1,097). A safe move home, when it is the only move listed, is played
+    /// whatever the trail.
     fn keep(&self, node: &Node, trail: Trail, step: Step) -> bool {
         let surface = |i: u8| self.structure[i as usize][node.left[i as usize] as usize - 1];
         let top = |s: u8| s * 13 + node.foundation[s as usize] - 1;
