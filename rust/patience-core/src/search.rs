@@ -135,13 +135,32 @@ impl<'a> Meter<'a> {
     }
 }
 
-/// A set of position keys (hashes already) by open addressing, holding at most `limit`
-/// keys: faster than [`Seen`] for the searches that insert at every node. The slot value
-/// 0 marks a free slot, so the key 0 is kept aside.
+/// Seven keys and the mark of each: one cache line, so that finding a key and reading its
+/// mark cost one miss of the cache (with keys and marks in two arrays a lookup in a table
+/// far larger than the cache missed it twice).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Block {
+    keys: [u64; BLOCK_KEYS],
+    marks: [u8; 8],
+}
+
+/// Keys in a [`Block`].
+const BLOCK_KEYS: usize = 7;
+
+const EMPTY_BLOCK: Block = Block {
+    keys: [0; BLOCK_KEYS],
+    marks: [0; 8],
+};
+
+/// A set of position keys (hashes already) by open addressing over blocks of a cache line,
+/// holding at most `limit` keys: faster than [`Seen`] for the searches that insert at every
+/// node. The key value 0 marks a free slot, so the key 0 is kept aside. A key goes in the
+/// first free slot of its block or of the blocks after it; keys are never removed, so a
+/// free slot ends the search for a key. The table doubles when three quarters of its
+/// slots are taken (between 12 and 24 bytes a key).
 pub(crate) struct KeySet {
-    slots: Vec<u64>,
-    /// A byte kept with each key (see [`KeySet::visit`]).
-    marks: Vec<u8>,
+    blocks: Vec<Block>,
     /// The mark of the key 0, when it is held.
     zero_mark: u8,
     len: usize,
@@ -152,8 +171,7 @@ pub(crate) struct KeySet {
 impl KeySet {
     pub(crate) fn new(limit: usize) -> KeySet {
         KeySet {
-            slots: vec![0; 1 << 12],
-            marks: vec![0; 1 << 12],
+            blocks: vec![EMPTY_BLOCK; 1 << 9],
             zero_mark: 0,
             len: 0,
             limit,
@@ -166,70 +184,79 @@ impl KeySet {
         self.len + self.has_zero as usize
     }
 
+    /// The block and slot holding `key` (not 0) and whether it is there, or else the free
+    /// slot where it would go.
+    #[inline]
+    fn find(&self, key: u64) -> (usize, usize, bool) {
+        let mask = self.blocks.len() - 1;
+        let mut b = key as usize & mask;
+        loop {
+            let block = &self.blocks[b];
+            for (j, &slot) in block.keys.iter().enumerate() {
+                if slot == key {
+                    return (b, j, true);
+                }
+                if slot == 0 {
+                    return (b, j, false);
+                }
+            }
+            b = (b + 1) & mask;
+        }
+    }
+
     /// For searches whose positions may be searched in full (mark 0) or restricted in a
     /// way the mark names: `Some(true)` if `key` must be searched under `mark` (it is new,
     /// or was searched only under another restriction; it now holds `mark`), `Some(false)`
     /// if it was searched in full or under the same mark, `None` if it is new but the set
     /// is full. With mark 0 throughout it is a plain set: `Some(true)` when `key` is new.
     pub(crate) fn visit(&mut self, key: u64, mark: u8) -> Option<bool> {
-        let (held, index) = if key == 0 {
-            (self.has_zero.then_some(self.zero_mark), usize::MAX)
-        } else {
-            let mask = self.slots.len() - 1;
-            let mut i = key as usize & mask;
-            loop {
-                let slot = self.slots[i];
-                if slot == key {
-                    break (Some(self.marks[i]), i);
-                }
-                if slot == 0 {
-                    break (None, i);
-                }
-                i = (i + 1) & mask;
-            }
-        };
-        match held {
-            Some(held) if held == 0 || held == mark => Some(false),
-            Some(_) => {
-                if index == usize::MAX {
+        if key == 0 {
+            return match self.has_zero {
+                true if self.zero_mark == 0 || self.zero_mark == mark => Some(false),
+                true => {
                     self.zero_mark = mark;
-                } else {
-                    self.marks[index] = mark;
+                    Some(true)
                 }
-                Some(true)
-            }
-            None if key == 0 => {
-                self.has_zero = true;
-                self.zero_mark = mark;
-                Some(true)
-            }
-            None => {
-                if self.len() >= self.limit {
-                    return None;
+                false => {
+                    self.has_zero = true;
+                    self.zero_mark = mark;
+                    Some(true)
                 }
-                self.slots[index] = key;
-                self.marks[index] = mark;
-                self.len += 1;
-                if self.len * 2 > self.slots.len() {
-                    self.grow();
-                }
-                Some(true)
-            }
+            };
         }
+        let (b, j, held) = self.find(key);
+        if held {
+            let slot = &mut self.blocks[b].marks[j];
+            if *slot == 0 || *slot == mark {
+                return Some(false);
+            }
+            *slot = mark;
+            return Some(true);
+        }
+        if self.len() >= self.limit {
+            return None;
+        }
+        let block = &mut self.blocks[b];
+        block.keys[j] = key;
+        block.marks[j] = mark;
+        self.len += 1;
+        if self.len * 4 > self.blocks.len() * BLOCK_KEYS * 3 {
+            self.grow();
+        }
+        Some(true)
     }
 
     fn grow(&mut self) {
-        let size = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        let old_marks = std::mem::replace(&mut self.marks, vec![0; size]);
-        let mask = size - 1;
-        for (key, mark) in old.into_iter().zip(old_marks).filter(|&(k, _)| k != 0) {
-            let mut i = key as usize & mask;
-            while self.slots[i] != 0 {
-                i = (i + 1) & mask;
+        let size = self.blocks.len() * 2;
+        let old = std::mem::replace(&mut self.blocks, vec![EMPTY_BLOCK; size]);
+        for block in &old {
+            for (&key, &mark) in block.keys.iter().zip(&block.marks) {
+                if key != 0 {
+                    let (b, j, _) = self.find(key);
+                    self.blocks[b].keys[j] = key;
+                    self.blocks[b].marks[j] = mark;
+                }
             }
-            self.slots[i] = key;
-            self.marks[i] = mark;
         }
     }
 }
@@ -405,4 +432,50 @@ pub(crate) fn check_play_and_unplay<S, M, U>(
         kinds.iter().all(|&k| k > 0),
         "every kind of move played: {kinds:?}"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeySet;
+    use crate::shuffle::SplitMix64;
+    use std::collections::HashMap;
+
+    /// The table answers as a map from key to mark does, through several doublings, with
+    /// keys that share their low bits (so that blocks fill and spill into the next) and
+    /// the key 0; once full it turns new keys away and still answers for the ones it holds.
+    #[test]
+    fn the_table_of_keys_answers_as_a_map_does() {
+        let mut rng = SplitMix64::new(7);
+        let limit = 40_000;
+        let mut table = KeySet::new(limit);
+        let mut map: HashMap<u64, u8> = HashMap::new();
+        let mut refused = 0;
+        for step in 0..200_000u64 {
+            let key = match rng.below(4) {
+                0 => 0,
+                1 => rng.below(50) << 40, // low bits all zero: one crowded block
+                _ => rng.below(80_000).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            };
+            let mark = rng.below(3) as u8;
+            let expected = match map.get(&key).copied() {
+                Some(held) if held == 0 || held == mark => Some(false),
+                Some(_) => Some(true),
+                None if map.len() >= limit => None,
+                None => Some(true),
+            };
+            assert_eq!(
+                table.visit(key, mark),
+                expected,
+                "step {step}, key {key:#x}"
+            );
+            if expected == Some(true) {
+                map.insert(key, mark);
+            } else if expected.is_none() {
+                refused += 1;
+            }
+            assert_eq!(table.len(), map.len());
+        }
+        assert_eq!(table.len(), limit, "the table filled");
+        assert!(refused > 0, "new keys were turned away once it was full");
+    }
 }
