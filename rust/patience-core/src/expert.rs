@@ -594,6 +594,72 @@ fn ordered_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
     moves
 }
 
+/// What `ordered_moves(state, Moves::Whole)` returns, in the same order, listed directly
+/// instead of filtered and sorted out of every legal move: the first pass's hot path
+/// (three tenths of its time went to listing and dropping moves).
+fn whole_moves(state: &Expert) -> Vec<ExpertMove> {
+    let mut moves = Vec::with_capacity(24);
+    if state.home() == 104 {
+        return moves;
+    }
+    let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| state.columns[i].last().copied());
+    let homeable = state.homeable();
+    let goes_home = |card: u8| homeable >> card & 1 != 0;
+    for (i, top) in tops.iter().enumerate() {
+        if top.is_some_and(goes_home) {
+            moves.push(ExpertMove::ColumnHome(i as u8));
+        }
+    }
+    moves.extend(
+        state
+            .distinct_hand()
+            .filter(|&card| goes_home(card))
+            .map(ExpertMove::HandHome),
+    );
+    for card in state.distinct_hand() {
+        for (j, &target) in tops.iter().enumerate() {
+            if builds_on(card, target) {
+                moves.push(ExpertMove::HandTo(card, j as u8));
+            }
+        }
+    }
+    // whole strings between columns: those that empty their column or leave it one
+    // string first, then the others; a whole column never moves to an empty one
+    let mut later = Vec::new();
+    for (i, column) in state.columns.iter().enumerate() {
+        if column.is_empty() {
+            continue;
+        }
+        let first = string_start(column);
+        let leaves_one = first == 0 || string_start(&column[..first]) == 0;
+        for (j, &target) in tops.iter().enumerate() {
+            if i == j || (first == 0 && target.is_none()) || !builds_on(column[first], target) {
+                continue;
+            }
+            let mv = ExpertMove::ColumnTo {
+                from: i as u8,
+                to: j as u8,
+                start: first as u8,
+            };
+            if leaves_one {
+                moves.push(mv);
+            } else {
+                later.push(mv);
+            }
+        }
+    }
+    moves.append(&mut later);
+    if state.hand.len() < HAND_LIMIT {
+        for (i, column) in state.columns.iter().enumerate() {
+            // a string's last card stays on the card it builds on
+            if !column.is_empty() && string_start(column) + 1 == column.len() {
+                moves.push(ExpertMove::ColumnToHand(i as u8));
+            }
+        }
+    }
+    moves
+}
+
 /// A safe move home (see [`Expert::is_safe_home`]), from the columns first, if any.
 fn next_safe(state: &Expert) -> Option<ExpertMove> {
     let homeable = state.homeable();
@@ -694,7 +760,7 @@ impl Expert {
 ///
 /// With [`Pruning::Full`], safe moves home are made without branching, no King-headed
 /// column moves to an empty one, and two passes run: a best-first search over the moves
-/// that keep every string whole ([`Moves::Whole`]; 300,000 nodes a budget-second, and
+/// that keep every string whole ([`Moves::Whole`]; 600,000 nodes a budget-second, and
 /// where most winnable deals are won), then a depth-first search over every other move,
 /// which visits each position at most once, so when it runs dry the whole reachable space
 /// has been searched. With [`Pruning::None`] only the depth-first search runs, over every legal
@@ -714,10 +780,11 @@ pub fn solve_with(
     if root.is_solved() {
         return meter.report(Outcome::Solved(path));
     }
-    // The restricted pass gets 300,000 nodes a budget-second (about half the time when
-    // chosen, less since the speed-up of 2026-11-23; 150,000 and 500,000 did no better)
+    // The restricted pass gets 600,000 nodes a budget-second (about two thirds of the
+    // time; on the 43 deals of seeds 0-1,999 left undecided at 10 s with 300,000, 400,000
+    // won 3, 500,000 won 5 and 600,000 won 8, see docs/solvers.md)
     // and at most half the nodes; the complete pass whatever is left.
-    let whole = ((budget.max_seconds * 300_000.0) as u64).min(budget.max_nodes / 2);
+    let whole = ((budget.max_seconds * 600_000.0) as u64).min(budget.max_nodes / 2);
     let passes: &[(Moves, u64)] = match pruning {
         Pruning::Full => &[(Moves::Whole, whole), (Moves::Complete, u64::MAX)],
         Pruning::None => &[(Moves::All, u64::MAX)],
@@ -779,7 +846,7 @@ fn best_first(
         let mut state = Expert::unpack(&nodes_kept[index as usize].packed);
         let hashes: [u64; COLUMNS] = std::array::from_fn(|i| column_hash(&state.columns[i]));
         let breaks: [u32; COLUMNS] = std::array::from_fn(|i| column_breaks(&state.columns[i]));
-        for mv in ordered_moves(&state, Moves::Whole) {
+        for mv in whole_moves(&state) {
             if let Err(reason) = meter.tick(node_limit) {
                 return Outcome::Unknown(reason);
             }
@@ -1002,6 +1069,53 @@ mod tests {
         assert!(
             checked > 1000 && most_home >= 8,
             "{checked} positions, {most_home} home"
+        );
+    }
+
+    /// The first pass's own listing of its moves is the complete pass's filtered and
+    /// sorted, on positions of random play of 40 deals.
+    #[test]
+    fn the_first_pass_lists_the_moves_that_keep_strings_whole() {
+        let mut rng = crate::shuffle::SplitMix64::new(11);
+        let (mut checked, mut empty_columns, mut kinds) = (0, 0, [0u32; 5]);
+        for seed in 0..40 {
+            let mut state = Expert::from_seed(seed).unwrap();
+            for _ in 0..300 {
+                let expected = ordered_moves(&state, Moves::Whole);
+                assert_eq!(whole_moves(&state), expected, "seed {seed}: {state:?}");
+                for mv in &expected {
+                    kinds[match mv {
+                        ExpertMove::ColumnHome(_) | ExpertMove::HandHome(_) => 0,
+                        ExpertMove::HandTo(..) => 1,
+                        ExpertMove::ColumnTo { start: 0, .. } => 2,
+                        ExpertMove::ColumnTo { .. } => 3,
+                        ExpertMove::ColumnToHand(_) => 4,
+                    }] += 1;
+                }
+                checked += 1;
+                empty_columns += state.columns.iter().filter(|c| c.is_empty()).count();
+                // moves home and moves that empty a column first, most of the time, so
+                // that columns empty and Kings meet them
+                let legal = state.legal_moves();
+                let emptying = legal.iter().find(|&&mv| match mv {
+                    ExpertMove::ColumnHome(i) | ExpertMove::ColumnToHand(i) => {
+                        state.columns[usize::from(i)].len() == 1
+                    }
+                    ExpertMove::ColumnTo { start, .. } => start == 0,
+                    ExpertMove::HandHome(_) => true,
+                    ExpertMove::HandTo(..) => false,
+                });
+                let mv = match emptying {
+                    Some(&mv) if rng.below(4) > 0 => mv,
+                    _ if legal.is_empty() => break,
+                    _ => legal[rng.below(legal.len() as u64) as usize],
+                };
+                state.apply(mv);
+            }
+        }
+        assert!(
+            checked > 5000 && empty_columns > 100 && kinds.iter().all(|&k| k > 0),
+            "{checked} positions, {empty_columns} empty columns, moves of each kind {kinds:?}"
         );
     }
 

@@ -8,10 +8,11 @@
 //! down to its exposed card moves when its first card fits. An emptied column is refilled at
 //! once from the reserve; once the reserve is empty, only the waste's top card fills it.
 //!
-//! The solver is a depth-first search over positions taken up to the arrangement of the
-//! columns' cards (see `Arranged`: which card carries which group never matters, only
-//! which cards are in the columns and which lie at a bottom), with a table of the positions
-//! searched and one pruning rule: a card goes home without branching when no card could
+//! The solver searches positions taken up to the arrangement of the columns' cards (see
+//! `Arranged`: which card carries which group never matters, only which cards are in the
+//! columns and which lie at a bottom), first best-first (nearest to won first, where most
+//! wins are found), then depth-first, with a table of the positions searched and one
+//! pruning rule: a card goes home without branching when no card could
 //! ever be built on it again ([`Kansas::is_safe_home`]). The search over positions as they
 //! are ([`solve_concrete`]; without that rule, [`Pruning::None`]) is the reference it is
 //! checked against.
@@ -1008,8 +1009,10 @@ pub fn solve(
 /// and then whether to give up (for Ctrl-C).
 ///
 /// With [`Pruning::Full`] the search is over positions up to arrangement ([`Arranged`]),
-/// with safe moves home ([`Kansas::is_safe_home`]) played without branching; should it run
-/// dry having met a move it could not make, the search over positions as they are
+/// with safe moves home ([`Kansas::is_safe_home`]) played without branching: best-first
+/// for [`BEST_FIRST_RATE`] nodes a budget-second ([`best_first`]), then depth-first from
+/// the start with the rest of the budget; should either run dry having met a move it
+/// could not make, the search over positions as they are
 /// ([`solve_concrete`]) takes over with what is left of the budget. With [`Pruning::None`]
 /// only that search runs, over every legal move: it exists to check the rest.
 pub fn solve_with(
@@ -1022,15 +1025,14 @@ pub fn solve_with(
     let mut meter = Meter::new(budget, stop);
     if pruning == Pruning::Full {
         let first = ((budget.max_seconds * BEST_FIRST_RATE) as u64).min(budget.max_nodes / 2);
-        let outcome = match best_first(start, &order, budget, first, &mut meter) {
+        let (ended, incomplete) = best_first(start, &order, budget, first, &mut meter);
+        let outcome = match ended {
             Ended::Won(moves) => Outcome::Solved(moves),
-            Ended::Exhausted => Outcome::Unsolvable,
+            Ended::Exhausted if !incomplete => Outcome::Unsolvable,
+            Ended::Exhausted => concrete(start, &order, budget, true, &mut meter),
             // the first pass's own node limit: the depth-first pass starts afresh
             Ended::Stopped(reason) if reason == "node limit" && meter.nodes < budget.max_nodes => {
                 depth_first_arranged(start, &order, budget, &mut meter)
-            }
-            Ended::Stopped(reason) if reason == "incomplete" => {
-                concrete(start, &order, budget, true, &mut meter)
             }
             Ended::Stopped(reason) => Outcome::Unknown(reason),
         };
@@ -1120,9 +1122,10 @@ struct Queued {
 
 /// The first pass of [`solve_with`]: the search up to arrangement, best-first, always
 /// expanding the position that looks nearest to won ([`Kansas::distance`]), until
-/// `node_limit` nodes are counted in all. It tries every move [`Arranged`] tries but for
-/// the order rule after draws, so it runs dry only when the deal is lost, unless a move
-/// was left out (then it stops with `incomplete`) or the table filled. It finds most wins
+/// `node_limit` nodes are counted in all; with how it ended, whether it left out a move
+/// some arrangement might have ([`Arranged::regroup`]). It tries every move [`Arranged`]
+/// tries but for the order rule after draws, so running dry proves the deal lost unless a
+/// move was left out. It finds most wins
 /// far sooner than the depth-first search, which wanders in the waste's subsets; being
 /// slower a node and keeping every position queued, it hands lost deals over to it.
 fn best_first(
@@ -1131,7 +1134,7 @@ fn best_first(
     budget: &Budget,
     node_limit: u64,
     meter: &mut Meter<'_>,
-) -> Ended<KansasMove> {
+) -> (Ended<KansasMove>, bool) {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -1146,7 +1149,7 @@ fn best_first(
         position.play(safe);
     }
     if position.is_won() {
-        return Ended::Won(first);
+        return (Ended::Won(first), false);
     }
     let mut seen = search::Seen::default();
     seen.insert(position.key());
@@ -1163,7 +1166,7 @@ fn best_first(
         position.state = Kansas::unpack(&kept[index as usize].packed);
         for step in position.moves(None) {
             if let Err(reason) = meter.tick(node_limit) {
-                return Ended::Stopped(reason);
+                return (Ended::Stopped(reason), position.incomplete);
             }
             undos.push(position.play(step));
             let mut moves: Vec<KansasMove> = step.moves().collect();
@@ -1178,7 +1181,8 @@ fn best_first(
                     parts.push(kept[at as usize].moves.to_vec());
                     at = kept[at as usize].parent;
                 }
-                return Ended::Won(parts.into_iter().rev().flatten().collect());
+                let moves = parts.into_iter().rev().flatten().collect();
+                return (Ended::Won(moves), position.incomplete);
             }
             let key = position.key();
             if !seen.contains(&key) {
@@ -1202,13 +1206,12 @@ fn best_first(
             }
         }
     }
-    if overflow {
+    let ended = if overflow {
         Ended::Stopped("transposition table full".into())
-    } else if position.incomplete {
-        Ended::Stopped("incomplete".into())
     } else {
         Ended::Exhausted
-    }
+    };
+    (ended, position.incomplete)
 }
 
 /// Solves `start` by the search over positions as they are (every legal move, a table of
@@ -1556,6 +1559,18 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_packed_position_unpacks_to_itself() {
+        let positions = random_positions(0..40, 120, 7);
+        assert!(positions.len() > 500);
+        for state in &positions {
+            assert_eq!(&Kansas::unpack(&state.pack()), state);
+        }
+        assert!(positions
+            .iter()
+            .any(|s| s.reserve.is_empty() && !s.waste.is_empty()));
+    }
+
     /// The best-first pass alone and the depth-first search up to arrangement alone agree
     /// on every deal both decide (a dry run of the best-first pass is a loss), and its
     /// wins replay; among seeds 0-39, it decides lost and won deals.
@@ -1570,9 +1585,10 @@ mod tests {
                 let mut never = || false;
                 let mut meter = Meter::new(&budget, &mut never);
                 match best_first(state, &order, &budget, 300_000, &mut meter) {
-                    Ended::Won(moves) => Outcome::Solved(moves),
-                    Ended::Exhausted => Outcome::Unsolvable,
-                    Ended::Stopped(reason) => Outcome::Unknown(reason),
+                    (Ended::Won(moves), _) => Outcome::Solved(moves),
+                    (Ended::Exhausted, false) => Outcome::Unsolvable,
+                    (Ended::Exhausted, true) => Outcome::Unknown("a move left out".into()),
+                    (Ended::Stopped(reason), _) => Outcome::Unknown(reason),
                 }
             },
             |state| {
