@@ -17,11 +17,13 @@
 //! are ([`solve_concrete`]; without that rule, [`Pruning::None`]) is the reference it is
 //! checked against.
 
+use std::collections::HashSet;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{self, mix, Budget, DepthFirst, Ended, Meter, Outcome, Report};
+use crate::search::{self, mix, Budget, BytesHasher, DepthFirst, Ended, Meter, Outcome, Report};
 
 pub use crate::search::Pruning;
 
@@ -836,7 +838,7 @@ fn arrangements<T>(
         mv: Option<KansasMove>,
         depth: usize,
     }
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: HashSet<[Vec<u8>; COLUMNS], BuildHasherDefault<BytesHasher>> = HashSet::default();
     let mut nodes = vec![Node {
         columns: columns.clone(),
         parent: 0,

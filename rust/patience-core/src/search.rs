@@ -78,6 +78,29 @@ impl Hasher for IdentityHasher {
 /// A set of position keys (hashes already).
 pub(crate) type Seen = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
 
+/// A hasher for small keys of bytes (Kansas's arrangements of columns in
+/// `kansas::arrangements`): a multiply a word, mixed at the end. Far cheaper than the
+/// standard library's SipHash, which is built to resist chosen keys, something a search's
+/// own positions need not fear; a set still compares whole keys, so a poor hash costs only
+/// time.
+#[derive(Default)]
+pub(crate) struct BytesHasher(u64);
+
+impl Hasher for BytesHasher {
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0 ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(29);
+        }
+    }
+}
+
 /// A 64-bit mixing function (SplitMix64's finaliser).
 #[inline]
 pub(crate) fn mix(mut z: u64) -> u64 {
