@@ -69,9 +69,12 @@ def test_timed_games_are_dealt_from_the_catalog_in_order(engine: Engine) -> None
     assert third.certified
     assert third.seed >= 10**6
     assert solve(new_game("expert", seed=third.seed), time_limit=5.0).outcome == "solved"
-    # ...Kansas's cannot: a random deal, and the game says it is not certified
+    # ...and Kansas's too, looking for wins only, a short try a seed
     fourth, _ = store.start("kansas", {}, seed=None, mode="timed")
-    assert not fourth.certified
+    assert fourth.certified
+    assert fourth.seed > third.seed
+    kansas = solve(new_game("kansas", seed=fourth.seed), time_limit=5.0, wins_only=True)
+    assert kansas.outcome == "solved"
     # practice games never take from the catalog
     fill(engine, "expert", {}, 1, jobs=1, time_limit=0.5, random_seed=seeds_from(100))
     practice, _ = store.start("expert", {}, seed=None, mode="practice")

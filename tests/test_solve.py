@@ -98,6 +98,30 @@ def test_kansas_certificate_and_verdicts() -> None:
     assert solve(new_game("kansas", seed=0), node_limit=5000).reason == "node limit"
 
 
+def test_kansas_looking_for_wins_only() -> None:
+    # seed 1014 within 300,000 nodes: won by the best-first pass given them all, not by the
+    # two passes that share them (the cargo test looking_for_wins_only_wins_more_deals...)
+    game = new_game("kansas", seed=1014)
+    assert solve(game, node_limit=300_000).outcome == "unknown"
+    won = solve(game, node_limit=300_000, wins_only=True)
+    assert won.outcome == "solved"
+    assert won.won_game().score() == 52
+    lost = solve(new_game("kansas", seed=5), wins_only=True)
+    assert lost.outcome == "unsolvable"  # a pass that runs dry still proves the deal lost
+    # the other games' solvers find wins first anyway: the same search either way
+    golf = new_game("golf", seed=3)
+    assert solve(golf, wins_only=True).nodes == solve(golf).nodes
+
+
+def test_solve_command_looks_for_wins_only() -> None:
+    command = [str(PATIENCE), "solve", "kansas", "--seed", "1014", "--node-limit", "300000"]
+    runs = [
+        subprocess.run(command + extra, capture_output=True, text=True, timeout=60)
+        for extra in (["--json"], ["--json", "--wins-only"])
+    ]
+    assert [json.loads(run.stdout)["outcome"] for run in runs] == ["unknown", "solved"]
+
+
 def test_the_table_of_positions_has_a_limit() -> None:
     # seed 0 is lost, proved so in 1.25 million nodes
     full = solve(new_game("kansas", seed=0), max_states=2000)

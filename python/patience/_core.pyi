@@ -31,9 +31,15 @@ def kansas_successors(position: KansasPosition) -> list[tuple[str, KansasPositio
     """Every legal move of a Kansas position, in notation, with the position it leads to."""
 
 def kansas_solve(
-    position: KansasPosition, *, max_nodes: int, max_seconds: float, max_states: int
+    position: KansasPosition,
+    *,
+    max_nodes: int,
+    max_seconds: float,
+    max_states: int,
+    wins_only: bool = False,
 ) -> tuple[str, list[str], int, float, str | None]:
-    """``(outcome, moves, nodes, seconds, reason)`` for a Kansas position, every card known."""
+    """``(outcome, moves, nodes, seconds, reason)`` for a Kansas position, every card known;
+    with ``wins_only``, the search looks for a win only (its best-first pass alone)."""
 
 ExpertPosition = tuple[list[list[int]], list[int], list[int | None], list[int]]
 

@@ -32,10 +32,13 @@ class SeedResult:
     moves: int
 
 
-def _solve_one(task: tuple[str, dict[str, Any], int, float, int]) -> SeedResult:
-    name, variant, seed, time_limit, node_limit = task
+def _solve_one(task: tuple[str, dict[str, Any], int, float, int, bool]) -> SeedResult:
+    name, variant, seed, time_limit, node_limit, wins_only = task
     result = solve(
-        game_class(name).from_seed(seed, variant), time_limit=time_limit, node_limit=node_limit
+        game_class(name).from_seed(seed, variant),
+        time_limit=time_limit,
+        node_limit=node_limit,
+        wins_only=wins_only,
     )
     return SeedResult(seed, result.outcome, result.nodes, result.seconds, len(result.moves))
 
@@ -48,10 +51,12 @@ def solve_seeds(
     time_limit: float = 10.0,
     node_limit: int = 50_000_000,
     jobs: int | None = None,
+    wins_only: bool = False,
 ) -> Iterator[SeedResult]:
     """Solve the seeded deals of ``name`` on ``jobs`` processes (all cores by default),
-    yielding results in seed order. Every certificate is replayed in its worker."""
-    tasks = [(name, variant, seed, time_limit, node_limit) for seed in seeds]
+    yielding results in seed order. Every certificate is replayed in its worker;
+    ``wins_only`` as for :func:`patience.solve.solve`."""
+    tasks = [(name, variant, seed, time_limit, node_limit, wins_only) for seed in seeds]
     workers = jobs or os.cpu_count() or 1
     if workers == 1:
         yield from map(_solve_one, tasks)

@@ -121,6 +121,12 @@ def _parser() -> argparse.ArgumentParser:
             "--record", help="the deal and variant of this game record (- reads stdin)"
         )
         _add_limits(game_parser)
+        game_parser.add_argument(
+            "--wins-only",
+            action="store_true",
+            help="look for a win only (Kansas: more deals won on a short budget, "
+            "fewer proved lost)",
+        )
         game_parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     deals = commands.add_parser("deals", help="deals and seeds")
@@ -242,7 +248,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         return _fail(f"{args.record} is not JSON: {error}")
     except ValueError as error:
         return _fail(str(error))
-    result = solve(game, time_limit=args.time_limit, node_limit=args.node_limit)
+    result = solve(
+        game,
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
+        wins_only=args.wins_only,
+    )
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

@@ -141,7 +141,7 @@ def _expert_position(game: Expert) -> _core.ExpertPosition:
 
 
 def _native_solve(
-    game: Game, *, max_nodes: int, max_seconds: float, max_states: int
+    game: Game, *, max_nodes: int, max_seconds: float, max_states: int, wins_only: bool
 ) -> tuple[str, list[str], int, float, str | None]:
     """The native solver's answer for ``game``'s position."""
     native: Callable[..., tuple[str, list[str], int, float, str | None]]
@@ -150,7 +150,7 @@ def _native_solve(
     elif isinstance(game, Golf):
         native = partial(_core.golf_solve, _golf_position(game))
     elif isinstance(game, Kansas):
-        native = partial(_core.kansas_solve, _kansas_position(game))
+        native = partial(_core.kansas_solve, _kansas_position(game), wins_only=wins_only)
     elif isinstance(game, Expert):
         native = partial(_core.expert_solve, _expert_position(game))
     else:
@@ -171,11 +171,16 @@ def solve(
     time_limit: float = 10.0,
     node_limit: int = 50_000_000,
     max_states: int | None = None,
+    wins_only: bool = False,
 ) -> SolveResult:
     """Solve ``game`` from its current position, every hidden card known to the solver.
 
     ``max_states`` bounds the solver's table of positions searched (by default
     :data:`KANSAS_MAX_STATES` for Kansas, :data:`DEFAULT_MAX_STATES` for the others).
+    ``wins_only`` is for callers that want winnable deals and nothing else (certifying a
+    deal, filling the catalog): Kansas's solver then spends the whole budget looking for a
+    win, which wins more deals on a short budget and proves fewer lost; an ``unsolvable``
+    answer is still a proof. The other games' solvers find wins first anyway and ignore it.
     Raises :class:`NoSolverError` for a game without a native solver, and
     :class:`CertificateError` if a certificate fails to replay (a solver bug).
     """
@@ -185,7 +190,11 @@ def solve(
         raise ValueError("the time, node and state limits must be positive")
     start = game.copy()
     outcome, moves, nodes, seconds, reason = _native_solve(
-        start, max_nodes=node_limit, max_seconds=time_limit, max_states=max_states
+        start,
+        max_nodes=node_limit,
+        max_seconds=time_limit,
+        max_states=max_states,
+        wins_only=wins_only,
     )
     if outcome not in ("solved", "unsolvable", "unknown"):  # pragma: no cover - glue contract
         raise CertificateError(f"the solver answered {outcome!r}")

@@ -1,10 +1,10 @@
 """The catalog of certified winnable deals, dealt to timed games.
 
-A timed game promises a winnable deal. Klondike's, Golf's and Solitaire Expert's solvers
-win a random winnable deal in milliseconds, so the server can also certify one as the game
-starts; Kansas's leaves most random deals undecided within a second, so its timed deals
-come from this catalog, filled ahead of time by ``patience deals catalog GAME --count N``
-(the catalog is dealt first in every game).
+A timed game promises a winnable deal. The server can certify one as the game starts
+(:data:`.store.CERTIFIED_AT_START`), but that keeps the player waiting: Klondike's, Golf's
+and Solitaire Expert's solvers win most random deals in milliseconds, Kansas's takes about
+a second on average to find a deal it wins. This catalog, filled ahead of time by
+``patience deals catalog GAME --count N``, is dealt first in every game.
 Every seed in it was solved and its certificate replayed by the engine of record
 (:func:`patience.solve.solve`); each is dealt to one game at most.
 """
@@ -59,7 +59,8 @@ def fill(
 ) -> Filled:
     """Add ``count`` certified winnable deals of ``name`` to the catalog, solving random
     seeds on ``jobs`` processes with ``time_limit`` seconds each; stops early after
-    ``max_tries`` seeds (by default 1,000 times ``count``). Raises a
+    ``max_tries`` seeds (by default 1,000 times ``count``). The solver looks for wins only
+    (``wins_only`` of :func:`patience.solve.solve`). Raises a
     :class:`patience.errors.PatienceError` for an unknown game or a bad variant."""
     checked = game_class(name).check_variant(dict(variant))
     key = variant_key(checked)
@@ -78,7 +79,9 @@ def fill(
                 "moves": result.moves,
                 "added_at": time.time(),
             }
-            for result in solve_seeds(name, checked, batch, time_limit=time_limit, jobs=jobs)
+            for result in solve_seeds(
+                name, checked, batch, time_limit=time_limit, jobs=jobs, wins_only=True
+            )
             if result.outcome == "solved"
         ][: count - added]
         if rows:

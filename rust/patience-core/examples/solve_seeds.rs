@@ -1,7 +1,8 @@
 //! Solves seeded deals of one game and prints one line each and a summary:
 //! `cargo run --release -p patience-core --example solve_seeds -- GAME FIRST COUNT [SECONDS [MAX_STATES]]`,
 //! GAME one of `klondike1`, `klondike3`, `golf`, `golf-wrap`, `kansas`,
-//! `kansas-concrete` (the search over positions as they are, the reference), `expert`.
+//! `kansas-win` (looking for a win only), `kansas-concrete` (the search over positions as
+//! they are, the reference), `expert`.
 
 use std::fmt::Display;
 
@@ -90,6 +91,12 @@ fn main() {
             &budget,
             |s| Kansas::from_seed(s).expect("a deal"),
             |s, b| kansas::solve(s, b, &mut || false),
+        ),
+        "kansas-win" => run(
+            seeds,
+            &budget,
+            |s| Kansas::from_seed(s).expect("a deal"),
+            |s, b| kansas::solve_for_win(s, b, &mut || false),
         ),
         "kansas-concrete" => run(
             seeds,

@@ -1005,6 +1005,22 @@ pub fn solve(
     solve_with(start, budget, Pruning::Full, stop)
 }
 
+/// Looks for a win of `start` within `budget`, for callers that want only winnable deals
+/// (certifying a deal as a timed game starts, filling the catalog): the best-first pass of
+/// [`solve_with`] with the whole budget. It wins more deals than [`solve`] on a short
+/// budget (seeds 1,000-1,199 at 0.3 s: 52 against 40) and proves fewer lost; its answers
+/// mean what [`solve`]'s do, so [`Outcome::Unsolvable`] is still a proof.
+pub fn solve_for_win(
+    start: &Kansas,
+    budget: &Budget,
+    stop: &mut dyn FnMut() -> bool,
+) -> Report<KansasMove> {
+    let order = turn_order(start);
+    let mut meter = Meter::new(budget, stop);
+    let outcome = arranged(start, &order, budget, budget.max_nodes, &mut meter);
+    meter.report(outcome)
+}
+
 /// Solves `start` within `budget`: [`Outcome::Solved`] with the moves of a win,
 /// [`Outcome::Unsolvable`] when every reachable position was searched, or
 /// [`Outcome::Unknown`] when the node, time or state budget ran out. `stop` is asked now
@@ -1025,23 +1041,35 @@ pub fn solve_with(
 ) -> Report<KansasMove> {
     let order = turn_order(start);
     let mut meter = Meter::new(budget, stop);
-    if pruning == Pruning::Full {
+    let outcome = if pruning == Pruning::Full {
         let first = ((budget.max_seconds * BEST_FIRST_RATE) as u64).min(budget.max_nodes / 2);
-        let (ended, incomplete) = best_first(start, &order, budget, first, &mut meter);
-        let outcome = match ended {
-            Ended::Won(moves) => Outcome::Solved(moves),
-            Ended::Exhausted if !incomplete => Outcome::Unsolvable,
-            Ended::Exhausted => concrete(start, &order, budget, true, &mut meter),
-            // the first pass's own node limit: the depth-first pass starts afresh
-            Ended::Stopped(reason) if reason == "node limit" && meter.nodes < budget.max_nodes => {
-                depth_first_arranged(start, &order, budget, &mut meter)
-            }
-            Ended::Stopped(reason) => Outcome::Unknown(reason),
-        };
-        return meter.report(outcome);
-    }
-    let outcome = concrete(start, &order, budget, false, &mut meter);
+        arranged(start, &order, budget, first, &mut meter)
+    } else {
+        concrete(start, &order, budget, false, &mut meter)
+    };
     meter.report(outcome)
+}
+
+/// The search up to arrangement: best-first for `first` nodes, then, if that pass stopped
+/// at its own node limit, depth-first from the start with the rest of the budget.
+fn arranged(
+    start: &Kansas,
+    order: &[u8; 52],
+    budget: &Budget,
+    first: u64,
+    meter: &mut Meter<'_>,
+) -> Outcome<KansasMove> {
+    let (ended, incomplete) = best_first(start, order, budget, first, meter);
+    match ended {
+        Ended::Won(moves) => Outcome::Solved(moves),
+        Ended::Exhausted if !incomplete => Outcome::Unsolvable,
+        Ended::Exhausted => concrete(start, order, budget, true, meter),
+        // the first pass's own node limit: the depth-first pass starts afresh
+        Ended::Stopped(reason) if reason == "node limit" && meter.nodes < budget.max_nodes => {
+            depth_first_arranged(start, order, budget, meter)
+        }
+        Ended::Stopped(reason) => Outcome::Unknown(reason),
+    }
 }
 
 /// Nodes a budget-second for the best-first pass of [`solve_with`] (about a second of a
@@ -1607,6 +1635,36 @@ mod tests {
         assert!(
             decided[0] >= 5 && decided[1] >= 4,
             "decided by both: {decided:?}"
+        );
+    }
+
+    #[test]
+    fn looking_for_wins_only_wins_more_deals_on_a_short_budget() {
+        // 300,000 nodes: the search for wins only won seeds 1011, 1014, 1016, 1018 and
+        // 1021; the two passes (150,000 nodes each) 1011, 1016, 1018 and 1019
+        let budget = Budget {
+            max_nodes: 300_000,
+            ..Budget::default()
+        };
+        let positions: Vec<Kansas> = (1010..1023)
+            .map(|s| Kansas::from_seed(s).unwrap())
+            .collect();
+        let wins = [std::cell::Cell::new(0), std::cell::Cell::new(0)];
+        let counted = |which: usize, outcome: Outcome<KansasMove>| {
+            if matches!(outcome, Outcome::Solved(_)) {
+                wins[which].set(wins[which].get() + 1);
+            }
+            outcome
+        };
+        same_verdicts(
+            &positions,
+            |state| counted(0, solve_for_win(state, &budget, &mut || false).outcome),
+            |state| counted(1, solve(state, &budget, &mut || false).outcome),
+        );
+        let [for_win, both_passes] = wins.map(std::cell::Cell::into_inner);
+        assert!(
+            for_win > both_passes && both_passes > 0,
+            "won looking for wins only: {for_win}, with both passes: {both_passes}"
         );
     }
 

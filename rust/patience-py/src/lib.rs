@@ -294,15 +294,17 @@ fn kansas_successors(position: KansasPosition) -> PyResult<Vec<(String, KansasPo
 }
 
 /// Solves a Kansas position with every card known; the answer and its handling as for
-/// `klondike_solve`.
+/// `klondike_solve`. With `wins_only`, the search looks for a win only
+/// (`kansas::solve_for_win`).
 #[pyfunction]
-#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
+#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states, wins_only = false))]
 fn kansas_solve(
     py: Python<'_>,
     position: KansasPosition,
     max_nodes: u64,
     max_seconds: f64,
     max_states: usize,
+    wins_only: bool,
 ) -> PyResult<SolveAnswer> {
     let state = kansas_from(position)?;
     let budget = Budget {
@@ -310,7 +312,12 @@ fn kansas_solve(
         max_seconds,
         max_states,
     };
-    Ok(run_solver(py, &state, &budget, kansas::solve))
+    let solver = if wins_only {
+        kansas::solve_for_win
+    } else {
+        kansas::solve
+    };
+    Ok(run_solver(py, &state, &budget, solver))
 }
 
 /// A Solitaire Expert position as Python passes it: `(columns, hand, pile_suits,

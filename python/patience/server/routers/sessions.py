@@ -103,7 +103,7 @@ def hint(live: LiveGame, settings: AppSettings) -> dict[str, Any]:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
     with live.lock:
         position = live.game.copy()
-    result = solve(position, time_limit=settings.hint_seconds)
+    result = solve(position, time_limit=settings.hint_seconds, wins_only=True)
     if result.outcome == "solved" and result.moves:
         return {"move": result.moves[0], "reason": None}
     reasons = {"unsolvable": "no winning line is left from here"}
