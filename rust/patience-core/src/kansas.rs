@@ -1015,9 +1015,21 @@ pub fn solve_for_win(
     budget: &Budget,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<KansasMove> {
+    metered(start, budget, stop, |order, meter| {
+        arranged(start, order, budget, budget.max_nodes, meter)
+    })
+}
+
+/// The report of `search` run on `start`'s turn order and a meter of `budget`.
+fn metered(
+    start: &Kansas,
+    budget: &Budget,
+    stop: &mut dyn FnMut() -> bool,
+    search: impl FnOnce(&[u8; 52], &mut Meter<'_>) -> Outcome<KansasMove>,
+) -> Report<KansasMove> {
     let order = turn_order(start);
     let mut meter = Meter::new(budget, stop);
-    let outcome = arranged(start, &order, budget, budget.max_nodes, &mut meter);
+    let outcome = search(&order, &mut meter);
     meter.report(outcome)
 }
 
@@ -1039,15 +1051,14 @@ pub fn solve_with(
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<KansasMove> {
-    let order = turn_order(start);
-    let mut meter = Meter::new(budget, stop);
-    let outcome = if pruning == Pruning::Full {
-        let first = ((budget.max_seconds * BEST_FIRST_RATE) as u64).min(budget.max_nodes / 2);
-        arranged(start, &order, budget, first, &mut meter)
-    } else {
-        concrete(start, &order, budget, false, &mut meter)
-    };
-    meter.report(outcome)
+    metered(start, budget, stop, |order, meter| {
+        if pruning == Pruning::Full {
+            let first = ((budget.max_seconds * BEST_FIRST_RATE) as u64).min(budget.max_nodes / 2);
+            arranged(start, order, budget, first, meter)
+        } else {
+            concrete(start, order, budget, false, meter)
+        }
+    })
 }
 
 /// The search up to arrangement: best-first for `first` nodes, then, if that pass stopped
@@ -1254,10 +1265,9 @@ pub fn solve_concrete(
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<KansasMove> {
-    let order = turn_order(start);
-    let mut meter = Meter::new(budget, stop);
-    let outcome = concrete(start, &order, budget, pruning == Pruning::Full, &mut meter);
-    meter.report(outcome)
+    metered(start, budget, stop, |order, meter| {
+        concrete(start, order, budget, pruning == Pruning::Full, meter)
+    })
 }
 
 /// Each card of `start`'s waste and stock numbered in the order it is turned (the waste is
