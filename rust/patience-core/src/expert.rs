@@ -453,24 +453,37 @@ impl Expert {
     }
 
     /// Whether `card` can go home without loss: every card that could be built on it (one
-    /// rank lower, the other colour, both copies) is home already.
+    /// rank lower, the other colour, both copies) is home already, and its other copy is
+    /// home too or can follow it (both piles of the suit take the rank). Without the last
+    /// condition the search proved seed 1,217 lost, which fc-solve wins: with its two 2s of
+    /// diamonds exposed and one pile of diamonds begun, sending one home blocks the other
+    /// until the second Ace comes out, and the win needed the other one home first.
     fn is_safe_home(&self, card: u8) -> bool {
         let r = rank(card);
-        if r <= 2 {
-            return true;
+        if r == 1 {
+            return true; // an Ace has an empty pile of its own
+        }
+        let (high, low) = self.pile_heights(suit(card));
+        if high < r && low < r - 1 {
+            return false; // only one pile takes it, and its other copy is still out
         }
         let red = is_red(card);
-        (0..4u8).filter(|&s| matches!(s, 1 | 2) != red).all(|s| {
-            let mut home_piles = self
-                .pile_suits
-                .iter()
-                .zip(&self.pile_counts)
-                .filter(|(suit, _)| **suit == Some(s))
-                .map(|(_, &count)| count);
-            let a = home_piles.next().unwrap_or(0);
-            let b = home_piles.next().unwrap_or(0);
-            a >= r - 1 && b >= r - 1
-        })
+        r == 2
+            || (0..4u8)
+                .filter(|&s| matches!(s, 1 | 2) != red)
+                .all(|s| self.pile_heights(s).1 >= r - 1)
+    }
+
+    /// The heights of suit `s`'s two piles, the higher first (0 for a pile not begun).
+    fn pile_heights(&self, s: u8) -> (u8, u8) {
+        let mut heights = self
+            .pile_suits
+            .iter()
+            .zip(&self.pile_counts)
+            .filter(|(suit, _)| **suit == Some(s))
+            .map(|(_, &count)| count);
+        let (a, b) = (heights.next().unwrap_or(0), heights.next().unwrap_or(0));
+        (a.max(b), a.min(b))
     }
 
     /// The canonical key: the columns and the hand as multisets, each suit's two piles as
@@ -1144,6 +1157,37 @@ mod tests {
     // Seeds decided within 0.2 s (`solve_seeds -- expert 0 60 0.5`).
     const WON: [u64; 5] = [5, 11, 19, 28, 54];
     const LOST: [u64; 7] = [2, 10, 13, 23, 27, 41, 51];
+
+    /// Seed 1,217 after its first two moves home: both 2s of diamonds lie exposed and one
+    /// pile of diamonds is begun. Sending either home at once, as a safe move, blocked the
+    /// other until the second Ace of diamonds came out, and the search proved the deal lost;
+    /// fc-solve wins it (benchmarks/expert_solver.py), by sending the other one home first.
+    #[test]
+    fn a_copy_goes_home_without_branching_only_if_the_other_can_follow() {
+        let two = crate::cards::Card::new(2, 1).unwrap().index();
+        let mut state = Expert::from_seed(1217).unwrap();
+        state.apply(ExpertMove::ColumnHome(2));
+        state.apply(ExpertMove::ColumnHome(1));
+        assert_eq!(
+            [state.columns[1].last(), state.columns[2].last()],
+            [Some(&two); 2]
+        );
+        assert!(!state.is_safe_home(two));
+        assert_eq!(next_safe(&state), None);
+        let budget = Budget {
+            max_seconds: 5.0,
+            ..Budget::default()
+        };
+        assert!(matches!(
+            solve(&state, &budget, &mut || false).outcome,
+            Outcome::Solved(_)
+        ));
+        // with a second pile of diamonds begun (the piles alone decide), either may go
+        let pile = state.pile_suits.iter().position(Option::is_none).unwrap();
+        state.pile_suits[pile] = Some(1);
+        state.pile_counts[pile] = 1;
+        assert!(state.is_safe_home(two));
+    }
 
     #[test]
     fn certificates_reach_a_solved_position() {
