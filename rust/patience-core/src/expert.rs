@@ -570,6 +570,9 @@ enum Moves {
     /// to the hand. A far smaller space, where most winnable deals are won; it proves
     /// nothing when it runs dry.
     Whole,
+    /// Those of [`Moves::Complete`] that split no string between columns (a string's last
+    /// card may go to the hand): the depth-first middle pass. Proves nothing either.
+    Unsplit,
 }
 
 /// Whether `mv` takes a card off the card it builds on (the card stays in a string
@@ -577,12 +580,20 @@ enum Moves {
 /// to the hand.
 fn splits_a_string(state: &Expert, mv: ExpertMove) -> bool {
     match mv {
-        ExpertMove::ColumnTo { from, start, .. } => {
-            usize::from(start) != string_start(&state.columns[usize::from(from)])
-        }
+        ExpertMove::ColumnTo { .. } => splits_between_columns(state, mv),
         ExpertMove::ColumnToHand(i) => {
             let column = &state.columns[usize::from(i)];
             column.len() >= 2 && builds_on(column[column.len() - 1], Some(column[column.len() - 2]))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `mv` moves part of a string, not all of it, to another column.
+fn splits_between_columns(state: &Expert, mv: ExpertMove) -> bool {
+    match mv {
+        ExpertMove::ColumnTo { from, start, .. } => {
+            usize::from(start) != string_start(&state.columns[usize::from(from)])
         }
         _ => false,
     }
@@ -600,8 +611,10 @@ fn ordered_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
             _ => true,
         });
     }
-    if tried == Moves::Whole {
-        moves.retain(|&mv| !splits_a_string(state, mv));
+    match tried {
+        Moves::Whole => moves.retain(|&mv| !splits_a_string(state, mv)),
+        Moves::Unsplit => moves.retain(|&mv| !splits_between_columns(state, mv)),
+        Moves::All | Moves::Complete => {}
     }
     moves.sort_by_key(|&mv| order(state, mv));
     moves
@@ -773,8 +786,10 @@ impl Expert {
 ///
 /// With [`Pruning::Full`], safe moves home are made without branching, no King-headed
 /// column moves to an empty one, and two passes run: a best-first search over the moves
-/// that keep every string whole ([`Moves::Whole`]; 600,000 nodes a budget-second, and
-/// where most winnable deals are won), then a depth-first search over every other move,
+/// that keep every string whole ([`Moves::Whole`]; [`WHOLE_RATE`] nodes a budget-second, and
+/// where most winnable deals are won), a depth-first search over the moves that split no
+/// string between columns ([`Moves::Unsplit`], [`UNSPLIT_RATE`]), then a depth-first search
+/// over every other move,
 /// which visits each position at most once, so when it runs dry the whole reachable space
 /// has been searched. With [`Pruning::None`] only the depth-first search runs, over every legal
 /// move, and only the transposition table prunes (for checking).
@@ -793,13 +808,15 @@ pub fn solve_with(
     if root.is_solved() {
         return meter.report(Outcome::Solved(path));
     }
-    // The restricted pass gets 600,000 nodes a budget-second (about two thirds of the
-    // time; on the 43 deals of seeds 0-1,999 left undecided at 10 s with 300,000, 400,000
-    // won 3, 500,000 won 5 and 600,000 won 8, see docs/solvers.md)
-    // and at most half the nodes; the complete pass whatever is left.
-    let whole = ((budget.max_seconds * 600_000.0) as u64).min(budget.max_nodes / 2);
+    // The restricted passes get WHOLE_RATE and UNSPLIT_RATE nodes a budget-second in
+    // turn, and at most half the nodes; the complete pass whatever is left.
+    let share = |rate: f64| ((budget.max_seconds * rate) as u64).min(budget.max_nodes / 2);
     let passes: &[(Moves, u64)] = match pruning {
-        Pruning::Full => &[(Moves::Whole, whole), (Moves::Complete, u64::MAX)],
+        Pruning::Full => &[
+            (Moves::Whole, share(WHOLE_RATE)),
+            (Moves::Unsplit, share(WHOLE_RATE + UNSPLIT_RATE)),
+            (Moves::Complete, u64::MAX),
+        ],
         Pruning::None => &[(Moves::All, u64::MAX)],
     };
     let mut outcome = Outcome::Unknown("no pass ran".into());
@@ -819,6 +836,14 @@ pub fn solve_with(
     }
     meter.report(outcome)
 }
+
+/// Nodes a budget-second for the first pass, best-first over [`Moves::Whole`] (about two
+/// thirds of the time; on the 43 deals of seeds 0-1,999 left undecided at 10 s with
+/// 300,000, 400,000 won 3, 500,000 won 5 and 600,000 won 8, see docs/solvers.md).
+const WHOLE_RATE: f64 = 600_000.0;
+
+/// Nodes a budget-second for the middle pass, depth-first over [`Moves::Unsplit`].
+const UNSPLIT_RATE: f64 = 300_000.0;
 
 /// The first pass: a best-first search from `root` (reached by `path`) over the moves of
 /// [`Moves::Whole`], always expanding the position that looks nearest to solved
@@ -1187,6 +1212,36 @@ mod tests {
         state.pile_suits[pile] = Some(1);
         state.pile_counts[pile] = 1;
         assert!(state.is_safe_home(two));
+    }
+
+    /// Seed 1,942: the first pass does not win it within a million nodes; the middle pass,
+    /// depth-first with a string's last card allowed to the hand, wins it in tens of
+    /// thousands (its win puts such cards in the hand, as fc-solve's does).
+    #[test]
+    fn the_middle_pass_wins_where_strings_kept_whole_do_not() {
+        let budget = Budget {
+            max_seconds: 60.0,
+            ..Budget::default()
+        };
+        let mut root = Expert::from_seed(1942).unwrap();
+        let mut path = Vec::new();
+        play_safe(&mut root, &mut path);
+        let mut never = || false;
+        let mut meter = Meter::new(&budget, &mut never);
+        let first = best_first(&root, &path, &budget, 1_000_000, &mut meter);
+        assert!(matches!(first, Outcome::Unknown(_)), "{first:?}");
+        let mut meter = Meter::new(&budget, &mut never);
+        let Outcome::Solved(moves) =
+            depth_first(&root, &path, &budget, Moves::Unsplit, 100_000, &mut meter)
+        else {
+            panic!("the middle pass wins seed 1942");
+        };
+        let mut state = Expert::from_seed(1942).unwrap();
+        for mv in moves {
+            assert!(state.legal_moves().contains(&mv), "{mv}");
+            state.apply(mv);
+        }
+        assert!(state.is_solved());
     }
 
     #[test]
