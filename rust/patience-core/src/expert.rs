@@ -17,6 +17,7 @@ use std::fmt;
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
 use crate::search::{self, mix, Budget, DepthFirst, Ended, Meter, Outcome, Report, Seen};
+use crate::shuffle::SplitMix64;
 
 pub use crate::search::Pruning;
 
@@ -785,14 +786,15 @@ impl Expert {
 /// now and then whether to give up (for Ctrl-C).
 ///
 /// With [`Pruning::Full`], safe moves home are made without branching, no King-headed
-/// column moves to an empty one, and two passes run: a best-first search over the moves
+/// column moves to an empty one, and three passes run: a best-first search over the moves
 /// that keep every string whole ([`Moves::Whole`]; [`WHOLE_RATE`] nodes a budget-second, and
-/// where most winnable deals are won), a depth-first search over the moves that split no
-/// string between columns ([`Moves::Unsplit`], [`UNSPLIT_RATE`]), then a depth-first search
-/// over every other move,
-/// which visits each position at most once, so when it runs dry the whole reachable space
-/// has been searched. With [`Pruning::None`] only the depth-first search runs, over every legal
-/// move, and only the transposition table prunes (for checking).
+/// where most winnable deals are won), the middle pass over the moves that split no string
+/// between columns ([`Moves::Unsplit`]: a depth-first search, [`UNSPLIT_RATE`], then
+/// restarts in random orders, [`SHUFFLED_RATE`]; see [`middle_pass`]), then a depth-first
+/// search over every move, which visits each position at most once, so when it runs dry the
+/// whole reachable space has been searched. With [`Pruning::None`] only the depth-first
+/// search runs, over every legal move, and only the transposition table prunes (for
+/// checking).
 pub fn solve_with(
     start: &Expert,
     budget: &Budget,
@@ -808,23 +810,29 @@ pub fn solve_with(
     if root.is_solved() {
         return meter.report(Outcome::Solved(path));
     }
-    // The restricted passes get WHOLE_RATE and UNSPLIT_RATE nodes a budget-second in
-    // turn, and at most half the nodes; the complete pass whatever is left.
+    // The restricted passes get WHOLE_RATE and UNSPLIT_RATE + SHUFFLED_RATE nodes a
+    // budget-second in turn, and at most half the nodes; the complete pass whatever is
+    // left.
     let share = |rate: f64| ((budget.max_seconds * rate) as u64).min(budget.max_nodes / 2);
     let passes: &[(Moves, u64)] = match pruning {
         Pruning::Full => &[
             (Moves::Whole, share(WHOLE_RATE)),
-            (Moves::Unsplit, share(WHOLE_RATE + UNSPLIT_RATE)),
+            (
+                Moves::Unsplit,
+                share(WHOLE_RATE + UNSPLIT_RATE + SHUFFLED_RATE),
+            ),
             (Moves::Complete, u64::MAX),
         ],
         Pruning::None => &[(Moves::All, u64::MAX)],
     };
     let mut outcome = Outcome::Unknown("no pass ran".into());
     for &(tried, node_limit) in passes {
-        outcome = if tried == Moves::Whole {
-            best_first(&root, &path, budget, node_limit, &mut meter)
-        } else {
-            depth_first(&root, &path, budget, tried, node_limit, &mut meter)
+        outcome = match tried {
+            Moves::Whole => best_first(&root, &path, budget, node_limit, &mut meter),
+            Moves::Unsplit => middle_pass(&root, &path, budget, node_limit, &mut meter),
+            Moves::All | Moves::Complete => {
+                depth_first(&root, &path, budget, tried, node_limit, None, &mut meter)
+            }
         };
         match &outcome {
             // a restricted pass that runs dry or out of its own nodes proves nothing
@@ -842,8 +850,31 @@ pub fn solve_with(
 /// 300,000, 400,000 won 3, 500,000 won 5 and 600,000 won 8, see docs/solvers.md).
 const WHOLE_RATE: f64 = 600_000.0;
 
-/// Nodes a budget-second for the middle pass, depth-first over [`Moves::Unsplit`].
+/// Nodes a budget-second for the middle pass's first search, depth-first over
+/// [`Moves::Unsplit`] in the usual order.
 const UNSPLIT_RATE: f64 = 300_000.0;
+
+/// Nodes a budget-second for the middle pass's restarts in random orders (on the 19 deals
+/// of seeds 0-1,999 left undecided at 10 s without them, they won 6, each within 1.8
+/// million nodes; see docs/solvers.md).
+const SHUFFLED_RATE: f64 = 300_000.0;
+
+/// The node limit of the middle pass's restarts is this many times a term of the Luby
+/// sequence (1, 1, 2, 1, 1, 2, 4, ...): mostly short runs, now and then a long one, which
+/// suits searches whose time to a win varies widely from one order to another.
+const RESTART_NODES: u64 = 20_000;
+
+/// The `i`th term (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+fn luby(mut i: u64) -> u64 {
+    loop {
+        // the smallest k with i <= 2^k - 1
+        let k = u64::BITS - i.leading_zeros();
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
 
 /// The first pass: a best-first search from `root` (reached by `path`) over the moves of
 /// [`Moves::Whole`], always expanding the position that looks nearest to solved
@@ -940,12 +971,16 @@ struct Tracked {
     hashes: [u64; COLUMNS],
     breaks: [u32; COLUMNS],
     tried: Moves,
+    /// When set, the moves are tried in a random order drawn from it (the middle pass's
+    /// restarts) instead of the nearest result first.
+    shuffle: Option<SplitMix64>,
 }
 
 impl Tracked {
     fn new(state: Expert, tried: Moves) -> Tracked {
         Tracked {
             tried,
+            shuffle: None,
             hashes: std::array::from_fn(|i| column_hash(&state.columns[i])),
             breaks: std::array::from_fn(|i| column_breaks(&state.columns[i])),
             state,
@@ -1010,9 +1045,15 @@ impl DepthFirst for Tracked {
 }
 
 /// `state`'s moves among `tried`, the ones whose result looks nearest to solved first
-/// (ties in [`order`]'s order).
+/// (ties in [`order`]'s order), or in a random order when the position has a shuffle.
 fn children(state: &mut Tracked, tried: Moves) -> Vec<ExpertMove> {
-    let moves = ordered_moves(&state.state, tried);
+    let mut moves = ordered_moves(&state.state, tried);
+    if let Some(rng) = &mut state.shuffle {
+        for i in (1..moves.len()).rev() {
+            moves.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        return moves;
+    }
     let breaks: u32 = state.breaks.iter().sum();
     let mut scored: Vec<(u32, ExpertMove)> = moves
         .into_iter()
@@ -1032,19 +1073,58 @@ fn children(state: &mut Tracked, tried: Moves) -> Vec<ExpertMove> {
     scored.into_iter().map(|(_, mv)| mv).collect()
 }
 
+/// The middle pass, over [`Moves::Unsplit`]: a depth-first search in the usual order until
+/// `node_limit` nodes less [`shuffled_share`] are counted in all, then, unless it
+/// won or ran the space dry, searches of the same space from the start with the moves in
+/// random orders (restart `r` draws from `SplitMix64::new(r)`, so a run is repeatable)
+/// and node limits [`RESTART_NODES`] times the Luby sequence, until `node_limit`. On seeds
+/// 260, 614, 865, 1,394, 1,531 and 1,608 the usual order is lost for 3 million nodes and
+/// the restarts win within 1.8 million (wins of about 300 moves); a single search in
+/// [`order`]'s order alone wins four of them.
+/// The nodes of the middle pass's restarts: [`SHUFFLED_RATE`] a budget-second, at most a
+/// quarter of the budget's nodes.
+fn shuffled_share(budget: &Budget) -> u64 {
+    ((budget.max_seconds * SHUFFLED_RATE) as u64).min(budget.max_nodes / 4)
+}
+
+fn middle_pass(
+    root: &Expert,
+    path: &[ExpertMove],
+    budget: &Budget,
+    node_limit: u64,
+    meter: &mut Meter<'_>,
+) -> Outcome<ExpertMove> {
+    let first_limit = node_limit.saturating_sub(shuffled_share(budget));
+    let mut outcome = depth_first(root, path, budget, Moves::Unsplit, first_limit, None, meter);
+    for r in 1.. {
+        match &outcome {
+            Outcome::Unknown(reason) if reason == "node limit" && meter.nodes < node_limit => {}
+            // won, the space ran dry (the same in any order), or out of time
+            _ => break,
+        }
+        let limit = node_limit.min(meter.nodes + RESTART_NODES * luby(r));
+        let shuffle = Some(SplitMix64::new(r));
+        outcome = depth_first(root, path, budget, Moves::Unsplit, limit, shuffle, meter);
+    }
+    outcome
+}
+
 /// The complete pass: a depth-first search from `root` (reached by `path`) over the moves
-/// `tried` that plays and takes back moves on one position, every position at most once,
-/// until `node_limit` nodes are counted in all. Faster a node than the best-first search,
-/// so it runs the spaces of lost deals dry sooner.
+/// `tried` (in random orders drawn from `shuffle` if given) that plays and takes back moves
+/// on one position, every position at most once, until `node_limit` nodes are counted in
+/// all. Faster a node than the best-first search, so it runs the spaces of lost deals dry
+/// sooner.
 fn depth_first(
     root: &Expert,
     path: &[ExpertMove],
     budget: &Budget,
     tried: Moves,
     node_limit: u64,
+    shuffle: Option<SplitMix64>,
     meter: &mut Meter<'_>,
 ) -> Outcome<ExpertMove> {
     let mut position = Tracked::new(root.clone(), tried);
+    position.shuffle = shuffle;
     match search::depth_first(&mut position, meter, node_limit, budget.max_states) {
         Ended::Won(moves) => Outcome::Solved(path.iter().copied().chain(moves).collect()),
         Ended::Exhausted => Outcome::Unsolvable,
@@ -1231,12 +1311,60 @@ mod tests {
         let first = best_first(&root, &path, &budget, 1_000_000, &mut meter);
         assert!(matches!(first, Outcome::Unknown(_)), "{first:?}");
         let mut meter = Meter::new(&budget, &mut never);
-        let Outcome::Solved(moves) =
-            depth_first(&root, &path, &budget, Moves::Unsplit, 100_000, &mut meter)
-        else {
+        let Outcome::Solved(moves) = depth_first(
+            &root,
+            &path,
+            &budget,
+            Moves::Unsplit,
+            100_000,
+            None,
+            &mut meter,
+        ) else {
             panic!("the middle pass wins seed 1942");
         };
         let mut state = Expert::from_seed(1942).unwrap();
+        for mv in moves {
+            assert!(state.legal_moves().contains(&mv), "{mv}");
+            state.apply(mv);
+        }
+        assert!(state.is_solved());
+    }
+
+    #[test]
+    fn the_luby_sequence() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    /// Seed 260: the middle pass's search in the usual order is lost for 3,000,000 nodes,
+    /// and so is one in [`order`]'s order alone; its restarts in random orders win within
+    /// 600,000.
+    #[test]
+    fn the_restarts_win_where_the_usual_order_does_not() {
+        let budget = Budget::default();
+        let mut root = Expert::from_seed(260).unwrap();
+        let mut path = Vec::new();
+        play_safe(&mut root, &mut path);
+        let mut never = || false;
+        let mut meter = Meter::new(&budget, &mut never);
+        let usual = depth_first(
+            &root,
+            &path,
+            &budget,
+            Moves::Unsplit,
+            3_000_000,
+            None,
+            &mut meter,
+        );
+        assert!(matches!(usual, Outcome::Unknown(_)), "{usual:?}");
+        // 1,000 nodes in the usual order, then the restarts
+        let limit = shuffled_share(&budget) + 1_000;
+        let mut meter = Meter::new(&budget, &mut never);
+        let Outcome::Solved(moves) = middle_pass(&root, &path, &budget, limit, &mut meter) else {
+            panic!("the restarts win seed 260");
+        };
+        assert!(meter.nodes < 600_000, "{} nodes", meter.nodes);
+        let mut state = Expert::from_seed(260).unwrap();
         for mv in moves {
             assert!(state.legal_moves().contains(&mv), "{mv}");
             state.apply(mv);
