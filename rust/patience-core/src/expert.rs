@@ -16,7 +16,7 @@ use std::fmt;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{self, mix, Budget, DepthFirst, Ended, Meter, Outcome, Report, Seen};
+use crate::search::{self, luby, mix, Budget, DepthFirst, Ended, Meter, Outcome, Report, Seen};
 use crate::shuffle::SplitMix64;
 
 pub use crate::search::Pruning;
@@ -860,21 +860,8 @@ const UNSPLIT_RATE: f64 = 300_000.0;
 const SHUFFLED_RATE: f64 = 300_000.0;
 
 /// The node limit of the middle pass's restarts is this many times a term of the Luby
-/// sequence (1, 1, 2, 1, 1, 2, 4, ...): mostly short runs, now and then a long one, which
-/// suits searches whose time to a win varies widely from one order to another.
+/// sequence ([`luby`]).
 const RESTART_NODES: u64 = 20_000;
-
-/// The `i`th term (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
-fn luby(mut i: u64) -> u64 {
-    loop {
-        // the smallest k with i <= 2^k - 1
-        let k = u64::BITS - i.leading_zeros();
-        if i == (1 << k) - 1 {
-            return 1 << (k - 1);
-        }
-        i -= (1 << (k - 1)) - 1;
-    }
-}
 
 /// The first pass: a best-first search from `root` (reached by `path`) over the moves of
 /// [`Moves::Whole`], always expanding the position that looks nearest to solved
@@ -1328,12 +1315,6 @@ mod tests {
             state.apply(mv);
         }
         assert!(state.is_solved());
-    }
-
-    #[test]
-    fn the_luby_sequence() {
-        let terms: Vec<u64> = (1..=15).map(luby).collect();
-        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 
     /// Seed 260: the middle pass's search in the usual order is lost for 3,000,000 nodes,

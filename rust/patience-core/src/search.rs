@@ -101,6 +101,24 @@ impl Hasher for BytesHasher {
     }
 }
 
+/// The `i`th term (from 1) of the Luby sequence, the node limits (in some unit) of the
+/// solvers' restarts in random orders: mostly short runs, now and then a long one, which
+/// suits searches whose time to a win varies widely from one order of moves to another.
+///
+/// ```text
+/// 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
+/// ```
+pub(crate) fn luby(mut i: u64) -> u64 {
+    loop {
+        // the smallest k with i <= 2^k - 1
+        let k = u64::BITS - i.leading_zeros();
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
 /// A 64-bit mixing function (SplitMix64's finaliser).
 #[inline]
 pub(crate) fn mix(mut z: u64) -> u64 {
@@ -459,13 +477,19 @@ pub(crate) fn check_play_and_unplay<S, M, U>(
 
 #[cfg(test)]
 mod tests {
-    use super::KeySet;
+    use super::{luby, KeySet};
     use crate::shuffle::SplitMix64;
     use std::collections::HashMap;
 
     /// The table answers as a map from key to mark does, through several doublings, with
     /// keys that share their low bits (so that blocks fill and spill into the next) and
     /// the key 0; once full it turns new keys away and still answers for the ones it holds.
+    #[test]
+    fn the_luby_sequence() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
     #[test]
     fn the_table_of_keys_answers_as_a_map_does() {
         let mut rng = SplitMix64::new(7);
