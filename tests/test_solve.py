@@ -227,6 +227,23 @@ def test_solve_command_bad_input() -> None:
     assert "Traceback" not in run.stderr
 
 
+def test_deals_stats_names_the_undecided_seeds() -> None:
+    """A budget of 300 nodes leaves most Expert deals undecided; the text and the JSON name
+    exactly those seeds."""
+    command = [str(PATIENCE), "deals", "stats", "expert", "--count", "6"]
+    command += ["--node-limit", "300", "--jobs", "1"]
+    data = json.loads(subprocess.run([*command, "--json"], capture_output=True, text=True).stdout)
+    undecided = data["unknown_seeds"]
+    assert len(undecided) == data["unknown"] >= 3
+    for seed in undecided:
+        result = solve(new_game("expert", seed=seed), node_limit=300)
+        assert result.outcome == "unknown", seed
+    text = subprocess.run(command, capture_output=True, text=True).stdout
+    assert text.splitlines()[0] == "Solitaire Expert: seeds 0..5"
+    assert "(budget 10 s and 300 nodes a deal)" in text
+    assert f"undecided: seeds {' '.join(map(str, undecided))}" in text
+
+
 def test_deals_stats_command() -> None:
     run = subprocess.run(
         [
@@ -250,6 +267,8 @@ def test_deals_stats_command() -> None:
     data = json.loads(run.stdout)
     assert data["deals"] == 6
     assert data["solved"] + data["unsolvable"] + data["unknown"] == 6
+    assert len(data["unknown_seeds"]) == data["unknown"]
+    assert set(data["unknown_seeds"]) <= set(range(6))
     assert data["unsolvable"] >= 1  # seed 4
     low, high = data["interval95"]
     assert 0 <= low <= data["winnable"] <= high <= 1

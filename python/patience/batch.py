@@ -78,7 +78,8 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """What a run of many deals found."""
+    """What a run of many deals found; ``unknown_seeds`` are the deals left undecided, in
+    seed order (the hard ones, to study or to give a larger budget)."""
 
     deals: int
     solved: int
@@ -89,6 +90,7 @@ class Summary:
     median_seconds: float
     p90_seconds: float
     max_seconds: float
+    unknown_seeds: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object."""
@@ -102,12 +104,19 @@ class Summary:
             "median_seconds": self.median_seconds,
             "p90_seconds": self.p90_seconds,
             "max_seconds": self.max_seconds,
+            "unknown_seeds": list(self.unknown_seeds),
         }
 
 
 def summarise(results: list[SeedResult]) -> Summary:
-    """Counts, the winnable share among decided deals with its 95% Wilson interval, and the
-    time per deal."""
+    """Counts, the winnable share among decided deals with its 95% Wilson interval, the
+    time per deal, and which deals were left undecided.
+
+    >>> results = [SeedResult(3, "solved", 10, 0.5, 90), SeedResult(4, "unknown", 99, 2.0, 0)]
+    >>> summary = summarise(results)
+    >>> summary.solved, summary.unknown, summary.unknown_seeds, summary.winnable
+    (1, 1, (4,), 1.0)
+    """
     solved = sum(r.outcome == "solved" for r in results)
     unsolvable = sum(r.outcome == "unsolvable" for r in results)
     decided = solved + unsolvable
@@ -122,4 +131,5 @@ def summarise(results: list[SeedResult]) -> Summary:
         median_seconds=statistics.median(times),
         p90_seconds=times[min(len(times) - 1, int(0.9 * len(times)))],
         max_seconds=times[-1],
+        unknown_seeds=tuple(r.seed for r in results if r.outcome == "unknown"),
     )

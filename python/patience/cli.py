@@ -66,6 +66,9 @@ def _seconds(text: str) -> float:
     return value
 
 
+_DEFAULT_NODE_LIMIT = 50_000_000
+
+
 def _add_limits(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time-limit", type=_seconds, default=10.0, help="seconds per deal (default: 10)"
@@ -73,7 +76,7 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--node-limit",
         type=_positive,
-        default=50_000_000,
+        default=_DEFAULT_NODE_LIMIT,
         help="positions per deal (default: 50,000,000)",
     )
 
@@ -299,10 +302,14 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         return 0
     low, high = summary.interval
     shown = ", ".join(f"{key} {value}" for key, value in variant.items())
-    print(f"{cls.title} ({shown}): seeds {args.first}..{args.first + args.count - 1}")
+    title = f"{cls.title} ({shown})" if shown else cls.title
+    print(f"{title}: seeds {args.first}..{args.first + args.count - 1}")
+    budget = f"{args.time_limit:g} s"
+    if args.node_limit != _DEFAULT_NODE_LIMIT:
+        budget += f" and {args.node_limit:,} nodes"
     print(
         f"solved {summary.solved}, unsolvable {summary.unsolvable}, "
-        f"undecided {summary.unknown} (budget {args.time_limit:g} s a deal)"
+        f"undecided {summary.unknown} (budget {budget} a deal)"
     )
     print(
         f"winnable: {100 * summary.winnable:.2f}% of decided deals, "
@@ -312,6 +319,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         f"time a deal: median {1000 * summary.median_seconds:.2f} ms, "
         f"p90 {1000 * summary.p90_seconds:.2f} ms, max {1000 * summary.max_seconds:.1f} ms"
     )
+    if summary.unknown_seeds:
+        print("undecided: seeds " + " ".join(map(str, summary.unknown_seeds)))
     return 0
 
 
