@@ -1060,6 +1060,12 @@ fn children(state: &mut Tracked, tried: Moves) -> Vec<ExpertMove> {
     scored.into_iter().map(|(_, mv)| mv).collect()
 }
 
+/// The nodes of the middle pass's restarts: [`SHUFFLED_RATE`] a budget-second, at most a
+/// quarter of the budget's nodes.
+fn shuffled_share(budget: &Budget) -> u64 {
+    ((budget.max_seconds * SHUFFLED_RATE) as u64).min(budget.max_nodes / 4)
+}
+
 /// The middle pass, over [`Moves::Unsplit`]: a depth-first search in the usual order until
 /// `node_limit` nodes less [`shuffled_share`] are counted in all, then, unless it
 /// won or ran the space dry, searches of the same space from the start with the moves in
@@ -1068,12 +1074,6 @@ fn children(state: &mut Tracked, tried: Moves) -> Vec<ExpertMove> {
 /// 260, 614, 865, 1,394, 1,531 and 1,608 the usual order is lost for 3 million nodes and
 /// the restarts win within 1.8 million (wins of about 300 moves); a single search in
 /// [`order`]'s order alone wins four of them.
-/// The nodes of the middle pass's restarts: [`SHUFFLED_RATE`] a budget-second, at most a
-/// quarter of the budget's nodes.
-fn shuffled_share(budget: &Budget) -> u64 {
-    ((budget.max_seconds * SHUFFLED_RATE) as u64).min(budget.max_nodes / 4)
-}
-
 fn middle_pass(
     root: &Expert,
     path: &[ExpertMove],

@@ -820,6 +820,15 @@ struct Pass {
     shuffle: u64,
 }
 
+/// Puts `steps` in a random order drawn from `rng`, if there is one.
+fn shuffle_steps(rng: &mut Option<SplitMix64>, steps: &mut [Step]) {
+    if let Some(rng) = rng {
+        for i in (1..steps.len()).rev() {
+            steps.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+    }
+}
+
 /// Depth-first search from `root`, as `pass` says.
 fn search(
     layout: &Layout,
@@ -841,6 +850,7 @@ fn search(
     seen.visit(layout.key(&root), 0);
     let mut first = Vec::with_capacity(48);
     let forced = layout.moves(&root, &mut first, back);
+    shuffle_steps(&mut rng, &mut first);
     let mut stack = vec![Frame {
         node: root,
         trail: Trail::default(),
@@ -888,11 +898,7 @@ fn search(
         }
         let mut steps = spare.pop().unwrap_or_else(|| Vec::with_capacity(48));
         let forced = layout.moves(&node, &mut steps, back);
-        if let Some(rng) = &mut rng {
-            for i in (1..steps.len()).rev() {
-                steps.swap(i, rng.below(i as u64 + 1) as usize);
-            }
-        }
+        shuffle_steps(&mut rng, &mut steps);
         stack.push(Frame {
             node,
             trail,
