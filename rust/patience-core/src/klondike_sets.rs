@@ -788,8 +788,8 @@ fn run(
 
 /// Nodes a budget-second for the quick phase's restarts in random orders (between the
 /// second quick phase and the complete search), in draw 3 only. On the nine draw-3 deals
-/// of seeds 0-999 left undecided at 10 s without them they won five (85, 255, 341, 601,
-/// 824) within 3.3 s; in draw 1 they won none of the eleven of seeds 0-9,999, and would
+/// of seeds 0-999 left undecided at 10 s without them they won six (85, 232, 255, 341,
+/// 601, 824) within 3.4 s; in draw 1 they won none of the eleven of seeds 0-9,999, and would
 /// only take time from the complete search of lost deals. See docs/klondike-solver.md.
 const RESTART_RATE: f64 = 1e6;
 
