@@ -1,5 +1,5 @@
 //! Solves seeded deals of one game and prints one line each and a summary:
-//! `cargo run --release -p patience-core --example solve_seeds -- GAME FIRST COUNT [SECONDS [MAX_STATES]]`,
+//! `cargo run --release -p patience-core --example solve_seeds -- GAME FIRST COUNT [SECONDS [MAX_STATES [MAX_NODES]]]`,
 //! GAME one of `klondike1`, `klondike3`, `golf`, `golf-wrap`, `kansas`,
 //! `kansas-win` (looking for a win only), `kansas-concrete` (the search over positions as
 //! they are, the reference), `expert`.
@@ -61,10 +61,13 @@ fn main() {
     let max_states: usize = args.get(4).map_or(Budget::default().max_states, |a| {
         a.parse().expect("MAX_STATES")
     });
+    let max_nodes: u64 = args.get(5).map_or(Budget::default().max_nodes, |a| {
+        a.parse().expect("MAX_NODES")
+    });
     let budget = Budget {
         max_seconds: seconds,
         max_states,
-        ..Budget::default()
+        max_nodes,
     };
     let seeds = first..first + count;
     match game {
