@@ -16,7 +16,7 @@ use std::fmt;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{self, luby, mix, Budget, DepthFirst, Ended, Meter, Outcome, Report, Seen};
+use crate::search::{self, luby, mix, Budget, DepthFirst, Ended, KeySet, Meter, Outcome, Report};
 use crate::shuffle::SplitMix64;
 
 pub use crate::search::Pruning;
@@ -727,18 +727,58 @@ pub fn solve(
     solve_with(start, budget, Pruning::Full, stop)
 }
 
-/// A position waiting in the search's queue: how it was reached and its packed form.
-struct Node {
-    parent: u32,
-    /// The moves from the parent: the chosen one, then the safe ones home.
-    path: Vec<ExpertMove>,
-    packed: Box<[u8]>,
+/// The positions of the first pass's queue, in one arena: for each, its parent, the moves
+/// from the parent (the chosen one, then the safe ones home) and its packed form
+/// ([`Expert::pack_into`]). Two vectors a position had cost two allocations and some 70
+/// bytes more each.
+#[derive(Default)]
+struct Kept {
+    parents: Vec<u32>,
+    /// Where each position's moves end in `moves` (they begin where the last one's end).
+    moves_end: Vec<usize>,
+    moves: Vec<ExpertMove>,
+    /// Where each position's bytes end in `bytes`.
+    bytes_end: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl Kept {
+    fn len(&self) -> usize {
+        self.parents.len()
+    }
+
+    fn push(&mut self, parent: u32, moves: &[ExpertMove], state: &Expert) {
+        self.parents.push(parent);
+        self.moves.extend_from_slice(moves);
+        self.moves_end.push(self.moves.len());
+        state.pack_into(&mut self.bytes);
+        self.bytes_end.push(self.bytes.len());
+    }
+
+    fn span(ends: &[usize], at: usize) -> std::ops::Range<usize> {
+        (if at == 0 { 0 } else { ends[at - 1] })..ends[at]
+    }
+
+    fn packed(&self, at: usize) -> &[u8] {
+        &self.bytes[Kept::span(&self.bytes_end, at)]
+    }
+
+    /// The moves from the root to position `at`, then `last`.
+    fn line(&self, mut at: u32, last: &[ExpertMove]) -> Vec<ExpertMove> {
+        let mut parts = vec![last];
+        while at != u32::MAX {
+            let i = at as usize;
+            parts.push(&self.moves[Kept::span(&self.moves_end, i)]);
+            at = self.parents[i];
+        }
+        parts.into_iter().rev().flatten().copied().collect()
+    }
 }
 
 impl Expert {
-    /// The position in a few bytes: each column's length and cards, the hand's, the piles.
-    fn pack(&self) -> Box<[u8]> {
-        let mut bytes = Vec::with_capacity(104 + COLUMNS + 1 + 2 * PILES);
+    /// Appends the position in a few bytes to `bytes`: each column's length and cards, the
+    /// hand's, the piles.
+    fn pack_into(&self, bytes: &mut Vec<u8>) {
         for column in &self.columns {
             bytes.push(column.len() as u8);
             bytes.extend_from_slice(column);
@@ -747,31 +787,28 @@ impl Expert {
         bytes.extend_from_slice(&self.hand);
         bytes.extend(self.pile_suits.iter().map(|s| s.unwrap_or(u8::MAX)));
         bytes.extend_from_slice(&self.pile_counts);
-        bytes.into_boxed_slice()
     }
 
-    fn unpack(bytes: &[u8]) -> Expert {
+    /// Makes this the position [`Expert::pack_into`] wrote, reusing its vectors.
+    fn unpack_from(&mut self, bytes: &[u8]) {
         let mut at = 0;
         let mut take = |n: usize| {
             let slice = &bytes[at..at + n];
             at += n;
             slice
         };
-        let columns = std::array::from_fn(|_| {
+        for column in &mut self.columns {
             let len = usize::from(take(1)[0]);
-            take(len).to_vec()
-        });
-        let hand_len = usize::from(take(1)[0]);
-        let hand = take(hand_len).to_vec();
-        let suits = take(PILES);
-        let pile_suits = std::array::from_fn(|p| (suits[p] != u8::MAX).then_some(suits[p]));
-        let counts = take(PILES);
-        Expert {
-            columns,
-            hand,
-            pile_suits,
-            pile_counts: std::array::from_fn(|p| counts[p]),
+            column.clear();
+            column.extend_from_slice(take(len));
         }
+        let hand_len = usize::from(take(1)[0]);
+        self.hand.clear();
+        self.hand.extend_from_slice(take(hand_len));
+        let suits = take(PILES);
+        self.pile_suits = std::array::from_fn(|p| (suits[p] != u8::MAX).then_some(suits[p]));
+        let counts = take(PILES);
+        self.pile_counts = std::array::from_fn(|p| counts[p]);
     }
 
     /// How far the position looks from solved, lower is better: each break in a column
@@ -886,70 +923,46 @@ fn best_first(
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
-    let mut seen = Seen::default();
-    seen.insert(root.key());
-    let mut nodes_kept = vec![Node {
-        parent: u32::MAX,
-        path: path.to_vec(),
-        packed: root.pack(),
-    }];
+    let mut seen = KeySet::new(budget.max_states);
+    seen.visit(root.key(), 0);
+    let mut kept = Kept::default();
+    kept.push(u32::MAX, path, root);
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(root.distance()), Reverse(0u32)));
     let mut overflow = false;
-    let line = |nodes_kept: &[Node], mut at: u32, last: Vec<ExpertMove>| {
-        let mut parts = vec![last];
-        while at != u32::MAX {
-            let node = &nodes_kept[at as usize];
-            parts.push(node.path.clone());
-            at = node.parent;
-        }
-        parts.into_iter().rev().flatten().collect::<Vec<_>>()
-    };
+    // each child is played on its parent and taken back, not cloned from it, and only the
+    // cards the moves touch are hashed again
+    let mut position = Tracked::new(root.clone(), Moves::Whole);
     let mut undos = Vec::new();
+    let mut path = Vec::new();
     while let Some((_, Reverse(index))) = queue.pop() {
-        // each child is played on the parent and taken back, not cloned from it
-        let mut state = Expert::unpack(&nodes_kept[index as usize].packed);
-        let hashes: [u64; COLUMNS] = std::array::from_fn(|i| column_hash(&state.columns[i]));
-        let breaks: [u32; COLUMNS] = std::array::from_fn(|i| column_breaks(&state.columns[i]));
-        for mv in whole_moves(&state) {
+        position.state.unpack_from(kept.packed(index as usize));
+        position.reset();
+        for mv in whole_moves(&position.state) {
             if let Err(reason) = meter.tick(node_limit) {
                 return Outcome::Unknown(reason);
             }
-            undos.push(state.play(mv));
-            let mut path = vec![mv];
-            while let Some(safe) = next_safe(&state) {
-                undos.push(state.play(safe));
+            path.clear();
+            path.push(mv);
+            undos.push(position.play(mv));
+            while let Some(safe) = next_safe(&position.state) {
+                undos.push(position.play(safe));
                 path.push(safe);
             }
-            if state.is_solved() {
-                return Outcome::Solved(line(&nodes_kept, index, path));
+            if position.state.is_solved() {
+                return Outcome::Solved(kept.line(index, &path));
             }
-            // only the columns the moves touched are hashed and counted again
-            let (mut child_hashes, mut child_breaks) = (hashes, breaks);
-            for undo in &undos {
-                for i in Tracked::touched(undo.mv).into_iter().flatten() {
-                    let i = usize::from(i);
-                    child_hashes[i] = column_hash(&state.columns[i]);
-                    child_breaks[i] = column_breaks(&state.columns[i]);
+            match seen.visit(position.key(), 0) {
+                Some(true) => {
+                    let distance = position.state.distance_with(position.breaks.iter().sum());
+                    queue.push((Reverse(distance), Reverse(kept.len() as u32)));
+                    kept.push(index, &path, &position.state);
                 }
-            }
-            let key = state.key_of_columns(child_hashes);
-            if !seen.contains(&key) {
-                if seen.len() >= budget.max_states {
-                    overflow = true;
-                } else {
-                    seen.insert(key);
-                    let distance = state.distance_with(child_breaks.iter().sum());
-                    queue.push((Reverse(distance), Reverse(nodes_kept.len() as u32)));
-                    nodes_kept.push(Node {
-                        parent: index,
-                        path,
-                        packed: state.pack(),
-                    });
-                }
+                Some(false) => {}
+                None => overflow = true,
             }
             while let Some(undo) = undos.pop() {
-                state.unplay(undo);
+                position.unplay(undo);
             }
         }
     }
@@ -992,10 +1005,16 @@ impl Tracked {
             }),
             state,
         };
-        for i in 0..COLUMNS {
-            tracked.refresh_column(i);
-        }
+        tracked.reset();
         tracked
+    }
+
+    /// Counts every column's prefixes afresh, after the position was replaced.
+    fn reset(&mut self) {
+        for i in 0..COLUMNS {
+            self.prefixes[i].truncate(1);
+            self.refresh_column(i);
+        }
     }
 
     /// Brings column `i`'s prefixes, hash and breaks up to date after cards were taken off
