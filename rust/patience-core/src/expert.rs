@@ -900,6 +900,30 @@ impl Expert {
         self.distance_with(breaks)
     }
 
+    /// [`Expert::distance`] of the position legal move `mv` leads to, given this one's
+    /// breaks in all columns, without playing it: a move home or to the hand takes off at
+    /// most the break under the card it takes, a move between columns the break under the
+    /// first card it moves, and a card or string put on a column builds on it (or heads an
+    /// empty one), so it adds none.
+    fn distance_after(&self, breaks: u32, mv: ExpertMove) -> u32 {
+        // 1 if the card at `k` of column `i` does not build on the one under it
+        let break_at = |i: u8, k: usize| {
+            let column = &self.columns[usize::from(i)];
+            u32::from(k >= 1 && !builds_on(column[k], Some(column[k - 1])))
+        };
+        let top = |i: u8| self.columns[usize::from(i)].len() - 1;
+        let (hand, not_home) = (self.hand.len() as u32, 104 - self.home() as u32);
+        match mv {
+            ExpertMove::ColumnHome(i) => 2 * (breaks - break_at(i, top(i))) + hand + not_home - 1,
+            ExpertMove::ColumnToHand(i) => 2 * (breaks - break_at(i, top(i))) + hand + 1 + not_home,
+            ExpertMove::HandHome(_) => 2 * breaks + hand - 1 + not_home - 1,
+            ExpertMove::HandTo(..) => 2 * breaks + hand - 1 + not_home,
+            ExpertMove::ColumnTo { from, start, .. } => {
+                2 * (breaks - break_at(from, usize::from(start))) + hand + not_home
+            }
+        }
+    }
+
     /// [`Expert::distance`] given the breaks in all columns.
     fn distance_with(&self, breaks: u32) -> u32 {
         2 * breaks + (self.hand.len() + 104 - self.home()) as u32
@@ -1185,15 +1209,20 @@ fn children(state: &mut Tracked, tried: Moves) -> Vec<ExpertMove> {
         }
         return moves;
     }
+    let breaks: u32 = state.breaks.iter().sum();
     let mut scored: Vec<(u32, ExpertMove)> = moves
         .into_iter()
-        .map(|mv| {
-            let undo = state.play(mv);
-            let distance = state.state.distance_with(state.breaks.iter().sum());
-            state.unplay(undo);
-            (distance, mv)
-        })
+        .map(|mv| (state.state.distance_after(breaks, mv), mv))
         .collect();
+    #[cfg(debug_assertions)]
+    for &(distance, mv) in &scored {
+        let undo = state.play(mv);
+        debug_assert_eq!(
+            distance,
+            state.state.distance_with(state.breaks.iter().sum())
+        );
+        state.unplay(undo);
+    }
     scored.sort_by_key(|&(distance, _)| distance);
     scored.into_iter().map(|(_, mv)| mv).collect()
 }
