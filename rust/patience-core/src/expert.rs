@@ -630,78 +630,12 @@ fn ordered_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
     moves
 }
 
-/// What `ordered_moves(state, Moves::Whole)` returns, in the same order, listed directly
-/// instead of filtered and sorted out of every legal move: the first pass's hot path
-/// (three tenths of its time went to listing and dropping moves).
-fn whole_moves(state: &Expert) -> Vec<ExpertMove> {
-    let mut moves = Vec::with_capacity(24);
-    if state.home() == 104 {
-        return moves;
-    }
-    let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| state.columns[i].last().copied());
-    let homeable = state.homeable();
-    let goes_home = |card: u8| homeable >> card & 1 != 0;
-    for (i, top) in tops.iter().enumerate() {
-        if top.is_some_and(goes_home) {
-            moves.push(ExpertMove::ColumnHome(i as u8));
-        }
-    }
-    moves.extend(
-        state
-            .distinct_hand()
-            .filter(|&card| goes_home(card))
-            .map(ExpertMove::HandHome),
-    );
-    for card in state.distinct_hand() {
-        for (j, &target) in tops.iter().enumerate() {
-            if builds_on(card, target) {
-                moves.push(ExpertMove::HandTo(card, j as u8));
-            }
-        }
-    }
-    // whole strings between columns: those that empty their column or leave it one
-    // string first, then the others; a whole column never moves to an empty one
-    let mut later = Vec::new();
-    for (i, column) in state.columns.iter().enumerate() {
-        if column.is_empty() {
-            continue;
-        }
-        let first = string_start(column);
-        let leaves_one = first == 0 || string_start(&column[..first]) == 0;
-        for (j, &target) in tops.iter().enumerate() {
-            if i == j || (first == 0 && target.is_none()) || !builds_on(column[first], target) {
-                continue;
-            }
-            let mv = ExpertMove::ColumnTo {
-                from: i as u8,
-                to: j as u8,
-                start: first as u8,
-            };
-            if leaves_one {
-                moves.push(mv);
-            } else {
-                later.push(mv);
-            }
-        }
-    }
-    moves.append(&mut later);
-    if state.hand.len() < HAND_LIMIT {
-        for (i, column) in state.columns.iter().enumerate() {
-            // a string's last card stays on the card it builds on
-            if !column.is_empty() && string_start(column) + 1 == column.len() {
-                moves.push(ExpertMove::ColumnToHand(i as u8));
-            }
-        }
-    }
-    moves
-}
-
-/// What `ordered_moves(state, tried)` returns for [`Moves::Complete`] or
-/// [`Moves::Unsplit`], in the same order, listed directly instead of filtered and sorted
-/// out of every legal move: the depth-first passes' hot path (a fifth of a lost deal's
-/// time went to listing moves, and a twentieth to sorting them).
-fn split_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
-    debug_assert!(matches!(tried, Moves::Complete | Moves::Unsplit));
+/// What `ordered_moves(state, tried)` returns for [`Moves::Whole`], [`Moves::Unsplit`] or
+/// [`Moves::Complete`], in the same order, listed directly instead of filtered and sorted
+/// out of every legal move: the passes' hot path (listing and dropping moves had taken
+/// three tenths of the first pass's time, a fifth of a lost deal's complete pass).
+fn listed_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
+    debug_assert!(tried != Moves::All);
     let mut moves = Vec::with_capacity(32);
     if state.home() == 104 {
         return moves;
@@ -743,8 +677,9 @@ fn split_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
             let Some(start) = state.fitting_start(i, first, target) else {
                 continue;
             };
-            // a whole column never moves to an empty one; the middle pass splits no string
-            if (start == 0 && target.is_none()) || (tried == Moves::Unsplit && start != first) {
+            // a whole column never moves to an empty one; only the complete pass splits
+            // a string between columns
+            if (start == 0 && target.is_none()) || (tried != Moves::Complete && start != first) {
                 continue;
             }
             let mv = ExpertMove::ColumnTo {
@@ -767,8 +702,11 @@ fn split_moves(state: &Expert, tried: Moves) -> Vec<ExpertMove> {
     }
     moves.append(&mut later);
     if state.hand.len() < HAND_LIMIT {
-        for (i, top) in tops.iter().enumerate() {
-            if top.is_some() {
+        for (i, column) in state.columns.iter().enumerate() {
+            // in the first pass a string's last card stays on the card it builds on
+            if !column.is_empty()
+                && (tried != Moves::Whole || string_start(column) + 1 == column.len())
+            {
                 moves.push(ExpertMove::ColumnToHand(i as u8));
             }
         }
@@ -1042,7 +980,7 @@ fn best_first(
     while let Some((_, Reverse(index))) = queue.pop() {
         position.state.unpack_from(kept.packed(index as usize));
         position.reset();
-        for mv in whole_moves(&position.state) {
+        for mv in listed_moves(&position.state, Moves::Whole) {
             if let Err(reason) = meter.tick(node_limit) {
                 return Outcome::Unknown(reason);
             }
@@ -1200,8 +1138,8 @@ impl DepthFirst for Tracked {
 /// (ties in [`order`]'s order), or in a random order when the position has a shuffle.
 fn children(state: &mut Tracked, tried: Moves) -> Vec<ExpertMove> {
     let mut moves = match tried {
-        Moves::Complete | Moves::Unsplit => split_moves(&state.state, tried),
-        Moves::All | Moves::Whole => ordered_moves(&state.state, tried),
+        Moves::All => ordered_moves(&state.state, tried),
+        _ => listed_moves(&state.state, tried),
     };
     if let Some(rng) = &mut state.shuffle {
         for i in (1..moves.len()).rev() {
@@ -1354,10 +1292,8 @@ mod tests {
         for seed in 0..40 {
             let mut state = Expert::from_seed(seed).unwrap();
             for _ in 0..300 {
-                let expected = ordered_moves(&state, Moves::Whole);
-                assert_eq!(whole_moves(&state), expected, "seed {seed}: {state:?}");
-                for tried in [Moves::Unsplit, Moves::Complete] {
-                    let listed = split_moves(&state, tried);
+                for tried in [Moves::Whole, Moves::Unsplit, Moves::Complete] {
+                    let listed = listed_moves(&state, tried);
                     assert_eq!(
                         listed,
                         ordered_moves(&state, tried),
