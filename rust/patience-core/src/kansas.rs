@@ -23,7 +23,9 @@ use std::hash::BuildHasherDefault;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{self, mix, Budget, BytesHasher, DepthFirst, Ended, Meter, Outcome, Report};
+use crate::search::{
+    self, mix, Budget, BytesHasher, DepthFirst, Ended, KeySet, Meter, Outcome, Report,
+};
 
 pub use crate::search::Pruning;
 
@@ -1062,7 +1064,8 @@ pub fn solve_with(
 }
 
 /// The search up to arrangement: best-first for `first` nodes, then, if that pass stopped
-/// at its own node limit, depth-first from the start with the rest of the budget.
+/// at its own node limit, depth-first from each position it left waiting, nearest first,
+/// with the rest of the budget and the pass's table ([`Frontier::search`]).
 fn arranged(
     start: &Kansas,
     order: &[u8; 52],
@@ -1070,16 +1073,16 @@ fn arranged(
     first: u64,
     meter: &mut Meter<'_>,
 ) -> Outcome<KansasMove> {
-    let (ended, incomplete) = best_first(start, order, budget, first, meter);
-    match ended {
-        Ended::Won(moves) => Outcome::Solved(moves),
-        Ended::Exhausted if !incomplete => Outcome::Unsolvable,
-        Ended::Exhausted => concrete(start, order, budget, true, meter),
-        // the first pass's own node limit: the depth-first pass starts afresh
-        Ended::Stopped(reason) if reason == "node limit" && meter.nodes < budget.max_nodes => {
-            depth_first_arranged(start, order, budget, meter)
+    let pass = best_first(start, order, budget, first, meter);
+    match (pass.ended, pass.frontier) {
+        (Ended::Won(moves), _) => Outcome::Solved(moves),
+        (Ended::Exhausted, _) if !pass.incomplete => Outcome::Unsolvable,
+        (Ended::Exhausted, _) => concrete(start, order, budget, true, meter),
+        // the first pass's own node limit: the depth-first search takes over
+        (Ended::Stopped(_), Some(frontier)) if meter.nodes < budget.max_nodes => {
+            frontier.search(start, order, budget, pass.incomplete, meter)
         }
-        Ended::Stopped(reason) => Outcome::Unknown(reason),
+        (Ended::Stopped(reason), _) => Outcome::Unknown(reason),
     }
 }
 
@@ -1087,8 +1090,11 @@ fn arranged(
 /// ten-second budget).
 const BEST_FIRST_RATE: f64 = 100_000.0;
 
-/// The search up to arrangement, depth-first ([`Arranged`]), then, should it run dry having
-/// met a move it could not make, the search over positions as they are.
+#[cfg(test)]
+/// The search up to arrangement, depth-first ([`Arranged`]) from the start, then, should
+/// it run dry having met a move it could not make, the search over positions as they are:
+/// the reference the best-first pass is checked against.
+#[cfg(test)]
 fn depth_first_arranged(
     start: &Kansas,
     order: &[u8; 52],
@@ -1118,10 +1124,9 @@ impl Kansas {
         3 * self.waste.len() as u32 + (52 - home) + self.reserve.len() as u32
     }
 
-    /// The position in a few bytes: the foundations, then the reserve, stock, waste and
-    /// each column, each as its length and cards.
-    fn pack(&self) -> Box<[u8]> {
-        let mut bytes = Vec::with_capacity(5 + 6 + 52);
+    /// Appends the position in a few bytes to `bytes`: the foundations, then the reserve,
+    /// stock, waste and each column, each as its length and cards.
+    fn pack_into(&self, bytes: &mut Vec<u8>) {
         bytes.push(self.base);
         bytes.extend_from_slice(&self.counts);
         let piles = [&self.reserve, &self.stock, &self.waste]
@@ -1131,51 +1136,163 @@ impl Kansas {
             bytes.push(pile.len() as u8);
             bytes.extend_from_slice(pile);
         }
-        bytes.into_boxed_slice()
     }
 
-    fn unpack(bytes: &[u8]) -> Kansas {
+    /// Makes this position the one `bytes` ([`Kansas::pack_into`]) holds, reusing its piles'
+    /// room.
+    fn unpack_into(&mut self, bytes: &[u8]) {
         let mut at = 5;
-        let mut take = || {
+        let mut take = |pile: &mut Vec<u8>| {
             let len = usize::from(bytes[at]);
             at += 1 + len;
-            bytes[at - len..at].to_vec()
+            pile.clear();
+            pile.extend_from_slice(&bytes[at - len..at]);
         };
-        let (reserve, stock, waste) = (take(), take(), take());
-        Kansas {
-            base: bytes[0],
-            reserve,
-            columns: std::array::from_fn(|_| take()),
-            stock,
-            waste,
-            counts: [bytes[1], bytes[2], bytes[3], bytes[4]],
+        take(&mut self.reserve);
+        take(&mut self.stock);
+        take(&mut self.waste);
+        for column in &mut self.columns {
+            take(column);
+        }
+        self.base = bytes[0];
+        self.counts.copy_from_slice(&bytes[1..5]);
+    }
+}
+
+/// The positions [`best_first`] keeps, in one arena: for each, the one it came from, the
+/// moves from there (the step and the safe moves home after it) and its packed form
+/// ([`Kansas::pack_into`]), each kept where the previous position's ends.
+#[derive(Default)]
+struct Kept {
+    parents: Vec<u32>,
+    move_ends: Vec<usize>,
+    moves: Vec<KansasMove>,
+    packed_ends: Vec<usize>,
+    packed: Vec<u8>,
+}
+
+impl Kept {
+    /// Keeps `state`, reached from the position kept at `parent` by `moves`; returns its
+    /// index.
+    fn push(&mut self, parent: u32, moves: &[KansasMove], state: &Kansas) -> u32 {
+        let index = self.parents.len() as u32;
+        self.parents.push(parent);
+        self.moves.extend_from_slice(moves);
+        self.move_ends.push(self.moves.len());
+        state.pack_into(&mut self.packed);
+        self.packed_ends.push(self.packed.len());
+        index
+    }
+
+    /// The part of `ends`'s arena that position `index` holds.
+    fn span(ends: &[usize], index: u32) -> std::ops::Range<usize> {
+        let index = index as usize;
+        let begin = if index == 0 { 0 } else { ends[index - 1] };
+        begin..ends[index]
+    }
+
+    /// The packed form of position `index`.
+    fn packed(&self, index: u32) -> &[u8] {
+        &self.packed[Kept::span(&self.packed_ends, index)]
+    }
+
+    /// The moves from the start to position `index`, then `after`.
+    fn line_to(&self, index: u32, after: &[KansasMove]) -> Vec<KansasMove> {
+        let mut parts = vec![after];
+        let mut at = index;
+        while at != u32::MAX {
+            parts.push(&self.moves[Kept::span(&self.move_ends, at)]);
+            at = self.parents[at as usize];
+        }
+        parts.into_iter().rev().flatten().copied().collect()
+    }
+}
+
+/// How [`best_first`] ended, with whether it left out a move some arrangement might have
+/// ([`Arranged::regroup`]) and, when it stopped at its own node limit, what the
+/// depth-first search needs to take over.
+struct FirstPass {
+    ended: Ended<KansasMove>,
+    incomplete: bool,
+    frontier: Option<Frontier>,
+}
+
+/// What [`best_first`] leaves when it stops at its own node limit: its table of positions
+/// (every position it expanded or queued), the positions it kept, and those not yet
+/// expanded, nearest to won first (the one it was expanding when it stopped among them).
+struct Frontier {
+    seen: KeySet,
+    kept: Kept,
+    waiting: Vec<u32>,
+    /// Whether the table was full when a position was to be queued (that position is
+    /// neither in the table nor waiting, so running dry proves nothing).
+    overflow: bool,
+}
+
+impl Frontier {
+    /// The depth-first search up to arrangement from each waiting position in turn, in
+    /// the pass's table: every position the pass expanded had its every move tried and
+    /// every position it queued is searched in turn, so a position found in the table is
+    /// searched or will be, and running dry from all of them proves the deal lost (unless
+    /// a move was left out, when the search over positions as they are takes over with
+    /// what is left of the budget, as after [`depth_first_arranged`]).
+    fn search(
+        mut self,
+        start: &Kansas,
+        order: &[u8; 52],
+        budget: &Budget,
+        incomplete: bool,
+        meter: &mut Meter<'_>,
+    ) -> Outcome<KansasMove> {
+        let mut position = Arranged {
+            state: start.clone(),
+            order,
+            incomplete,
+        };
+        let mut overflow = self.overflow;
+        for &index in &self.waiting {
+            position.state.unpack_into(self.kept.packed(index));
+            let ended = search::depth_first_in(
+                &mut position,
+                meter,
+                budget.max_nodes,
+                &mut self.seen,
+                Vec::new(),
+            );
+            match ended {
+                Ended::Won(steps) => {
+                    let moves: Vec<KansasMove> = steps.iter().flat_map(Step::moves).collect();
+                    return Outcome::Solved(self.kept.line_to(index, &moves));
+                }
+                Ended::Exhausted => {}
+                Ended::Stopped(reason) if reason == search::TABLE_FULL => overflow = true,
+                Ended::Stopped(reason) => return Outcome::Unknown(reason),
+            }
+        }
+        if overflow {
+            Outcome::Unknown(search::TABLE_FULL.into())
+        } else if position.incomplete {
+            concrete(start, order, budget, true, meter)
+        } else {
+            Outcome::Unsolvable
         }
     }
 }
 
-/// A position waiting in [`best_first`]'s queue: the one it came from, the moves from
-/// there (the step and the safe moves home after it), and its packed form.
-struct Queued {
-    parent: u32,
-    moves: Box<[KansasMove]>,
-    packed: Box<[u8]>,
-}
-
 /// The first pass of [`solve_with`]: the search up to arrangement, best-first, always
 /// expanding the position that looks nearest to won ([`Kansas::distance`]), until
-/// `node_limit` nodes are counted in all; with how it ended, whether it left out a move
-/// some arrangement might have ([`Arranged::regroup`]). It tries every move [`Arranged`]
-/// tries but for the order rule after draws, so running dry proves the deal lost unless a
-/// move was left out. It finds most wins
-/// far sooner than the depth-first search, which wanders in the waste's subsets; being
-/// slower a node and keeping every position queued, it hands lost deals over to it.
+/// `node_limit` nodes are counted in all. It tries every move [`Arranged`] tries but for
+/// the order rule after draws, so running dry proves the deal lost unless a move was left
+/// out. It finds most wins far sooner than the depth-first search, which wanders in the
+/// waste's subsets; being slower a node and keeping every position queued, it hands lost
+/// deals over to it, with the positions it has not expanded ([`Frontier`]).
 fn best_first(
     start: &Kansas,
     order: &[u8; 52],
     budget: &Budget,
     node_limit: u64,
     meter: &mut Meter<'_>,
-) -> (Ended<KansasMove>, bool) {
+) -> FirstPass {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -1184,75 +1301,81 @@ fn best_first(
         order,
         incomplete: false,
     };
+    let ended = |ended, position: &Arranged<'_>| FirstPass {
+        ended,
+        incomplete: position.incomplete,
+        frontier: None,
+    };
     let mut first = Vec::new();
     while let Some(safe) = position.next_safe() {
         first.extend(safe.moves());
         position.play(safe);
     }
     if position.is_won() {
-        return (Ended::Won(first), false);
+        return ended(Ended::Won(first), &position);
     }
-    let mut seen = search::Seen::default();
-    seen.insert(position.key());
-    let mut kept = vec![Queued {
-        parent: u32::MAX,
-        moves: first.into_boxed_slice(),
-        packed: position.state.pack(),
-    }];
+    let mut seen = KeySet::new(budget.max_states);
+    seen.visit(position.key(), 0);
+    let mut kept = Kept::default();
+    kept.push(u32::MAX, &first, &position.state);
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(position.state.distance()), Reverse(0u32)));
     let mut overflow = false;
     let mut undos = Vec::new();
+    let mut moves = Vec::new();
     while let Some((_, Reverse(index))) = queue.pop() {
-        position.state = Kansas::unpack(&kept[index as usize].packed);
+        position.state.unpack_into(kept.packed(index));
         for step in position.moves(None) {
             if let Err(reason) = meter.tick(node_limit) {
-                return (Ended::Stopped(reason), position.incomplete);
+                if reason != "node limit" {
+                    return ended(Ended::Stopped(reason), &position);
+                }
+                // the position being expanded waits again, first
+                let mut queued = queue.into_vec();
+                queued.sort_unstable_by_key(|&(Reverse(distance), Reverse(i))| (distance, i));
+                let waiting = std::iter::once(index)
+                    .chain(queued.into_iter().map(|(_, Reverse(i))| i))
+                    .collect();
+                return FirstPass {
+                    ended: Ended::Stopped(reason),
+                    incomplete: position.incomplete,
+                    frontier: Some(Frontier {
+                        seen,
+                        kept,
+                        waiting,
+                        overflow,
+                    }),
+                };
             }
             undos.push(position.play(step));
-            let mut moves: Vec<KansasMove> = step.moves().collect();
+            moves.clear();
+            moves.extend(step.moves());
             while let Some(safe) = position.next_safe() {
                 moves.extend(safe.moves());
                 undos.push(position.play(safe));
             }
             if position.is_won() {
-                let mut parts = vec![moves];
-                let mut at = index;
-                while at != u32::MAX {
-                    parts.push(kept[at as usize].moves.to_vec());
-                    at = kept[at as usize].parent;
-                }
-                let moves = parts.into_iter().rev().flatten().collect();
-                return (Ended::Won(moves), position.incomplete);
+                return ended(Ended::Won(kept.line_to(index, &moves)), &position);
             }
-            let key = position.key();
-            if !seen.contains(&key) {
-                if seen.len() >= budget.max_states {
-                    overflow = true;
-                } else {
-                    seen.insert(key);
-                    queue.push((
-                        Reverse(position.state.distance()),
-                        Reverse(kept.len() as u32),
-                    ));
-                    kept.push(Queued {
-                        parent: index,
-                        moves: moves.into_boxed_slice(),
-                        packed: position.state.pack(),
-                    });
+            match seen.visit(position.key(), 0) {
+                Some(true) => {
+                    let child = kept.push(index, &moves, &position.state);
+                    queue.push((Reverse(position.state.distance()), Reverse(child)));
                 }
+                Some(false) => {}
+                None => overflow = true,
             }
             while let Some(undo) = undos.pop() {
                 position.unplay(undo);
             }
         }
     }
-    let ended = if overflow {
-        Ended::Stopped("transposition table full".into())
+    let outcome = if overflow {
+        Ended::Stopped(search::TABLE_FULL.into())
     } else {
         Ended::Exhausted
     };
-    (ended, position.incomplete)
+    ended(outcome, &position)
 }
 
 /// Solves `start` by the search over positions as they are (every legal move, a table of
@@ -1603,8 +1726,12 @@ mod tests {
     fn a_packed_position_unpacks_to_itself() {
         let positions = random_positions(0..40, 120, 7);
         assert!(positions.len() > 500);
+        let mut unpacked = positions[positions.len() / 2].clone();
         for state in &positions {
-            assert_eq!(&Kansas::unpack(&state.pack()), state);
+            let mut bytes = Vec::new();
+            state.pack_into(&mut bytes);
+            unpacked.unpack_into(&bytes);
+            assert_eq!(&unpacked, state);
         }
         assert!(positions
             .iter()
@@ -1624,7 +1751,8 @@ mod tests {
                 let order = turn_order(state);
                 let mut never = || false;
                 let mut meter = Meter::new(&budget, &mut never);
-                match best_first(state, &order, &budget, 300_000, &mut meter) {
+                let pass = best_first(state, &order, &budget, 300_000, &mut meter);
+                match (pass.ended, pass.incomplete) {
                     (Ended::Won(moves), _) => Outcome::Solved(moves),
                     (Ended::Exhausted, false) => Outcome::Unsolvable,
                     (Ended::Exhausted, true) => Outcome::Unknown("a move left out".into()),
@@ -1645,6 +1773,60 @@ mod tests {
         assert!(
             decided[0] >= 5 && decided[1] >= 4,
             "decided by both: {decided:?}"
+        );
+    }
+
+    /// The depth-first search taking over the best-first pass's table and waiting
+    /// positions agrees with the best-first pass given the whole budget on every deal both
+    /// decide, wins and losses among them, whether the pass hands over at once, early or
+    /// late; and
+    /// taking over costs a lost deal fewer nodes than starting afresh did.
+    #[test]
+    fn the_search_that_takes_over_from_the_best_first_pass_agrees_with_the_pass_alone() {
+        let budget = Budget {
+            max_nodes: 600_000,
+            ..Budget::default()
+        };
+        let positions: Vec<Kansas> = (0..40).map(|s| Kansas::from_seed(s).unwrap()).collect();
+        let searched = |first: u64, state: &Kansas, budget: &Budget| {
+            let order = turn_order(state);
+            let mut never = || false;
+            let mut meter = Meter::new(budget, &mut never);
+            let outcome = arranged(state, &order, budget, first, &mut meter);
+            (outcome, meter.nodes)
+        };
+        let alone: Vec<_> = positions
+            .iter()
+            .map(|state| searched(budget.max_nodes, state, &budget).0)
+            .collect();
+        let pass_alone = |state: &Kansas| {
+            let index = positions.iter().position(|p| p == state).expect("a deal");
+            alone[index].clone()
+        };
+        // with 1 node the pass stops at the start's second move: the start waits again
+        for first in [1, 500, 20_000] {
+            let decided = same_verdicts(
+                &positions,
+                |state| searched(first, state, &budget).0,
+                pass_alone,
+            );
+            assert!(
+                decided[0] >= 5 && decided[1] >= 4,
+                "first pass {first} nodes, decided by both: {decided:?}"
+            );
+        }
+        // seed 0 is lost: the pass's 100,000 nodes are not searched again
+        let unlimited = Budget::default();
+        let (outcome, nodes) = searched(100_000, &positions[0], &unlimited);
+        assert_eq!(outcome, Outcome::Unsolvable);
+        let order = turn_order(&positions[0]);
+        let mut never = || false;
+        let mut alone = Meter::new(&unlimited, &mut never);
+        depth_first_arranged(&positions[0], &order, &unlimited, &mut alone);
+        assert!(
+            nodes < 100_000 + alone.nodes,
+            "{nodes} nodes against 100,000 + {}",
+            alone.nodes
         );
     }
 

@@ -334,6 +334,9 @@ pub(crate) trait DepthFirst {
     }
 }
 
+/// The reason a search gives when its table of positions is full.
+pub(crate) const TABLE_FULL: &str = "transposition table full";
+
 /// How a depth-first search ended.
 pub(crate) enum Ended<M> {
     /// The moves of a win, from the start.
@@ -365,20 +368,35 @@ pub(crate) fn depth_first<P: DepthFirst>(
     max_states: usize,
 ) -> Ended<P::Move> {
     let mut log: Vec<P::Undo> = Vec::new();
+    while let Some(safe) = position.next_safe() {
+        log.push(position.play(safe));
+    }
+    if position.is_won() {
+        return Ended::Won(log.iter().map(P::move_of).collect());
+    }
+    let mut seen = KeySet::new(max_states);
+    seen.visit(position.key(), 0);
+    depth_first_in(position, meter, node_limit, &mut seen, log)
+}
+
+/// The depth-first search of [`depth_first`] from `position`, reached by the moves `log`
+/// (taken back when the search stops), whose key `seen` holds already, searched in full,
+/// as do the keys of positions another search searched or will search: those are not
+/// searched again. `position` must have no move to play without branching, and is left as
+/// it was given unless the search won (the win's moves start with `log`'s).
+pub(crate) fn depth_first_in<P: DepthFirst>(
+    position: &mut P,
+    meter: &mut Meter<'_>,
+    node_limit: u64,
+    seen: &mut KeySet,
+    mut log: Vec<P::Undo>,
+) -> Ended<P::Move> {
     let take_back = |position: &mut P, log: &mut Vec<P::Undo>, to: usize| {
         while log.len() > to {
             position.unplay(log.pop().expect("longer than to"));
         }
     };
     let won = |log: &[P::Undo]| Ended::Won(log.iter().map(P::move_of).collect());
-    while let Some(safe) = position.next_safe() {
-        log.push(position.play(safe));
-    }
-    if position.is_won() {
-        return won(&log);
-    }
-    let mut seen = KeySet::new(max_states);
-    seen.visit(position.key(), 0);
     let mut overflow = false;
     let mut stack = vec![Frame {
         moves: position.moves(None),
@@ -423,7 +441,7 @@ pub(crate) fn depth_first<P: DepthFirst>(
         }
     }
     if overflow {
-        Ended::Stopped("transposition table full".into())
+        Ended::Stopped(TABLE_FULL.into())
     } else {
         Ended::Exhausted
     }
