@@ -16,7 +16,9 @@ use std::fmt;
 
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
-use crate::search::{self, luby, mix, Budget, DepthFirst, Ended, KeySet, Meter, Outcome, Report};
+use crate::search::{
+    self, luby, mix, Budget, DepthFirst, Ended, Kept, KeySet, Meter, Outcome, Report,
+};
 use crate::shuffle::SplitMix64;
 
 pub use crate::search::Pruning;
@@ -745,54 +747,6 @@ pub fn solve(
     solve_with(start, budget, Pruning::Full, stop)
 }
 
-/// The positions of the first pass's queue, in one arena: for each, its parent, the moves
-/// from the parent (the chosen one, then the safe ones home) and its packed form
-/// ([`Expert::pack_into`]). Two vectors a position had cost two allocations and some 70
-/// bytes more each.
-#[derive(Default)]
-struct Kept {
-    parents: Vec<u32>,
-    /// Where each position's moves end in `moves` (they begin where the last one's end).
-    moves_end: Vec<usize>,
-    moves: Vec<ExpertMove>,
-    /// Where each position's bytes end in `bytes`.
-    bytes_end: Vec<usize>,
-    bytes: Vec<u8>,
-}
-
-impl Kept {
-    fn len(&self) -> usize {
-        self.parents.len()
-    }
-
-    fn push(&mut self, parent: u32, moves: &[ExpertMove], state: &Expert) {
-        self.parents.push(parent);
-        self.moves.extend_from_slice(moves);
-        self.moves_end.push(self.moves.len());
-        state.pack_into(&mut self.bytes);
-        self.bytes_end.push(self.bytes.len());
-    }
-
-    fn span(ends: &[usize], at: usize) -> std::ops::Range<usize> {
-        (if at == 0 { 0 } else { ends[at - 1] })..ends[at]
-    }
-
-    fn packed(&self, at: usize) -> &[u8] {
-        &self.bytes[Kept::span(&self.bytes_end, at)]
-    }
-
-    /// The moves from the root to position `at`, then `last`.
-    fn line(&self, mut at: u32, last: &[ExpertMove]) -> Vec<ExpertMove> {
-        let mut parts = vec![last];
-        while at != u32::MAX {
-            let i = at as usize;
-            parts.push(&self.moves[Kept::span(&self.moves_end, i)]);
-            at = self.parents[i];
-        }
-        parts.into_iter().rev().flatten().copied().collect()
-    }
-}
-
 impl Expert {
     /// Appends the position in a few bytes to `bytes`: each column's length and cards, the
     /// hand's, the piles.
@@ -967,8 +921,8 @@ fn best_first(
 
     let mut seen = KeySet::new(budget.max_states);
     seen.visit(root.key(), 0);
-    let mut kept = Kept::default();
-    kept.push(u32::MAX, path, root);
+    let mut kept: Kept<ExpertMove> = Kept::default();
+    kept.push(u32::MAX, path, |bytes| root.pack_into(bytes));
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(root.distance()), Reverse(0u32)));
     let mut overflow = false;
@@ -978,7 +932,7 @@ fn best_first(
     let mut undos = Vec::new();
     let mut path = Vec::new();
     while let Some((_, Reverse(index))) = queue.pop() {
-        position.state.unpack_from(kept.packed(index as usize));
+        position.state.unpack_from(kept.packed(index));
         position.reset();
         for mv in listed_moves(&position.state, Moves::Whole) {
             if let Err(reason) = meter.tick(node_limit) {
@@ -997,8 +951,8 @@ fn best_first(
             match seen.visit(position.key(), 0) {
                 Some(true) => {
                     let distance = position.state.distance_with(position.breaks.iter().sum());
-                    queue.push((Reverse(distance), Reverse(kept.len() as u32)));
-                    kept.push(index, &path, &position.state);
+                    let child = kept.push(index, &path, |bytes| position.state.pack_into(bytes));
+                    queue.push((Reverse(distance), Reverse(child)));
                 }
                 Some(false) => {}
                 None => overflow = true,

@@ -24,7 +24,7 @@ use std::hash::BuildHasherDefault;
 use crate::cards::Card;
 use crate::klondike::InvalidPosition;
 use crate::search::{
-    self, mix, Budget, BytesHasher, DepthFirst, Ended, KeySet, Meter, Outcome, Report,
+    self, mix, Budget, BytesHasher, DepthFirst, Ended, Kept, KeySet, Meter, Outcome, Report,
 };
 
 pub use crate::search::Pruning;
@@ -1159,55 +1159,6 @@ impl Kansas {
     }
 }
 
-/// The positions [`best_first`] keeps, in one arena: for each, the one it came from, the
-/// moves from there (the step and the safe moves home after it) and its packed form
-/// ([`Kansas::pack_into`]), each kept where the previous position's ends.
-#[derive(Default)]
-struct Kept {
-    parents: Vec<u32>,
-    move_ends: Vec<usize>,
-    moves: Vec<KansasMove>,
-    packed_ends: Vec<usize>,
-    packed: Vec<u8>,
-}
-
-impl Kept {
-    /// Keeps `state`, reached from the position kept at `parent` by `moves`; returns its
-    /// index.
-    fn push(&mut self, parent: u32, moves: &[KansasMove], state: &Kansas) -> u32 {
-        let index = self.parents.len() as u32;
-        self.parents.push(parent);
-        self.moves.extend_from_slice(moves);
-        self.move_ends.push(self.moves.len());
-        state.pack_into(&mut self.packed);
-        self.packed_ends.push(self.packed.len());
-        index
-    }
-
-    /// The part of `ends`'s arena that position `index` holds.
-    fn span(ends: &[usize], index: u32) -> std::ops::Range<usize> {
-        let index = index as usize;
-        let begin = if index == 0 { 0 } else { ends[index - 1] };
-        begin..ends[index]
-    }
-
-    /// The packed form of position `index`.
-    fn packed(&self, index: u32) -> &[u8] {
-        &self.packed[Kept::span(&self.packed_ends, index)]
-    }
-
-    /// The moves from the start to position `index`, then `after`.
-    fn line_to(&self, index: u32, after: &[KansasMove]) -> Vec<KansasMove> {
-        let mut parts = vec![after];
-        let mut at = index;
-        while at != u32::MAX {
-            parts.push(&self.moves[Kept::span(&self.move_ends, at)]);
-            at = self.parents[at as usize];
-        }
-        parts.into_iter().rev().flatten().copied().collect()
-    }
-}
-
 /// How [`best_first`] ended, with whether it left out a move some arrangement might have
 /// ([`Arranged::regroup`]) and, when it stopped at its own node limit, what the
 /// depth-first search needs to take over.
@@ -1222,7 +1173,7 @@ struct FirstPass {
 /// expanded, nearest to won first (the one it was expanding when it stopped among them).
 struct Frontier {
     seen: KeySet,
-    kept: Kept,
+    kept: Kept<KansasMove>,
     waiting: Vec<u32>,
     /// Whether the table was full when a position was to be queued (that position is
     /// neither in the table nor waiting, so running dry proves nothing).
@@ -1262,7 +1213,7 @@ impl Frontier {
             match ended {
                 Ended::Won(steps) => {
                     let moves: Vec<KansasMove> = steps.iter().flat_map(Step::moves).collect();
-                    return Outcome::Solved(self.kept.line_to(index, &moves));
+                    return Outcome::Solved(self.kept.line(index, &moves));
                 }
                 Ended::Exhausted => {}
                 Ended::Stopped(reason) if reason == search::TABLE_FULL => overflow = true,
@@ -1317,7 +1268,7 @@ fn best_first(
     let mut seen = KeySet::new(budget.max_states);
     seen.visit(position.key(), 0);
     let mut kept = Kept::default();
-    kept.push(u32::MAX, &first, &position.state);
+    kept.push(u32::MAX, &first, |bytes| position.state.pack_into(bytes));
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(position.state.distance()), Reverse(0u32)));
     let mut overflow = false;
@@ -1355,11 +1306,11 @@ fn best_first(
                 undos.push(position.play(safe));
             }
             if position.is_won() {
-                return ended(Ended::Won(kept.line_to(index, &moves)), &position);
+                return ended(Ended::Won(kept.line(index, &moves)), &position);
             }
             match seen.visit(position.key(), 0) {
                 Some(true) => {
-                    let child = kept.push(index, &moves, &position.state);
+                    let child = kept.push(index, &moves, |bytes| position.state.pack_into(bytes));
                     queue.push((Reverse(position.state.distance()), Reverse(child)));
                 }
                 Some(false) => {}

@@ -176,6 +176,71 @@ impl<'a> Meter<'a> {
     }
 }
 
+/// The positions a best-first pass keeps, in one arena: for each, the position it came
+/// from, the moves from there and its packed form (the game's own few bytes), each kept
+/// where the previous position's end. A vector or two a position had cost an allocation
+/// each and tens of bytes more.
+pub(crate) struct Kept<M> {
+    parents: Vec<u32>,
+    /// Where each position's moves end in `moves` (they begin where the previous one's end).
+    moves_end: Vec<usize>,
+    moves: Vec<M>,
+    /// Where each position's bytes end in `bytes`.
+    bytes_end: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl<M> Default for Kept<M> {
+    fn default() -> Self {
+        Kept {
+            parents: Vec::new(),
+            moves_end: Vec::new(),
+            moves: Vec::new(),
+            bytes_end: Vec::new(),
+            bytes: Vec::new(),
+        }
+    }
+}
+
+impl<M: Copy> Kept<M> {
+    /// Keeps a position reached from position `parent` (`u32::MAX` for the start) by
+    /// `moves`, `pack` appending its bytes; returns its index.
+    pub(crate) fn push(
+        &mut self,
+        parent: u32,
+        moves: &[M],
+        pack: impl FnOnce(&mut Vec<u8>),
+    ) -> u32 {
+        let index = self.parents.len() as u32;
+        self.parents.push(parent);
+        self.moves.extend_from_slice(moves);
+        self.moves_end.push(self.moves.len());
+        pack(&mut self.bytes);
+        self.bytes_end.push(self.bytes.len());
+        index
+    }
+
+    fn span(ends: &[usize], at: usize) -> std::ops::Range<usize> {
+        (if at == 0 { 0 } else { ends[at - 1] })..ends[at]
+    }
+
+    /// The packed form of position `at`.
+    pub(crate) fn packed(&self, at: u32) -> &[u8] {
+        &self.bytes[Kept::<M>::span(&self.bytes_end, at as usize)]
+    }
+
+    /// The moves from the start to position `at`, then `last`.
+    pub(crate) fn line(&self, mut at: u32, last: &[M]) -> Vec<M> {
+        let mut parts = vec![last];
+        while at != u32::MAX {
+            let i = at as usize;
+            parts.push(&self.moves[Kept::<M>::span(&self.moves_end, i)]);
+            at = self.parents[i];
+        }
+        parts.into_iter().rev().flatten().copied().collect()
+    }
+}
+
 /// Seven keys and the mark of each: one cache line, so that finding a key and reading its
 /// mark cost one miss of the cache (with keys and marks in two arrays a lookup in a table
 /// far larger than the cache missed it twice).
