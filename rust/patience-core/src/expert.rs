@@ -963,7 +963,7 @@ fn best_first(
         }
     }
     if overflow {
-        return Outcome::Unknown("transposition table full".into());
+        return Outcome::Unknown(search::TABLE_FULL.into());
     }
     Outcome::Unsolvable
 }

@@ -62,7 +62,7 @@
 //! The goal is RULES.md's solved position: nothing face down and at most one talon card.
 
 use crate::klondike::{fits_on, is_red, rank, suit, Klondike, Move, COLUMNS};
-use crate::search::{luby, mix, Budget, KeySet, Meter, Outcome, Pruning, Report};
+use crate::search::{self, luby, mix, Budget, KeySet, Meter, Outcome, Pruning, Report};
 use crate::shuffle::SplitMix64;
 
 /// Bit of a card in the search's card sets: four bits a rank, in which the pair of a type
@@ -768,7 +768,7 @@ fn run(
                 // only the complete search, with the marked table, may call a deal lost
                 Phase::Exhausted if pass.marked => Some(Err(Outcome::Unsolvable)),
                 Phase::Full if pass.marked => {
-                    Some(Err(Outcome::Unknown("transposition table full".into())))
+                    Some(Err(Outcome::Unknown(search::TABLE_FULL.into())))
                 }
                 Phase::Stopped(reason) if pass.marked || reason != "node limit" => {
                     Some(Err(Outcome::Unknown(reason)))

@@ -26,7 +26,7 @@
 //! from which every card plays out by itself.
 
 use crate::klondike::{is_red, rank, suit, Klondike, Move, Undo, COLUMNS};
-use crate::search::{mix, Meter, Seen};
+use crate::search::{mix, Meter, Seen, TABLE_FULL};
 
 pub use crate::search::Pruning;
 
@@ -487,7 +487,7 @@ impl Search<'_> {
         match result {
             PhaseResult::Exhausted {
                 complete: exhausted,
-            } if overflow || !exhausted => PhaseResult::Stopped("transposition table full".into()),
+            } if overflow || !exhausted => PhaseResult::Stopped(TABLE_FULL.into()),
             other => other,
         }
     }

@@ -178,7 +178,7 @@ impl<'a> Meter<'a> {
 
 /// The positions a best-first pass keeps, in one arena: for each, the position it came
 /// from, the moves from there and its packed form (the game's own few bytes), each kept
-/// where the previous position's end. A vector or two a position had cost an allocation
+/// right after the previous position's. A vector or two a position had cost an allocation
 /// each and tens of bytes more.
 pub(crate) struct Kept<M> {
     parents: Vec<u32>,
@@ -437,7 +437,7 @@ pub(crate) fn depth_first<P: DepthFirst>(
         log.push(position.play(safe));
     }
     if position.is_won() {
-        return Ended::Won(log.iter().map(P::move_of).collect());
+        return won::<P>(&log);
     }
     let mut seen = KeySet::new(max_states);
     seen.visit(position.key(), 0);
@@ -461,7 +461,6 @@ pub(crate) fn depth_first_in<P: DepthFirst>(
             position.unplay(log.pop().expect("longer than to"));
         }
     };
-    let won = |log: &[P::Undo]| Ended::Won(log.iter().map(P::move_of).collect());
     let mut overflow = false;
     let mut stack = vec![Frame {
         moves: position.moves(None),
@@ -487,7 +486,7 @@ pub(crate) fn depth_first_in<P: DepthFirst>(
             log.push(position.play(safe));
         }
         if position.is_won() {
-            return won(&log);
+            return won::<P>(&log);
         }
         let last = (log.len() == logged + 1).then(|| log[logged]);
         match seen.visit(position.key(), position.restriction(last.as_ref())) {
@@ -510,6 +509,11 @@ pub(crate) fn depth_first_in<P: DepthFirst>(
     } else {
         Ended::Exhausted
     }
+}
+
+/// The win the moves of `log` make.
+fn won<P: DepthFirst>(log: &[P::Undo]) -> Ended<P::Move> {
+    Ended::Won(log.iter().map(P::move_of).collect())
 }
 
 /// For the games' tests of `play` and `unplay`: plays up to `count` random legal moves on
