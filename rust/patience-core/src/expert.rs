@@ -1380,12 +1380,8 @@ mod tests {
         ) else {
             panic!("the middle pass wins seed 1942");
         };
-        let mut state = Expert::from_seed(1942).unwrap();
-        for mv in moves {
-            assert!(state.legal_moves().contains(&mv), "{mv}");
-            state.apply(mv);
-        }
-        assert!(state.is_solved());
+        let start = Expert::from_seed(1942).unwrap();
+        assert!(search::replay(&start, &moves, Expert::legal_moves, Expert::apply).is_solved());
     }
 
     /// Seed 260: the middle pass's search in the usual order is lost for 3,000,000 nodes,
@@ -1416,12 +1412,8 @@ mod tests {
             panic!("the restarts win seed 260");
         };
         assert!(meter.nodes < 600_000, "{} nodes", meter.nodes);
-        let mut state = Expert::from_seed(260).unwrap();
-        for mv in moves {
-            assert!(state.legal_moves().contains(&mv), "{mv}");
-            state.apply(mv);
-        }
-        assert!(state.is_solved());
+        let start = Expert::from_seed(260).unwrap();
+        assert!(search::replay(&start, &moves, Expert::legal_moves, Expert::apply).is_solved());
     }
 
     #[test]
@@ -1435,11 +1427,7 @@ mod tests {
             let Outcome::Solved(moves) = solve(&start, &budget, &mut || false).outcome else {
                 panic!("seed {seed} is winnable");
             };
-            let mut state = start.clone();
-            for mv in moves {
-                assert!(state.legal_moves().contains(&mv), "seed {seed}: {mv}");
-                state.apply(mv);
-            }
+            let state = search::replay(&start, &moves, Expert::legal_moves, Expert::apply);
             assert!(state.is_solved(), "seed {seed}");
         }
     }

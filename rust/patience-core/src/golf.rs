@@ -516,11 +516,8 @@ mod tests {
                 let start = deal(seed, wrap);
                 match solve(&start, &budget, &mut || false).outcome {
                     Outcome::Solved(moves) => {
-                        let mut state = start.clone();
-                        for mv in moves {
-                            assert!(state.legal_moves().contains(&mv), "{mv} is not legal");
-                            state.apply(mv);
-                        }
+                        let state =
+                            crate::search::replay(&start, &moves, Golf::legal_moves, Golf::apply);
                         assert!(state.is_won());
                         won += 1;
                     }

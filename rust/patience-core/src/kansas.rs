@@ -1434,12 +1434,7 @@ mod tests {
     use super::*;
 
     fn replay(start: &Kansas, moves: &[KansasMove]) -> Kansas {
-        let mut state = start.clone();
-        for &mv in moves {
-            assert!(state.legal_moves().contains(&mv), "{mv} is not legal");
-            state.apply(mv);
-        }
-        state
+        search::replay(start, moves, Kansas::legal_moves, Kansas::apply)
     }
 
     #[test]

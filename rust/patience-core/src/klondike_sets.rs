@@ -914,12 +914,7 @@ mod tests {
     use super::*;
 
     fn replay(start: &Klondike, moves: &[Move]) -> Klondike {
-        let mut state = start.clone();
-        for &mv in moves {
-            assert!(state.legal_moves().contains(&mv), "{mv} is not legal");
-            state.apply(mv);
-        }
-        state
+        search::replay(start, moves, Klondike::legal_moves, Klondike::apply)
     }
 
     fn verdict(outcome: &Outcome<Move>) -> Option<bool> {

@@ -721,12 +721,7 @@ mod tests {
     }
 
     fn replay(start: &Klondike, moves: &[Move]) -> Klondike {
-        let mut state = start.clone();
-        for &mv in moves {
-            assert!(state.legal_moves().contains(&mv), "{mv} is not legal");
-            state.apply(mv);
-        }
-        state
+        crate::search::replay(start, moves, Klondike::legal_moves, Klondike::apply)
     }
 
     #[test]

@@ -516,6 +516,26 @@ fn won<P: DepthFirst>(log: &[P::Undo]) -> Ended<P::Move> {
     Ended::Won(log.iter().map(P::move_of).collect())
 }
 
+/// For the games' tests of certificates: plays `moves` from `start`, each checked to be
+/// among `legal_moves` first, and returns the position they lead to.
+#[cfg(test)]
+pub(crate) fn replay<S: Clone, M: Copy + PartialEq + std::fmt::Display, R>(
+    start: &S,
+    moves: &[M],
+    legal_moves: impl Fn(&S) -> Vec<M>,
+    apply: impl Fn(&mut S, M) -> R,
+) -> S {
+    let mut state = start.clone();
+    for (index, &mv) in moves.iter().enumerate() {
+        assert!(
+            legal_moves(&state).contains(&mv),
+            "move {index}, {mv}, is not legal"
+        );
+        apply(&mut state, mv);
+    }
+    state
+}
+
 /// For the games' tests of `play` and `unplay`: plays up to `count` random legal moves on
 /// each start, checking that `play` leaves what `apply` does, then takes them all back,
 /// checking that each position comes back. Counts in `kinds` the moves of each `kind`.
