@@ -1083,8 +1083,8 @@ impl DepthFirst for Tracked {
         self.state.key_of_columns(self.hashes)
     }
 
-    fn moves(&mut self, _last: Option<&Undo>) -> Vec<ExpertMove> {
-        children(self, self.tried)
+    fn moves(&mut self, _last: Option<&Undo>, moves: &mut Vec<ExpertMove>) {
+        moves.extend(children(self, self.tried));
     }
 }
 

@@ -952,10 +952,9 @@ impl DepthFirst for Arranged<'_> {
         u8::from(last.is_some_and(|undo| undo.main.mv == KansasMove::Draw))
     }
 
-    fn moves(&mut self, last: Option<&StepUndo>) -> Vec<Step> {
-        let mut steps = Vec::with_capacity(12);
+    fn moves(&mut self, last: Option<&StepUndo>, steps: &mut Vec<Step>) {
         if self.state.is_won() {
-            return steps;
+            return;
         }
         let plain = Step::plain;
         let waste = self.state.waste.last().copied();
@@ -966,8 +965,8 @@ impl DepthFirst for Arranged<'_> {
         if self.restriction(last) == 1 {
             // after a draw, only the card it turned and the next draw: any other move could
             // have come before the draw, to the same position
-            self.waste_moves(waste, plain, &mut steps);
-            return steps;
+            self.waste_moves(waste, plain, steps);
+            return;
         }
         if reserve.is_some_and(|c| self.state.takes(c)) {
             steps.push(plain(KansasMove::ReserveHome));
@@ -993,8 +992,7 @@ impl DepthFirst for Arranged<'_> {
                 steps.extend(self.regroup(Target::Empty(bottom)));
             }
         }
-        self.waste_moves(waste, plain, &mut steps);
-        steps
+        self.waste_moves(waste, plain, steps);
     }
 }
 
@@ -1272,11 +1270,12 @@ fn best_first(
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(position.state.distance()), Reverse(0u32)));
     let mut overflow = false;
-    let mut undos = Vec::new();
-    let mut moves = Vec::new();
+    let (mut undos, mut steps, mut moves) = (Vec::new(), Vec::new(), Vec::new());
     while let Some((_, Reverse(index))) = queue.pop() {
         position.state.unpack_into(kept.packed(index));
-        for step in position.moves(None) {
+        steps.clear();
+        position.moves(None, &mut steps);
+        for &step in &steps {
             if let Err(reason) = meter.tick(node_limit) {
                 if reason != "node limit" {
                     return ended(Ended::Stopped(reason), &position);
@@ -1416,8 +1415,8 @@ impl DepthFirst for Searched<'_> {
         self.state.key(self.order)
     }
 
-    fn moves(&mut self, last: Option<&Undo>) -> Vec<KansasMove> {
-        let mut moves = ordered_moves(&self.state);
+    fn moves(&mut self, last: Option<&Undo>, moves: &mut Vec<KansasMove>) {
+        moves.extend(ordered_moves(&self.state));
         // the move straight back leads to the position just searched
         if let Some(back) = last.and_then(|undo| reverse(&self.state, undo)) {
             moves.retain(|&m| {
@@ -1425,7 +1424,6 @@ impl DepthFirst for Searched<'_> {
                     if (from, to, start) == back)
             });
         }
-        moves
     }
 }
 
@@ -1527,8 +1525,9 @@ mod tests {
             order,
             incomplete: false,
         };
-        let mut keys: Vec<u64> = arranged
-            .moves(None)
+        let mut steps = Vec::new();
+        arranged.moves(None, &mut steps);
+        let mut keys: Vec<u64> = steps
             .iter()
             .map(|step| replay(state, &step.moves().collect::<Vec<_>>()).arrangement_key(order))
             .collect();

@@ -386,9 +386,10 @@ pub(crate) trait DepthFirst {
     fn is_won(&self) -> bool;
     /// The position's key for the table of positions searched.
     fn key(&self) -> u64;
-    /// The moves to try from here, in order; `last` is the move that led here when no move
+    /// Puts the moves to try from here in `moves` (given empty, its room reused from one
+    /// position to the next), in order; `last` is the move that led here when no move
     /// without branching followed it.
-    fn moves(&mut self, last: Option<&Self::Undo>) -> Vec<Self::Move>;
+    fn moves(&mut self, last: Option<&Self::Undo>, moves: &mut Vec<Self::Move>);
     /// Which moves [`DepthFirst::moves`] tries after `last` (as there): 0 for every move
     /// it would try with no `last`, another number for each restriction that a search may
     /// place on a position by the move that led to it. A position searched under one
@@ -462,15 +463,23 @@ pub(crate) fn depth_first_in<P: DepthFirst>(
         }
     };
     let mut overflow = false;
+    // the lists of moves of the positions left, for the next positions' moves
+    let mut spare: Vec<Vec<P::Move>> = Vec::new();
+    let listed = |position: &mut P, last: Option<&P::Undo>, spare: &mut Vec<Vec<P::Move>>| {
+        let mut moves = spare.pop().unwrap_or_default();
+        moves.clear();
+        position.moves(last, &mut moves);
+        moves
+    };
     let mut stack = vec![Frame {
-        moves: position.moves(None),
+        moves: listed(position, None, &mut spare),
         next: 0,
         logged: 0,
     }];
     while let Some(frame) = stack.last_mut() {
         if frame.next == frame.moves.len() {
             let logged = frame.logged;
-            stack.pop();
+            spare.extend(stack.pop().map(|frame| frame.moves));
             take_back(position, &mut log, logged);
             continue;
         }
@@ -492,7 +501,7 @@ pub(crate) fn depth_first_in<P: DepthFirst>(
         match seen.visit(position.key(), position.restriction(last.as_ref())) {
             Some(true) => {
                 stack.push(Frame {
-                    moves: position.moves(last.as_ref()),
+                    moves: listed(position, last.as_ref(), &mut spare),
                     next: 0,
                     logged,
                 });
