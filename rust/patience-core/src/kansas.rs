@@ -1184,7 +1184,7 @@ impl Frontier {
     /// every position it queued is searched in turn, so a position found in the table is
     /// searched or will be, and running dry from all of them proves the deal lost (unless
     /// a move was left out, when the search over positions as they are takes over with
-    /// what is left of the budget, as after [`depth_first_arranged`]).
+    /// what is left of the budget).
     fn search(
         mut self,
         start: &Kansas,
