@@ -1088,7 +1088,6 @@ fn arranged(
 /// ten-second budget).
 const BEST_FIRST_RATE: f64 = 100_000.0;
 
-#[cfg(test)]
 /// The search up to arrangement, depth-first ([`Arranged`]) from the start, then, should
 /// it run dry having met a move it could not make, the search over positions as they are:
 /// the reference the best-first pass is checked against.
