@@ -880,7 +880,7 @@ pub fn solve_with(
             // a restricted pass that runs dry or out of its own nodes proves nothing
             Outcome::Unsolvable => {}
             Outcome::Unknown(reason)
-                if reason == "node limit" && meter.nodes < budget.max_nodes => {}
+                if reason == search::NODE_LIMIT && meter.nodes < budget.max_nodes => {}
             _ => break,
         }
     }
@@ -1144,7 +1144,8 @@ fn middle_pass(
     let mut outcome = depth_first(root, path, budget, Moves::Unsplit, first_limit, None, meter);
     for r in 1.. {
         match &outcome {
-            Outcome::Unknown(reason) if reason == "node limit" && meter.nodes < node_limit => {}
+            Outcome::Unknown(reason)
+                if reason == search::NODE_LIMIT && meter.nodes < node_limit => {}
             // won, the space ran dry (the same in any order), or out of time
             _ => break,
         }

@@ -1276,7 +1276,7 @@ fn best_first(
         position.moves(None, &mut steps);
         for &step in &steps {
             if let Err(reason) = meter.tick(node_limit) {
-                if reason != "node limit" {
+                if reason != search::NODE_LIMIT {
                     return ended(Ended::Stopped(reason), &position);
                 }
                 // the position being expanded waits again, first

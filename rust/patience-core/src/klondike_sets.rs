@@ -770,7 +770,7 @@ fn run(
                 Phase::Full if pass.marked => {
                     Some(Err(Outcome::Unknown(search::TABLE_FULL.into())))
                 }
-                Phase::Stopped(reason) if pass.marked || reason != "node limit" => {
+                Phase::Stopped(reason) if pass.marked || reason != search::NODE_LIMIT => {
                     Some(Err(Outcome::Unknown(reason)))
                 }
                 _ => None,

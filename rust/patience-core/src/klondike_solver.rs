@@ -26,7 +26,7 @@
 //! from which every card plays out by itself.
 
 use crate::klondike::{is_red, rank, suit, Klondike, Move, Undo, COLUMNS};
-use crate::search::{mix, Meter, Seen, TABLE_FULL};
+use crate::search::{mix, Meter, Seen, NODE_LIMIT, TABLE_FULL};
 
 pub use crate::search::Pruning;
 
@@ -687,7 +687,7 @@ pub fn solve_with(
         let limit = search.meter.nodes + (budget.max_nodes / 10).min(100_000);
         match search.run(&mut state, false, talon_first, limit) {
             PhaseResult::Solved(path) => outcome = Some(Outcome::Solved(path)),
-            PhaseResult::Stopped(reason) if reason != "node limit" => {
+            PhaseResult::Stopped(reason) if reason != NODE_LIMIT => {
                 outcome = Some(Outcome::Unknown(reason))
             }
             _ => {}

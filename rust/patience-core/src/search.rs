@@ -153,7 +153,7 @@ impl<'a> Meter<'a> {
     pub(crate) fn tick(&mut self, node_limit: u64) -> Result<(), String> {
         self.nodes += 1;
         if self.nodes > node_limit.min(self.budget.max_nodes) {
-            return Err("node limit".into());
+            return Err(NODE_LIMIT.into());
         }
         if self.nodes % 4096 == 0 {
             if self.started.elapsed().as_secs_f64() > self.budget.max_seconds {
@@ -399,6 +399,9 @@ pub(crate) trait DepthFirst {
         0
     }
 }
+
+/// The reason a search gives when it has counted the nodes it may ([`Meter::tick`]).
+pub(crate) const NODE_LIMIT: &str = "node limit";
 
 /// The reason a search gives when its table of positions is full.
 pub(crate) const TABLE_FULL: &str = "transposition table full";
