@@ -12,7 +12,7 @@ help:
 	@echo "make serve      the platform at http://127.0.0.1:8000/ (SQLite in ./patience.sqlite3)"
 	@echo "make play       play Klondike (Solitaire Rush) in the terminal; GAME=golf for Golf"
 	@echo "make test       lint, Python (API and browser included) and Rust tests"
-	@echo "make lint       ruff, mypy --strict, cargo clippy"
+	@echo "make lint       ruff, mypy --strict, cargo clippy, cargo fmt, cargo doc"
 	@echo "make test-slow  the large runs kept out of make test"
 
 $(BIN)/python:
@@ -50,6 +50,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo fmt --all --check
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
 
 format: $(STAMP)
 	$(BIN)/ruff format python tests benchmarks

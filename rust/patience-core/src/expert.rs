@@ -829,10 +829,10 @@ impl Expert {
 ///
 /// With [`Pruning::Full`], safe moves home are made without branching, no King-headed
 /// column moves to an empty one, and three passes run: a best-first search over the moves
-/// that keep every string whole ([`Moves::Whole`]; [`WHOLE_RATE`] nodes a budget-second, and
+/// that keep every string whole (`Moves::Whole`; `WHOLE_RATE` nodes a budget-second, and
 /// where most winnable deals are won), the middle pass over the moves that split no string
-/// between columns ([`Moves::Unsplit`]: a depth-first search, [`UNSPLIT_RATE`], then
-/// restarts in random orders, [`SHUFFLED_RATE`]; see [`middle_pass`]), then a depth-first
+/// between columns (`Moves::Unsplit`: a depth-first search, `UNSPLIT_RATE`, then restarts
+/// in random orders, `SHUFFLED_RATE`; see `middle_pass`), then a depth-first
 /// search over every move, which visits each position at most once, so when it runs dry the
 /// whole reachable space has been searched. With [`Pruning::None`] only the depth-first
 /// search runs, over every legal move, and only the transposition table prunes (for

@@ -1038,10 +1038,11 @@ fn metered(
 /// [`Outcome::Unknown`] when the node, time or state budget ran out. `stop` is asked now
 /// and then whether to give up (for Ctrl-C).
 ///
-/// With [`Pruning::Full`] the search is over positions up to arrangement ([`Arranged`]),
+/// With [`Pruning::Full`] the search is over positions up to arrangement (`Arranged`),
 /// with safe moves home ([`Kansas::is_safe_home`]) played without branching: best-first
-/// for [`BEST_FIRST_RATE`] nodes a budget-second ([`best_first`]), then depth-first from
-/// the start with the rest of the budget; should either run dry having met a move it
+/// for `BEST_FIRST_RATE` nodes a budget-second (`best_first`), then depth-first from the
+/// positions the best-first search left waiting, in its table, with the rest of the
+/// budget (`Frontier::search`); should either run dry having met a move it
 /// could not make, the search over positions as they are
 /// ([`solve_concrete`]) takes over with what is left of the budget. With [`Pruning::None`]
 /// only that search runs, over every legal move: it exists to check the rest.

@@ -19,7 +19,7 @@
 //! arrangement, so "some card of type `t` is uncovered" is a function of the abstract
 //! position. When a move needs a particular card uncovered (a card going home) and that
 //! card is covered, its uncovered twin takes the run lying on it first: one legal move of
-//! the real game (see [`realise`]).
+//! the real game (see `realise`).
 //!
 //! # Moves
 //!
