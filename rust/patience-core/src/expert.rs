@@ -175,8 +175,7 @@ impl Expert {
     /// The deal of `seed` (the seeded shuffle, version 1, two decks), as `Expert.from_seed`
     /// deals it in Python.
     pub fn from_seed(seed: u64) -> Result<Self, InvalidPosition> {
-        let cards = crate::shuffle::seeded_indices("expert", seed, 2, 1)
-            .map_err(|error| InvalidPosition(error.to_string()))?;
+        let cards = crate::shuffle::seeded_indices("expert", seed, 2, 1)?;
         Expert::deal(&cards)
     }
 

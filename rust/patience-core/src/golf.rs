@@ -97,8 +97,7 @@ impl Golf {
     /// The deal of `seed` (the seeded shuffle, version 1), as `Golf.from_seed` deals it in
     /// Python.
     pub fn from_seed(seed: u64, wrap: bool) -> Result<Self, InvalidPosition> {
-        let cards = crate::shuffle::seeded_indices("golf", seed, 1, 1)
-            .map_err(|error| InvalidPosition(error.to_string()))?;
+        let cards = crate::shuffle::seeded_indices("golf", seed, 1, 1)?;
         Golf::deal(&cards, wrap)
     }
 

@@ -175,8 +175,7 @@ impl Kansas {
     /// The deal of `seed` (the seeded shuffle, version 1), as `Kansas.from_seed` deals it
     /// in Python.
     pub fn from_seed(seed: u64) -> Result<Self, InvalidPosition> {
-        let cards = crate::shuffle::seeded_indices("kansas", seed, 1, 1)
-            .map_err(|error| InvalidPosition(error.to_string()))?;
+        let cards = crate::shuffle::seeded_indices("kansas", seed, 1, 1)?;
         Kansas::deal(&cards)
     }
 

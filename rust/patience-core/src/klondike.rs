@@ -109,6 +109,12 @@ impl fmt::Display for InvalidPosition {
 
 impl std::error::Error for InvalidPosition {}
 
+impl From<crate::shuffle::UnknownVersion> for InvalidPosition {
+    fn from(error: crate::shuffle::UnknownVersion) -> Self {
+        InvalidPosition(error.to_string())
+    }
+}
+
 /// A Klondike position with every card known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Klondike {
@@ -174,8 +180,7 @@ impl Klondike {
     /// The deal of `seed` (the seeded shuffle, version 1), as `Klondike.from_seed` deals
     /// it in Python.
     pub fn from_seed(seed: u64, draw: u8) -> Result<Self, InvalidPosition> {
-        let cards = crate::shuffle::seeded_indices("klondike", seed, 1, 1)
-            .map_err(|error| InvalidPosition(error.to_string()))?;
+        let cards = crate::shuffle::seeded_indices("klondike", seed, 1, 1)?;
         Klondike::deal(&cards, draw)
     }
 
