@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import Engine, select
 
 from patience.games import new_game
-from patience.server.catalog import fill, take, unused
-from patience.server.db import deals, make_engine, migrate
-from patience.server.store import GameStore
 from patience.solve import solve
+from patience.store.catalog import fill, take, unused
+from patience.store.db import deals, make_engine, migrate
+from patience.store.games import GameStore
 
 
 @pytest.fixture

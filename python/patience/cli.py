@@ -326,8 +326,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 def _cmd_catalog(args: argparse.Namespace) -> int:
     from patience.server import Settings
-    from patience.server.catalog import fill
-    from patience.server.db import make_engine, migrate
+    from patience.store.catalog import fill
+    from patience.store.db import make_engine, migrate
 
     cls = GAMES[args.game]
     variant = _variant_from(args, cls)

@@ -11,10 +11,11 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from .db import make_engine, migrate
+from patience.store.db import make_engine, migrate
+from patience.store.games import GameStore
+
 from .routers import games, sessions
 from .settings import Settings
-from .store import GameStore
 
 __all__ = ["create_app"]
 

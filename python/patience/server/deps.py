@@ -10,8 +10,9 @@ from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 
+from patience.store.games import GameNotFoundError, GameStore, Live, NotYourGameError
+
 from .settings import Settings
-from .store import GameNotFoundError, GameStore, Live, NotYourGameError
 
 __all__ = ["AppSettings", "LiveGame", "Store", "get_live", "get_settings", "get_store"]
 

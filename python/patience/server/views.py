@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from patience.games import Played
-
-from .store import Live
+from patience.store.games import Live
 
 __all__ = ["played_json", "session_json"]
 

@@ -8,8 +8,7 @@ from fastapi import APIRouter
 
 from patience.games import GAMES
 from patience.solve import SOLVABLE_GAMES
-
-from ..store import CERTIFIED_AT_START
+from patience.store.games import CERTIFIED_AT_START
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

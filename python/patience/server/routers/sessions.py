@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field
 
 from patience.errors import IllegalMoveError, PatienceError
 from patience.solve import SOLVABLE_GAMES, solve
+from patience.store.games import Live
 
 from ..deps import AppSettings, LiveGame, Store
-from ..store import Live
 from ..views import session_json
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
