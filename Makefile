@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml
 
-.PHONY: help setup play serve test test-python test-rust test-slow lint format clean
+.PHONY: help setup system-deps play serve test test-python test-rust test-slow lint format clean
 
 help:
 	@echo "make serve      the platform at http://127.0.0.1:8000/ (SQLite in ./patience.sqlite3)"
@@ -33,15 +33,35 @@ play: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/patience serve $(ARGS)
 
-test: lint test-python test-rust
+# Debian packages the Python tests need: chromium for the browser tests, and the PostgreSQL
+# server binaries (initdb, pg_ctl), with which tests/postgres.py starts a private cluster of
+# its own (the system cluster the package may start on install is never used). Installed
+# when missing if we are root; otherwise make stops and says what to run.
+system-deps:
+	@missing=(); \
+	[ -x /usr/bin/chromium ] || missing+=(chromium); \
+	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null \
+	    && compgen -G '/usr/lib/postgresql/*/bin/pg_ctl' >/dev/null || missing+=(postgresql); \
+	if (( $${#missing[@]} )); then \
+	    if (( $$(id -u) != 0 )); then \
+	        echo "The tests need Debian packages $${missing[*]}." >&2; \
+	        echo "Run: sudo apt-get install $${missing[*]}" >&2; \
+	        exit 1; \
+	    fi; \
+	    echo "Installing $${missing[*]} (apt-get)"; \
+	    apt-get update -qq \
+	        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$${missing[@]}"; \
+	fi
 
-test-python: $(STAMP)
+test: system-deps lint test-python test-rust
+
+test-python: $(STAMP) system-deps
 	$(BIN)/pytest -m "not slow"
 
 test-rust:
 	cargo test --release --workspace --exclude patience-py
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) system-deps
 	$(BIN)/pytest -m slow
 
 lint: $(STAMP)

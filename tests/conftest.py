@@ -1,13 +1,60 @@
-"""Shared test settings: Hypothesis profiles (``ci`` is used when CI is set)."""
+"""Shared test settings and fixtures.
+
+Hypothesis profiles (``ci`` is used when CI is set), and databases: ``postgres_url`` (a
+private PostgreSQL cluster for the session, see ``postgres.py``), ``fresh_postgres_url``
+(a new empty PostgreSQL database per test) and ``database_url`` (each test run twice, on a
+fresh SQLite file and on a fresh PostgreSQL database).
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+import postgres
 
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.register_profile(
     "ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[postgres.Cluster]:
+    """The session's private PostgreSQL cluster; a missing server fails, never skips."""
+    failure = None
+    try:
+        with postgres.running_cluster() as cluster:
+            yield cluster
+    except postgres.PostgresError as error:
+        failure = str(error)
+    if failure is not None:  # failed here, outside the handler, to print the message alone
+        pytest.fail(failure, pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_cluster: postgres.Cluster) -> str:
+    """SQLAlchemy URL of the session's database ``patience``, shared by its tests."""
+    return postgres_cluster.url()
+
+
+@pytest.fixture
+def fresh_postgres_url(postgres_cluster: postgres.Cluster) -> Iterator[str]:
+    """SQLAlchemy URL of a new empty database, dropped after the test."""
+    name = postgres_cluster.new_database()
+    yield postgres_cluster.url(name)
+    postgres_cluster.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """SQLAlchemy URL of a fresh, empty database: a SQLite file, then PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'patience.sqlite3'}"
+    url: str = request.getfixturevalue("fresh_postgres_url")
+    return url
