@@ -3,9 +3,53 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
-__all__ = ["Settings"]
+__all__ = ["Rate", "Settings"]
+
+_RATE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*/\s*(s|m|h)\s*(?:,\s*(\d+)\s*)?")
+_PERIODS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A token bucket's rate: ``per_second`` tokens come back a second, up to ``burst``.
+
+    Written ``COUNT/UNIT[,BURST]`` with UNIT ``s``, ``m`` or ``h`` (a second, a minute, an
+    hour); the burst is COUNT when not given. ``0`` (or ``off``) is no limit at all.
+
+    >>> Rate.parse("30/m,10")
+    Rate(per_second=0.5, burst=10)
+    >>> Rate.parse("20/s")
+    Rate(per_second=20.0, burst=20)
+    >>> Rate.parse("0") is None
+    True
+    """
+
+    per_second: float
+    burst: int
+
+    @classmethod
+    def parse(cls, text: str) -> Rate | None:
+        """The rate ``text`` says, or None for no limit; ValueError if it says neither."""
+        if text.strip().lower() in ("0", "off", "none", ""):
+            return None
+        match = _RATE.fullmatch(text)
+        if match is None:
+            raise ValueError(f"a rate is COUNT/UNIT[,BURST] with UNIT s, m or h, or 0: {text!r}")
+        count, unit, burst = float(match[1]), match[2], match[3]
+        rate = cls(count / _PERIODS[unit], int(burst) if burst else max(1, int(count)))
+        if rate.per_second <= 0 or rate.burst < 1:
+            raise ValueError(f"a rate is more than 0 a period with a burst of at least 1: {text!r}")
+        return rate
+
+    def __str__(self) -> str:
+        return f"{self.per_second:g}/s,{self.burst}"
+
+
+def _rate(env: dict[str, str], name: str, default: Rate | None) -> Rate | None:
+    return Rate.parse(env[name]) if name in env else default
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,6 +58,8 @@ class Settings:
 
     >>> Settings.from_env({"PATIENCE_DATABASE_URL": "sqlite:///x.db"}).database_url
     'sqlite:///x.db'
+    >>> Settings.from_env({"PATIENCE_RATE_MOVES": "0"}).rate_moves is None
+    True
     """
 
     database_url: str = "sqlite:///patience.sqlite3"
@@ -31,6 +77,42 @@ class Settings:
     time_limit: float | None = None
     """Seconds on every new game's clock instead of its rules' limit
     (``PATIENCE_TIME_LIMIT``; for short-clock events and tests)."""
+    solver_workers: int = 1
+    """Threads for requests' solver work: certifying a timed deal, hints
+    (``PATIENCE_SOLVER_WORKERS``); the other cores stay free for moves."""
+    solver_queue: int = 4
+    """Solver requests that may wait for a worker (``PATIENCE_SOLVER_QUEUE``); past that a
+    request is answered 503 with ``Retry-After`` at once."""
+    catalog_refill: int = 20
+    """Unused certified deals kept in the catalog for each game and variant, refilled in the
+    background when the solver pool is idle (``PATIENCE_CATALOG_REFILL``; 0: no refill)."""
+    max_live_games: int = 10_000
+    """Games kept in memory at most (``PATIENCE_MAX_LIVE_GAMES``); the others are rebuilt
+    from the database when asked for."""
+    idle_seconds: float = 600.0
+    """A game unused this long leaves memory (``PATIENCE_IDLE_SECONDS``); a finished one
+    after 30 s."""
+    heartbeat_seconds: float = 1.0
+    """How often the server writes that it is up (``PATIENCE_HEARTBEAT_SECONDS``): after
+    two of these without a heartbeat from any server, a starting server credits the time
+    to every running game."""
+    max_body_bytes: int = 16 * 1024
+    """Largest request body (``PATIENCE_MAX_BODY_BYTES``); a larger one is refused with 413
+    before it is read in full. The API's bodies are well under 1 KiB."""
+    body_seconds: float = 10.0
+    """Seconds a request's whole body may take to arrive (``PATIENCE_BODY_SECONDS``); a
+    slower one is answered 408 and its connection closed."""
+    max_header_bytes: int = 8 * 1024
+    """Largest request line and headers together (``PATIENCE_MAX_HEADER_BYTES``); larger is
+    refused (400) by the HTTP parser, before the application sees the request."""
+    rate_starts: Rate | None = Rate(30 / 60, 10)
+    """New games an address may start (``PATIENCE_RATE_STARTS``, default ``30/m,10``:
+    30 a minute, 10 at once)."""
+    rate_hints: Rate | None = Rate(20 / 60, 5)
+    """Hints an address may ask for (``PATIENCE_RATE_HINTS``, default ``20/m,5``)."""
+    rate_moves: Rate | None = Rate(20.0, 40)
+    """Moves, undos and ends an address may send in one game (``PATIENCE_RATE_MOVES``,
+    default ``20/s,40``)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -46,4 +128,18 @@ class Settings:
             time_limit=float(env["PATIENCE_TIME_LIMIT"])
             if env.get("PATIENCE_TIME_LIMIT")
             else None,
+            solver_workers=int(env.get("PATIENCE_SOLVER_WORKERS", defaults.solver_workers)),
+            solver_queue=int(env.get("PATIENCE_SOLVER_QUEUE", defaults.solver_queue)),
+            catalog_refill=int(env.get("PATIENCE_CATALOG_REFILL", defaults.catalog_refill)),
+            max_live_games=int(env.get("PATIENCE_MAX_LIVE_GAMES", defaults.max_live_games)),
+            idle_seconds=float(env.get("PATIENCE_IDLE_SECONDS", defaults.idle_seconds)),
+            heartbeat_seconds=float(
+                env.get("PATIENCE_HEARTBEAT_SECONDS", defaults.heartbeat_seconds)
+            ),
+            max_body_bytes=int(env.get("PATIENCE_MAX_BODY_BYTES", defaults.max_body_bytes)),
+            body_seconds=float(env.get("PATIENCE_BODY_SECONDS", defaults.body_seconds)),
+            max_header_bytes=int(env.get("PATIENCE_MAX_HEADER_BYTES", defaults.max_header_bytes)),
+            rate_starts=_rate(env, "PATIENCE_RATE_STARTS", defaults.rate_starts),
+            rate_hints=_rate(env, "PATIENCE_RATE_HINTS", defaults.rate_hints),
+            rate_moves=_rate(env, "PATIENCE_RATE_MOVES", defaults.rate_moves),
         )
