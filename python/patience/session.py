@@ -3,7 +3,8 @@
 The clock is injected (any function returning seconds), so tests and servers decide what
 time is. The game's clock limit applies (5 minutes for Klondike); it stops when the game
 ends, including the moment Klondike is solved and plays itself out. A game that runs out of
-time ends with reason ``"timeout"`` and earns no time bonus.
+time ends with reason ``"timeout"`` and earns no time bonus. Time the server could not
+answer (an outage, logged as a ``pause`` and a ``resume``) is not on the clock.
 
 >>> from patience.games import new_game
 >>> now = [0.0]
@@ -29,10 +30,11 @@ from patience.games import Game, Outcome, Played, new_game
 from patience.moves import END, Move
 from patience.records import GameRecord
 
-__all__ = ["Clock", "Event", "Session"]
+__all__ = ["EVENT_KINDS", "Clock", "Event", "Session"]
 
 Clock = Callable[[], float]
-EventKind = Literal["start", "move", "timeout"]
+EventKind = Literal["start", "move", "timeout", "pause", "resume"]
+EVENT_KINDS: tuple[EventKind, ...] = ("start", "move", "timeout", "pause", "resume")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +56,7 @@ class Event:
     def from_json(cls, data: Mapping[str, Any]) -> Event:
         """An event from :meth:`to_json`'s form; raises :class:`InvalidRecordError`."""
         kind, at, move = data.get("kind"), data.get("at"), data.get("move")
-        if kind not in ("start", "move", "timeout"):
+        if kind not in EVENT_KINDS:
             raise InvalidRecordError(f"unknown event kind {kind!r}")
         if not isinstance(at, (int, float)) or isinstance(at, bool):
             raise InvalidRecordError(f"event time must be a number, not {at!r}")
@@ -75,26 +77,35 @@ class Session:
         self._start = clock()
         self._stopped_at: float | None = None  # elapsed seconds when the clock stopped
         self._timed_out = False
+        self._paused = 0.0  # seconds credited for outages (pause to resume)
+        self._paused_since: float | None = None  # clock reading of a pause not yet resumed
         self._log: list[Event] = [Event("start", self._start)]
+        self._moves = 0  # move events in the log
 
     # -- the clock ----------------------------------------------------------------------
+
+    def _used(self, at: float) -> float:
+        """Seconds of play at clock reading ``at``: outages credited, a pause frozen."""
+        if self._paused_since is not None:
+            at = min(at, self._paused_since)
+        return at - self._start - self._paused
 
     def elapsed(self) -> float:
         """Seconds of the clock used: frozen once the game ends, never past the limit."""
         if self._stopped_at is not None:
             return self._stopped_at
-        return min(max(self._clock() - self._start, 0.0), self.time_limit)
+        return min(max(self._used(self._clock()), 0.0), self.time_limit)
 
     def remaining(self) -> float:
         """Seconds left on the clock."""
         return self.time_limit - self.elapsed()
 
     def _check_clock(self) -> None:
-        if self._stopped_at is None and self._clock() - self._start >= self.time_limit:
-            self._stop(timed_out=True, at=self._start + self.time_limit)
+        if self._stopped_at is None and self._used(self._clock()) >= self.time_limit:
+            self._stop(timed_out=True, at=self._start + self._paused + self.time_limit)
 
     def _stop(self, *, timed_out: bool, at: float) -> None:
-        self._stopped_at = min(at - self._start, self.time_limit)
+        self._stopped_at = min(self._used(at), self.time_limit)
         self._timed_out = timed_out
         if timed_out:
             self._log.append(Event("timeout", at))
@@ -109,11 +120,44 @@ class Session:
         if self.game.is_over():
             raise GameOverError("the game is over")
         now = self._clock()
+        if self._paused_since is not None:  # a move answered: the server is up again
+            self.resume(now)
         played = self.game.play(move)
         self._log.append(Event("move", now, str(played.move)))
+        self._moves += 1
         if self.game.is_over():
             self._stop(timed_out=False, at=now)
         return played
+
+    def pause(self, at: float) -> None:
+        """Stop the clock at reading ``at`` (the last moment the server was known to answer)
+        until :meth:`resume`: an outage is not charged to the player. A game over by then
+        (its clock run out at ``at`` included) is left as it is and nothing is logged."""
+        self._check_clock_at(at)
+        if self._stopped_at is not None or self.game.is_over() or self._paused_since is not None:
+            return
+        self._paused_since = at
+        self._log.append(Event("pause", at))
+
+    def resume(self, at: float) -> None:
+        """Start the clock again at reading ``at``, crediting the time since :meth:`pause`."""
+        if self._paused_since is None:
+            return
+        self._paused += max(at - self._paused_since, 0.0)
+        self._paused_since = None
+        self._log.append(Event("resume", at))
+
+    @property
+    def paused(self) -> float:
+        """Seconds credited for outages so far."""
+        return self._paused
+
+    def _check_clock_at(self, at: float) -> None:
+        clock, self._clock = self._clock, lambda: at
+        try:
+            self._check_clock()
+        finally:
+            self._clock = clock
 
     def undo(self) -> Played:
         """Undo the last move, if the rules and the clock allow it."""
@@ -150,6 +194,42 @@ class Session:
         """The append-only event log."""
         return tuple(self._log)
 
+    @property
+    def log_length(self) -> int:
+        """How many events the log holds (without copying it)."""
+        return len(self._log)
+
+    @property
+    def move_count(self) -> int:
+        """How many moves (``undo`` and ``end`` included) the log holds: a client that says
+        which count it has seen lets a retried request be recognised."""
+        return self._moves
+
+    def apply(self, event: Event) -> None:
+        """Apply a logged event at its logged time: how a log is replayed, whole
+        (:meth:`rebuild`) or from where this copy of the session stopped (another server
+        process wrote the rest). Raises :class:`InvalidRecordError` for an event that
+        cannot have happened."""
+        clock, self._clock = self._clock, lambda: event.at
+        try:
+            if event.kind == "start":
+                raise InvalidRecordError("a session log has one start event, first")
+            if event.kind == "timeout":
+                self._check_clock()
+                if not self._timed_out:
+                    raise InvalidRecordError(
+                        f"timeout logged at {event.at} before the clock ran out"
+                    )
+            elif event.kind == "pause":
+                self.pause(event.at)
+            elif event.kind == "resume":
+                self.resume(event.at)
+            else:
+                assert event.move is not None
+                self.play(event.move)
+        finally:
+            self._clock = clock
+
     def record(self) -> GameRecord:
         """The game as a record (RULES.md), ``elapsed`` included once it is over."""
         moves = [event.move for event in self._log if event.move is not None]
@@ -177,20 +257,11 @@ class Session:
         events = list(events)
         if not events or events[0].kind != "start":
             raise InvalidRecordError("a session log starts with a start event")
-        replayed: list[float] = [events[0].at]
-        session = cls(game, clock=lambda: replayed[0], time_limit=time_limit)
-        for event in events[1:]:
-            replayed[0] = event.at
-            if event.kind == "timeout":
-                session._check_clock()
-                if not session._timed_out:
-                    raise InvalidRecordError(
-                        f"timeout logged at {event.at} before the clock ran out"
-                    )
-            else:
-                assert event.move is not None
-                session.play(event.move)
+        start = events[0].at
+        session = cls(game, clock=lambda: start, time_limit=time_limit)
         session._clock = clock
+        for event in events[1:]:
+            session.apply(event)
         return session
 
     def to_json(self) -> dict[str, Any]:

@@ -73,6 +73,25 @@ class Played:
         """Points of the move and of every automatic move after it."""
         return self.points + sum(step.total_points for step in self.auto)
 
+    def to_json(self) -> dict[str, Any]:
+        """What a client is told of the move: its notation, its points, and the moves the
+        game then made by itself, each with the card it sent home when it did (a card the
+        foundations show from then on, so the client may animate it). The cards it turned up
+        are left out: the board shows them."""
+        return {
+            "move": str(self.move),
+            "points": self.points,
+            "total_points": self.total_points,
+            "auto": [
+                {
+                    "move": str(step.move),
+                    "points": step.points,
+                    "card": None if step.card is None else str(step.card),
+                }
+                for step in self.auto
+            ],
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class VariantOption:

@@ -9,33 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from patience.games import Played
-from patience.store.games import Live
+from patience.store.games import Answer, Live
 
-__all__ = ["played_json", "session_json"]
-
-
-def played_json(played: Played) -> dict[str, Any]:
-    """A move the game accepted: its notation, its points, and the moves the game then made
-    by itself (automatic play-out), each with the card it sent home when it did (a card the
-    foundations show from then on, so the client may animate it)."""
-    return {
-        "move": str(played.move),
-        "points": played.points,
-        "total_points": played.total_points,
-        "auto": [
-            {
-                "move": str(step.move),
-                "points": step.points,
-                "card": None if step.card is None else str(step.card),
-            }
-            for step in played.auto
-        ],
-    }
+__all__ = ["session_json"]
 
 
-def session_json(live: Live, played: Played | None = None) -> dict[str, Any]:
-    """The player's view of ``live``, with ``played`` as the last move when given."""
+def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
+    """The player's view of ``live``, with the answer to the request's move when given:
+    its notation, points and automatic play-out (:meth:`patience.games.Played.to_json`),
+    and ``repeated`` when the request was a retry of a move already played."""
     session, game = live.session, live.game
     board = game.observation()  # its outcome and can_undo are worked out once, here
     outcome = session.outcome()  # the game's, or a timeout
@@ -70,5 +52,7 @@ def session_json(live: Live, played: Played | None = None) -> dict[str, Any]:
         "score": session.score(),
         "outcome": None if outcome is None else outcome.to_json(),
         "result": result,
-        "last": None if played is None else played_json(played),
+        "move_count": session.move_count,
+        "last": None if answer is None else answer.last,
+        "repeated": answer is not None and answer.repeated,
     }

@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from patience.batch import solve_seeds
 from patience.games import game_class
+from patience.solve import SolveResult
 
 from .db import deals
 
-__all__ = ["Filled", "fill", "take", "unused", "variant_key"]
+__all__ = ["Filled", "add", "fill", "take", "unused", "variant_key"]
 
 
 def variant_key(variant: Mapping[str, Any]) -> str:
@@ -92,6 +94,35 @@ def fill(
         return Filled(added, tried, unused(connection, name, checked))
 
 
+def add(
+    connection: Connection,
+    name: str,
+    variant: Mapping[str, Any],
+    seed: int,
+    result: SolveResult,
+    *,
+    at: float,
+) -> bool:
+    """Add the seed ``seed`` of ``name`` and ``variant`` (checked), which ``result`` solved,
+    to the catalog; False when it is there already."""
+    try:
+        with connection.begin_nested():
+            connection.execute(
+                insert(deals).values(
+                    game=name,
+                    variant=variant_key(variant),
+                    seed=str(seed),
+                    nodes=result.nodes,
+                    seconds=result.seconds,
+                    moves=len(result.moves or ()),
+                    added_at=at,
+                )
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
 def unused(connection: Connection, name: str, variant: Mapping[str, Any]) -> int:
     """How many deals of ``name`` and ``variant`` (checked) the catalog has not dealt yet."""
     query = select(func.count()).where(_unused(name, variant))
@@ -110,6 +141,9 @@ def take(
             .where(_unused(name, variant))
             .order_by(deals.c.id)
             .limit(1)
+            # PostgreSQL: a row another server is claiming is passed over, not waited for
+            # (SQLite has one writer at a time and renders nothing for this).
+            .with_for_update(skip_locked=True)
         ).first()
         if row is None:
             return None

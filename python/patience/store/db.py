@@ -6,6 +6,8 @@ database (a new SQLite file included) to the newest one.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 from alembic import command
@@ -28,7 +30,16 @@ from sqlalchemy import (
     event,
 )
 
-__all__ = ["deals", "events", "make_engine", "metadata", "migrate", "sessions"]
+__all__ = [
+    "deals",
+    "events",
+    "heartbeats",
+    "make_engine",
+    "metadata",
+    "migrate",
+    "outages",
+    "sessions",
+]
 
 metadata = MetaData()
 
@@ -45,8 +56,11 @@ sessions = Table(
     Column("certified", Boolean, nullable=False),
     Column("time_limit", Float, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True),  # wall-clock seconds; null while running
+    Column("paused", Float, nullable=False, server_default="0"),  # outage seconds credited
+    Index("sessions_running", "ended_at"),
 )
-"""One row a game: everything needed to deal it again."""
+"""One row a game: everything needed to deal it again, and whether it is still running."""
 
 events = Table(
     "events",
@@ -56,8 +70,30 @@ events = Table(
     Column("kind", String(16), nullable=False),  # start, move, timeout
     Column("at", Float, nullable=False),  # wall-clock seconds
     Column("move", String(32), nullable=True),
+    Column("reply", Text, nullable=True),  # a move's answer (JSON), for a retried request
 )
-"""A session's log, one row per event, written before the move is answered."""
+"""A session's log, one row per event, written before the move is answered. The primary
+key (game, sequence number) is what keeps two server processes from both writing a game's
+next event: the second insert fails, and that process reloads the game."""
+
+heartbeats = Table(
+    "heartbeats",
+    metadata,
+    Column("server", String(32), primary_key=True),
+    Column("started_at", Float, nullable=False),
+    Column("beat_at", Float, nullable=False),  # wall-clock seconds, written every second
+)
+"""One row a server process: the last moment it was known to answer."""
+
+outages = Table(
+    "outages",
+    metadata,
+    Column("began", Float, primary_key=True),  # the last heartbeat before it
+    Column("ended", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # running games credited
+)
+"""Times no server answered, each credited once to every game then running (the key keeps
+two servers starting together from crediting it twice)."""
 
 deals = Table(
     "deals",
@@ -81,19 +117,35 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL journaling and foreign keys."""
+    """An engine for ``url``. A SQLite file is made readable by its owner only (it holds the
+    deals of running timed games) and gets WAL journaling with ``synchronous=FULL``, so an
+    acknowledged move survives a power loss, not only a crashed process; foreign keys on."""
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
+        _private(engine.url.database)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection, _record):  # type: ignore[no-untyped-def]
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
     return engine
+
+
+def _private(database: str | None) -> None:
+    """Create the SQLite file ``database`` readable and writable by its owner only, or make
+    an existing one so (with its WAL files: SQLite gives new ones the file's mode)."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            if name.stat().st_mode & 0o077:
+                name.chmod(0o600)
 
 
 def migrate(engine: Engine) -> None:

@@ -1,8 +1,16 @@
-"""Games as the server keeps them: live sessions in memory, every event in the database.
+"""Games as the server keeps them: every event in the database, recent games also in memory.
 
-A move is written to the database before it is answered, so a server that dies (even by
-SIGKILL) and starts again rebuilds every game from its log, exactly: the clock readings are
-wall-clock times in the log, so the clock of a rebuilt game is where it would have been.
+The database is the record: a move is written before it is answered, so a server that
+dies (even by SIGKILL) and starts again rebuilds every game from its log, exactly (the
+clock readings are wall-clock times in the log). Memory only caches: a game's next event
+takes the next sequence number of its log, and the primary key (game, sequence number)
+lets only one writer have it, so several server processes on one database serve the same
+games; a process that loses the race reloads the game and plays the move again. Finished
+and idle games leave memory (:meth:`GameStore.sweep`) and are rebuilt when asked for.
+
+Time no server answered is not charged to the players: every process writes a heartbeat,
+and the first to start after all were down credits the outage to every running game (a
+``pause`` and a ``resume`` in its log; :meth:`GameStore.credit_outage`).
 """
 
 from __future__ import annotations
@@ -13,28 +21,34 @@ import math
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from patience.errors import PatienceError
-from patience.games import Game, Played, game_class, new_game
+from patience.games import Game, game_class, new_game
+from patience.moves import Move
 from patience.session import Clock, Event, Session
-from patience.solve import solve
+from patience.solve import SolveResult, solve
 
-from .catalog import take
-from .db import events, sessions
+from .catalog import add, take
+from .db import events, heartbeats, outages, sessions
 
 __all__ = [
     "CERTIFIED_AT_START",
     "CERTIFY_TRY_SECONDS",
+    "Answer",
     "GameNotFoundError",
     "GameStore",
     "Live",
     "Mode",
+    "MoveConflictError",
     "NotYourGameError",
+    "Outage",
 ]
 
 Mode = Literal["timed", "practice"]
@@ -53,6 +67,9 @@ CERTIFY_TRY_SECONDS = {"kansas": 0.3}
 """Seconds a try, at most, for games whose solver leaves many deals undecided: a short try
 and the next seed find a winnable deal sooner than a long search of a hard one."""
 
+WRITE_TRIES = 5
+"""Times a move is tried when other server processes keep writing the same game first."""
+
 
 class GameNotFoundError(LookupError):
     """No game has this id."""
@@ -62,13 +79,18 @@ class NotYourGameError(PermissionError):
     """The token does not hold this game."""
 
 
+class MoveConflictError(PatienceError):
+    """A request that says which move count it has seen does not fit the game's log: it was
+    made from a view the game has moved on from, or it names a move not yet seen."""
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass
 class Live:
-    """A game being played, as the server holds it."""
+    """A game being played, as a server process holds it."""
 
     id: str
     token_hash: str
@@ -76,8 +98,9 @@ class Live:
     mode: Mode
     seed: int | None
     certified: bool
-    saved: int  # events of the session's log already in the database
-    lock: threading.Lock
+    saved: int  # events of the session's log known to be in the database
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def game(self) -> Game:
@@ -85,8 +108,34 @@ class Live:
         return self.session.game
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a move request did: the move's own answer (:meth:`patience.games.Played.to_json`),
+    and whether it was a retry of a move already played, answered as the first time."""
+
+    last: dict[str, Any]
+    repeated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Outage:
+    """A time no server answered, credited to the games then running."""
+
+    began: float
+    ended: float
+    games: int
+
+    @property
+    def seconds(self) -> float:
+        """How long it lasted."""
+        return self.ended - self.began
+
+
 class GameStore:
-    """Starts, finds and plays games; the only writer of the database."""
+    """Starts, finds and plays games; the only writer of the games' tables.
+
+    ``max_live`` bounds the games kept in memory, ``idle_seconds`` how long one is kept
+    unused (a finished one: ``finished_seconds``)."""
 
     def __init__(
         self,
@@ -96,50 +145,123 @@ class GameStore:
         certify_seconds: float = 2.0,
         time_limit: float | None = None,
         random_seed: Callable[[], int] = lambda: secrets.randbits(63),
+        max_live: int = 10_000,
+        idle_seconds: float = 600.0,
+        finished_seconds: float = 30.0,
     ) -> None:
         self._engine = engine
         self._clock = clock
         self._certify_seconds = certify_seconds
         self._time_limit = time_limit
         self._random_seed = random_seed
-        self._live: dict[str, Live] = {}
+        self._max_live = max_live
+        self._idle_seconds = idle_seconds
+        self._finished_seconds = finished_seconds
+        self._live: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
 
+    @property
+    def engine(self) -> Engine:
+        """The database."""
+        return self._engine
+
+    def live_count(self) -> int:
+        """Games held in memory now."""
+        with self._lock:
+            return len(self._live)
+
     # -- starting -------------------------------------------------------------------
+
+    def check_start(
+        self, name: str, variant: dict[str, object], *, seed: int | None, mode: Mode
+    ) -> dict[str, object]:
+        """The checked variant of a request for a new game; raises a :class:`PatienceError`
+        for an unknown game, a bad variant or seed, or a seed asked for a timed game (a
+        timed game is dealt by the server only: a player who chose the seed could have
+        solved it beforehand)."""
+        cls = game_class(name)
+        checked = cls.check_variant(variant)
+        if mode == "timed" and seed is not None:
+            raise PatienceError(
+                "a timed game is dealt by the server, never from a chosen seed; "
+                "play a chosen seed as a practice game"
+            )
+        if seed is not None and not 0 <= seed < 2**63:
+            raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
+        return checked
+
+    def claim(self, name: str, variant: dict[str, object], game_id: str) -> int | None:
+        """The catalog's next unused deal of ``name`` and ``variant`` (checked), claimed for
+        the game ``game_id``; None when the catalog has none."""
+        with self._engine.begin() as connection:
+            return take(connection, name, variant, game_id)
+
+    def certify(self, name: str, variant: dict[str, object]) -> int:
+        """A fresh seed whose deal the solver proved winnable (its certificate replayed):
+        solver work, which the server runs in its bounded pool. Raises a
+        :class:`PatienceError` when no seed of :data:`CERTIFY_TRIES` was won in time."""
+        return self._certified(name, variant)[0]
+
+    def refill(self, name: str, variant: dict[str, object]) -> bool:
+        """Certify one more deal and add it to the catalog (the server's background refill);
+        whether one was added."""
+        try:
+            seed, result = self._certified(name, variant)
+        except PatienceError:
+            return False
+        with self._engine.begin() as connection:
+            return add(connection, name, variant, seed, result, at=self._clock())
+
+    def _certified(self, name: str, variant: dict[str, object]) -> tuple[int, SolveResult]:
+        seconds = min(self._certify_seconds, CERTIFY_TRY_SECONDS.get(name, math.inf))
+        for _ in range(CERTIFY_TRIES):
+            seed = self._random_seed()
+            game = new_game(name, seed=seed, variant=variant)
+            result = solve(game, time_limit=seconds, wins_only=True)
+            if result.outcome == "solved":
+                return seed, result
+        raise PatienceError(f"no winnable {name} deal found in {CERTIFY_TRIES} tries; try again")
 
     def start(
         self, name: str, variant: dict[str, object], *, seed: int | None, mode: Mode
     ) -> tuple[Live, str]:
-        """A new game and the token that holds it. A timed game without a seed gets a deal
-        the solver proved winnable: the catalog's next one (:mod:`.catalog`), or, for the
-        games in :data:`CERTIFIED_AT_START` (all that have a solver), one certified now.
-        Raises a :class:`PatienceError` for an unknown game, a bad variant or seed."""
-        cls = game_class(name)
-        checked = cls.check_variant(variant)
-        if seed is not None and not 0 <= seed < 2**63:
-            raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
-        game_id = secrets.token_hex(8)
+        """A new game and the token that holds it, all in this thread: a timed game gets the
+        catalog's next deal or one certified now (the server does the certifying in its
+        bounded pool instead: :meth:`claim`, :meth:`certify`, :meth:`open`)."""
+        checked = self.check_start(name, variant, seed=seed, mode=mode)
+        game_id = new_game_id()
         certified = False
-        if seed is None and mode == "timed":
-            with self._engine.begin() as connection:
-                seed = take(connection, name, checked, game_id)
-            certified = seed is not None
-            if seed is None and name in CERTIFIED_AT_START:
-                seed = self._certified_seed(name, checked)
-                certified = True
+        if mode == "timed":
+            seed = self.claim(name, checked, game_id)
+            if seed is None:
+                seed = self.certify(name, checked)
+            certified = True
+        return self.open(name, checked, seed=seed, mode=mode, certified=certified, game_id=game_id)
+
+    def open(
+        self,
+        name: str,
+        variant: dict[str, object],
+        *,
+        seed: int | None,
+        mode: Mode,
+        certified: bool,
+        game_id: str | None = None,
+    ) -> tuple[Live, str]:
+        """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
+        with the token that holds it."""
         if seed is None:
             seed = self._random_seed()
-        game = new_game(name, seed=seed, variant=checked)
+        game = new_game(name, seed=seed, variant=variant)
         token = secrets.token_urlsafe(24)
         live = Live(
-            id=game_id,
+            id=game_id or new_game_id(),
             token_hash=_hash(token),
             session=Session(game, clock=self._clock, time_limit=self._time_limit),
             mode=mode,
             seed=seed,
             certified=certified,
             saved=0,
-            lock=threading.Lock(),
         )
         with self._engine.begin() as connection:
             connection.execute(
@@ -153,44 +275,60 @@ class GameStore:
                     mode=mode,
                     certified=certified,
                     time_limit=live.session.time_limit,
-                    created_at=self._clock(),
+                    created_at=live.session.log[0].at,
                 )
             )
             self._save(connection, live)
-        with self._lock:
-            self._live[live.id] = live
+        self._keep(live)
         return live, token
-
-    def _certified_seed(self, name: str, variant: dict[str, object]) -> int:
-        seconds = min(self._certify_seconds, CERTIFY_TRY_SECONDS.get(name, math.inf))
-        for _ in range(CERTIFY_TRIES):
-            seed = self._random_seed()
-            game = new_game(name, seed=seed, variant=variant)
-            if solve(game, time_limit=seconds, wins_only=True).outcome == "solved":
-                return seed
-        raise PatienceError(f"no winnable {name} deal found in {CERTIFY_TRIES} tries; try again")
 
     # -- finding --------------------------------------------------------------------
 
-    def get(self, game_id: str, token: str | None) -> Live:
-        """The game ``game_id`` if ``token`` holds it: raises :class:`GameNotFoundError` or
-        :class:`NotYourGameError`. A game not in memory (the server restarted) is rebuilt from its
-        log."""
+    def authorize(self, game_id: str, token: str | None) -> Live | None:
+        """The game ``game_id`` if it is in memory, or None when it must be rebuilt from the
+        database (:meth:`load`, slow for a long game: the server runs it off its event loop);
+        either way only once ``token`` is checked against it. Raises
+        :class:`GameNotFoundError` or :class:`NotYourGameError`."""
         with self._lock:
             live = self._live.get(game_id)
-        if live is None:
-            live = self._load(game_id)
-        if token is None or not secrets.compare_digest(_hash(token), live.token_hash):
+            if live is not None:
+                self._live.move_to_end(game_id)
+        token_hash: str | None = None if live is None else live.token_hash
+        if token_hash is None:
+            with self._engine.connect() as connection:
+                token_hash = connection.execute(
+                    select(sessions.c.token_hash).where(sessions.c.id == game_id)
+                ).scalar()
+            if token_hash is None:
+                raise GameNotFoundError(f"no game {game_id!r}")
+        if token is None or not secrets.compare_digest(_hash(token), token_hash):
             raise NotYourGameError("this token does not hold that game")
         return live
 
-    def _load(self, game_id: str) -> Live:
+    def get(self, game_id: str, token: str | None) -> Live:
+        """The game ``game_id`` if ``token`` holds it, rebuilt from its log when not in memory:
+        raises :class:`GameNotFoundError` or :class:`NotYourGameError`."""
+        return self.authorize(game_id, token) or self.load(game_id)
+
+    def load(self, game_id: str) -> Live:
+        """The game ``game_id`` rebuilt from the database and kept in memory (another thread
+        may have rebuilt it meanwhile: then that one)."""
+        live = self._read(game_id)
+        with self._lock:
+            kept = self._live.setdefault(game_id, live)
+        if kept is live:
+            self._evict_over_limit()
+        return kept
+
+    def _read(self, game_id: str) -> Live:
         with self._engine.connect() as connection:
             row = connection.execute(select(sessions).where(sessions.c.id == game_id)).first()
             if row is None:
                 raise GameNotFoundError(f"no game {game_id!r}")
             log = connection.execute(
-                select(events).where(events.c.session_id == game_id).order_by(events.c.seq)
+                select(events.c.kind, events.c.at, events.c.move)
+                .where(events.c.session_id == game_id)
+                .order_by(events.c.seq)
             ).all()
         game = new_game(row.game, deal=row.deal, variant=json.loads(row.variant))
         session = Session.rebuild(
@@ -199,7 +337,7 @@ class GameStore:
             clock=self._clock,
             time_limit=row.time_limit,
         )
-        live = Live(
+        return Live(
             id=row.id,
             token_hash=row.token_hash,
             session=session,
@@ -207,36 +345,241 @@ class GameStore:
             seed=None if row.seed is None else int(row.seed),
             certified=row.certified,
             saved=len(log),
-            lock=threading.Lock(),
         )
+
+    def _keep(self, live: Live) -> None:
         with self._lock:
-            return self._live.setdefault(game_id, live)
+            self._live[live.id] = live
+        self._evict_over_limit()
+
+    def _evict_over_limit(self) -> None:
+        with self._lock:
+            while len(self._live) > self._max_live:
+                self._live.popitem(last=False)  # the least recently used
 
     # -- playing --------------------------------------------------------------------
 
-    def play(self, live: Live, move: str) -> Played:
+    def refresh(self, live: Live) -> None:
+        """Bring ``live`` up to date: apply the events other server processes wrote since
+        this one last saw the game, then write down a timeout the clock has reached.
+        Call it holding ``live.lock``."""
+        with self._engine.connect() as connection:
+            newer = connection.execute(
+                select(events.c.kind, events.c.at, events.c.move)
+                .where(and_(events.c.session_id == live.id, events.c.seq >= live.saved))
+                .order_by(events.c.seq)
+            ).all()
+        if newer:
+            if live.session.log_length != live.saved:  # pragma: no cover - a bug, loudly
+                raise AssertionError("a game in memory has events not in the database")
+            for item in newer:
+                live.session.apply(Event(item.kind, item.at, item.move))
+            live.saved += len(newer)
+        live.touched = time.monotonic()
+        self.flush(live)
+
+    def play(self, live: Live, move: str, *, move_count: int | None = None) -> Answer:
         """Play ``move`` (``undo`` and ``end`` included) and write it down before returning;
-        a refused move raises and changes nothing."""
+        a refused move raises and changes nothing.
+
+        ``move_count``, when given, is the number of moves of the view the request was made
+        from: a request whose move is already in the log at that place (a retry after a
+        lost answer) is answered as the first time and not played again; one made from an
+        older view, or a newer one than the game has, raises :class:`MoveConflictError`."""
         with live.lock:
-            try:
+            for _ in range(WRITE_TRIES):
+                self.refresh(live)
+                if move_count is not None and move_count != live.session.move_count:
+                    return self._repeated(live, move, move_count)
                 played = live.session.play(move)
-            finally:
-                self.flush(live)  # a timeout found on the way is an event too
-            return played
+                reply = played.to_json()
+                try:
+                    with self._engine.begin() as connection:
+                        self._save(connection, live, reply=reply)
+                except IntegrityError:
+                    # Another process wrote this game's next event first: this copy of the
+                    # game is wrong from there on. Rebuild it and play the move again.
+                    self._replace(live)
+                    continue
+                return Answer(reply)
+            raise MoveConflictError("the game is being played elsewhere at the same time; retry")
+
+    def _repeated(self, live: Live, move: str, move_count: int) -> Answer:
+        seen = live.session.move_count
+        if move_count > seen or move_count < 0:
+            raise MoveConflictError(
+                f"the game has {seen} moves, not {move_count}: read the game again"
+            )
+        with self._engine.connect() as connection:
+            row = connection.execute(
+                select(events.c.move, events.c.reply)
+                .where(and_(events.c.session_id == live.id, events.c.kind == "move"))
+                .order_by(events.c.seq)
+                .offset(move_count)
+                .limit(1)
+            ).first()
+        if row is None or row.reply is None or not _same_move(move, row.move):
+            raise MoveConflictError(
+                f"move {move_count + 1} of this game was already played"
+                f"{'' if row is None else f' ({row.move})'}: read the game again"
+            )
+        return Answer(json.loads(row.reply), repeated=True)
+
+    def _replace(self, live: Live) -> None:
+        fresh = self._read(live.id)
+        live.session, live.saved = fresh.session, fresh.saved
 
     def flush(self, live: Live) -> None:
         """Write the events of ``live`` not yet in the database (a timeout noticed while
-        reading the game, say)."""
-        if len(live.session.log) > live.saved:
-            with self._engine.begin() as connection:
-                self._save(connection, live)
+        reading the game, say). Call it holding ``live.lock``."""
+        live.session.is_over()  # notices a clock run out, which logs a timeout
+        if live.session.log_length > live.saved:
+            try:
+                with self._engine.begin() as connection:
+                    self._save(connection, live)
+            except IntegrityError:
+                self._replace(live)  # another process wrote it (or a move) first
 
-    def _save(self, connection: Any, live: Live) -> None:
+    def _save(
+        self, connection: Connection, live: Live, *, reply: dict[str, Any] | None = None
+    ) -> None:
         log = live.session.log
         rows = [
-            {"session_id": live.id, "seq": seq, "kind": e.kind, "at": e.at, "move": e.move}
+            {
+                "session_id": live.id,
+                "seq": seq,
+                "kind": e.kind,
+                "at": e.at,
+                "move": e.move,
+                "reply": None,
+            }
             for seq, e in enumerate(log[live.saved :], start=live.saved)
         ]
+        if reply is not None:
+            moves = [row for row in rows if row["kind"] == "move"]
+            moves[-1]["reply"] = json.dumps(reply, separators=(",", ":"))
         if rows:
             connection.execute(insert(events), rows)
+            if live.session.is_over():
+                connection.execute(
+                    update(sessions)
+                    .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
+                    .values(ended_at=live.session.log[-1].at)
+                )
         live.saved = len(log)
+
+    # -- keeping memory and the clock honest ----------------------------------------
+
+    def sweep(self) -> int:
+        """Drop from memory the games finished more than ``finished_seconds`` ago and those
+        unused for ``idle_seconds`` (their clocks are in the database); end games whose clock
+        ran out unwatched. How many games left memory."""
+        now = time.monotonic()
+        with self._lock:
+            gone = [
+                game_id
+                for game_id, live in self._live.items()
+                if now - live.touched
+                > (self._finished_seconds if live.session.is_over() else self._idle_seconds)
+            ]
+            for game_id in gone:
+                del self._live[game_id]
+        self.expire()
+        return len(gone)
+
+    def expire(self, *, limit: int = 100) -> int:
+        """End, with a timeout in their logs, up to ``limit`` games whose clock has run out
+        while nobody was looking (an abandoned timed game is over when its time is up, and
+        says so in the database); how many."""
+        now = self._clock()
+        with self._engine.connect() as connection:
+            due = connection.execute(
+                select(sessions.c.id)
+                .where(
+                    and_(
+                        sessions.c.ended_at.is_(None),
+                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit < now,
+                    )
+                )
+                .limit(limit)
+            ).scalars()
+            ids = list(due)
+        for game_id in ids:
+            with self._lock:
+                live = self._live.get(game_id)
+            live = live or self._read(game_id)
+            with live.lock:
+                self.refresh(live)
+        return len(ids)
+
+    def beat(self, server: str, *, started: bool = False) -> None:
+        """Write down that process ``server`` answers now (its heartbeat)."""
+        now = self._clock()
+        with self._engine.begin() as connection:
+            if started:
+                connection.execute(
+                    insert(heartbeats).values(server=server, started_at=now, beat_at=now)
+                )
+            else:
+                connection.execute(
+                    update(heartbeats).where(heartbeats.c.server == server).values(beat_at=now)
+                )
+
+    def credit_outage(self, *, stale_after: float) -> Outage | None:
+        """At a process's start: when no server has written a heartbeat for ``stale_after``
+        seconds, every server was down since the last one, and every game running then gets
+        that time back (a ``pause`` at the last heartbeat and a ``resume`` now in its log).
+        An outage is credited once, by whichever process claims it first."""
+        now = self._clock()
+        with self._engine.connect() as connection:
+            last = connection.execute(select(func.max(heartbeats.c.beat_at))).scalar()
+        if last is None or now - last <= stale_after:
+            return None
+        try:
+            with self._engine.begin() as connection:
+                connection.execute(insert(outages).values(began=last, ended=now, games=0))
+                running = connection.execute(
+                    select(sessions.c.id, func.max(events.c.seq))
+                    .join(events, events.c.session_id == sessions.c.id)
+                    .where(
+                        and_(
+                            sessions.c.ended_at.is_(None),
+                            sessions.c.created_at + sessions.c.paused + sessions.c.time_limit
+                            > last,
+                        )
+                    )
+                    .group_by(sessions.c.id)
+                ).all()
+                rows = [
+                    {"session_id": game_id, "seq": seq + step, "kind": kind, "at": at}
+                    for game_id, seq in running
+                    for step, kind, at in ((1, "pause", last), (2, "resume", now))
+                ]
+                if rows:
+                    connection.execute(insert(events), rows)
+                    connection.execute(
+                        update(sessions)
+                        .where(sessions.c.id.in_([game_id for game_id, _ in running]))
+                        .values(paused=sessions.c.paused + (now - last))
+                    )
+                connection.execute(
+                    update(outages).where(outages.c.began == last).values(games=len(running))
+                )
+        except IntegrityError:
+            return None  # another process is crediting it
+        return Outage(last, now, len(running))
+
+
+def new_game_id() -> str:
+    """A fresh, unguessable game id."""
+    return secrets.token_hex(8)
+
+
+def _same_move(asked: str, logged: str | None) -> bool:
+    """Whether the move ``asked`` for is the one ``logged`` (canonical notation)."""
+    if logged is None:
+        return False
+    try:
+        return str(Move.parse(asked)) == logged
+    except PatienceError:
+        return False

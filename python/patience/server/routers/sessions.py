@@ -5,114 +5,192 @@ refused request is a 4xx with a reason in ``detail`` and leaves the game as it w
 
 The game endpoints are ``async`` and answer with the view serialised directly: a move is
 a fraction of a millisecond of work, less than a hop to a worker thread and FastAPI's
-generic encoder would add (``benchmarks/server.py`` measures the round trip).
+generic encoder would add (``benchmarks/server.py`` measures the round trip). Solver work
+(a timed deal certified when the catalog has none, a hint) runs in the bounded pool
+(:mod:`..pool`); a request that finds it full is answered 503 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Body, HTTPException
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from patience.errors import IllegalMoveError, PatienceError
 from patience.solve import SOLVABLE_GAMES, solve
-from patience.store.games import Live
+from patience.store.games import Live, MoveConflictError, new_game_id
 
-from ..deps import AppSettings, LiveGame, Store
+from ..deps import AppSettings, LiveGame, Pool, Store
+from ..pool import PoolFullError
 from ..views import session_json
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "Malformed: the reason is in `detail`"},
+    401: {"description": "No token: send `Authorization: Bearer TOKEN`"},
+    403: {"description": "The token does not hold this game"},
+    404: {"description": "No such game"},
+    409: {"description": "Not legal now, or the request was made from an older view"},
+    413: {"description": "The body is larger than the server takes"},
+    422: {"description": "The body is not of the shape asked for"},
+    429: {"description": "Too many requests from this client: see `Retry-After`"},
+}
+"""Every refusal a game's route can answer, for the OpenAPI document."""
+
+
+def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: REFUSALS[code] for code in codes}
+
+
+BUSY: dict[int | str, dict[str, Any]] = {
+    503: {"description": "The solver pool is full: try again after `Retry-After` seconds"}
+}
 
 
 class NewGame(BaseModel):
     """A request for a new game."""
 
-    game: str = Field(description="klondike, golf, kansas or expert")
+    game: str = Field(description="klondike, golf, kansas or expert", max_length=32)
     variant: dict[str, Any] = Field(default_factory=dict, description='e.g. {"draw": 3}')
-    seed: int | None = Field(default=None, description="a seeded deal; none for a fresh one")
+    seed: int | None = Field(
+        default=None,
+        description="practice games only: a seeded deal (none for a fresh one); a timed "
+        "game is always dealt by the server",
+    )
     mode: Literal["timed", "practice"] = "timed"
 
 
-class MoveRequest(BaseModel):
+class MoveCount(BaseModel):
+    """Which view a request was made from, so that a retried request applies once."""
+
+    move_count: int | None = Field(
+        default=None,
+        ge=0,
+        description="the `move_count` of the view this request was made from; a retry of a "
+        "request already applied is answered as the first time, and a request from an older "
+        "view is refused (409)",
+    )
+
+
+class MoveRequest(MoveCount):
     """One move in RULES.md notation (``t3>t5``, ``draw``, ``undo``, ``end``...)."""
 
     move: str = Field(min_length=1, max_length=40)
 
 
 def _refused(error: PatienceError) -> HTTPException:
-    """An illegal move now is a conflict (409); a malformed one a bad request (400)."""
-    return HTTPException(409 if isinstance(error, IllegalMoveError) else 400, str(error))
+    """An illegal move now, or one from an old view, is a conflict (409); a malformed one a
+    bad request (400)."""
+    conflict = isinstance(error, IllegalMoveError | MoveConflictError)
+    return HTTPException(409 if conflict else 400, str(error))
 
 
-@router.post("", status_code=201)
-def start_game(request: NewGame, store: Store) -> dict[str, Any]:
-    """Start a game; the answer holds the token that every later request must carry."""
+def _busy(error: PoolFullError) -> HTTPException:
+    return HTTPException(503, str(error), headers={"Retry-After": str(error.retry_after)})
+
+
+@router.post("", status_code=201, responses=_refusals(400, 413, 422, 429) | BUSY)
+async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse:
+    """Start a game; the answer holds the token that every later request must carry. A
+    timed game gets the catalog's next certified deal, or one certified now."""
     try:
-        live, token = store.start(
+        variant = store.check_start(
             request.game, request.variant, seed=request.seed, mode=request.mode
         )
+        game_id, seed, certified = new_game_id(), request.seed, False
+        if request.mode == "timed":
+            seed = store.claim(request.game, variant, game_id)
+            if seed is None:
+                seed = await pool.run(store.certify, request.game, variant)
+            certified = True
+        live, token = store.open(
+            request.game,
+            variant,
+            seed=seed,
+            mode=request.mode,
+            certified=certified,
+            game_id=game_id,
+        )
+    except PoolFullError as error:
+        raise _busy(error) from None
     except PatienceError as error:
         raise HTTPException(400, str(error)) from None
-    return {"token": token, **session_json(live)}
+    return JSONResponse({"token": token, **session_json(live)}, status_code=201)
 
 
-@router.get("/{game_id}")
+@router.get("/{game_id}", responses=_refusals(401, 403, 404, 429))
 async def read_game(live: LiveGame, store: Store) -> JSONResponse:
     """The game as its player sees it now (the clock included)."""
-    view = session_json(live)
-    store.flush(live)
-    return JSONResponse(view)
+    with live.lock:
+        store.refresh(live)
+        return JSONResponse(session_json(live))
 
 
-def _play(live: Live, store: Store, move: str) -> JSONResponse:
+def _play(live: Live, store: Store, move: str, move_count: int | None) -> JSONResponse:
     try:
-        played = store.play(live, move)
+        answer = store.play(live, move, move_count=move_count)
     except PatienceError as error:
         raise _refused(error) from None
-    return JSONResponse(session_json(live, played))
+    return JSONResponse(session_json(live, answer))
 
 
-@router.post("/{game_id}/moves")
+MOVE_REFUSALS = _refusals(400, 401, 403, 404, 409, 413, 422, 429)
+
+
+@router.post("/{game_id}/moves", responses=MOVE_REFUSALS)
 async def make_move(request: MoveRequest, live: LiveGame, store: Store) -> JSONResponse:
     """Play one move; refused moves change nothing."""
-    return _play(live, store, request.move)
+    return _play(live, store, request.move, request.move_count)
 
 
-@router.post("/{game_id}/undo")
-async def undo(live: LiveGame, store: Store) -> JSONResponse:
+@router.post("/{game_id}/undo", responses=MOVE_REFUSALS)
+async def undo(
+    live: LiveGame, store: Store, request: Annotated[MoveCount | None, Body()] = None
+) -> JSONResponse:
     """Take back the last move, when the rules allow it."""
-    return _play(live, store, "undo")
+    return _play(live, store, "undo", None if request is None else request.move_count)
 
 
-@router.post("/{game_id}/end")
-async def end(live: LiveGame, store: Store) -> JSONResponse:
+@router.post("/{game_id}/end", responses=MOVE_REFUSALS)
+async def end(
+    live: LiveGame, store: Store, request: Annotated[MoveCount | None, Body()] = None
+) -> JSONResponse:
     """Stop playing and collect the time bonus."""
-    return _play(live, store, "end")
+    return _play(live, store, "end", None if request is None else request.move_count)
 
 
-@router.post("/{game_id}/hint")
-def hint(live: LiveGame, settings: AppSettings) -> dict[str, Any]:
+@router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 429) | BUSY)
+async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) -> dict[str, Any]:
     """Practice games only: the solver's next move from here, or none with a reason."""
     if live.mode != "practice":
         raise HTTPException(409, "hints are for practice games only")
-    if live.session.is_over():
-        raise HTTPException(409, "the game is over")
+    with live.lock:
+        store.refresh(live)
+        if live.session.is_over():
+            raise HTTPException(409, "the game is over")
+        position = live.game.copy()
     if live.game.name not in SOLVABLE_GAMES:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
-    with live.lock:
-        position = live.game.copy()
-    result = solve(position, time_limit=settings.hint_seconds, wins_only=True)
+    try:
+        result = await pool.run(solve, position, time_limit=settings.hint_seconds, wins_only=True)
+    except PoolFullError as error:
+        raise _busy(error) from None
     if result.outcome == "solved" and result.moves:
         return {"move": result.moves[0], "reason": None}
     reasons = {"unsolvable": "no winning line is left from here"}
     return {"move": None, "reason": reasons.get(result.outcome, "the solver found no line in time")}
 
 
-@router.get("/{game_id}/record")
-def record(live: LiveGame) -> dict[str, Any]:
+@router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409, 429))
+async def record(live: LiveGame, store: Store) -> dict[str, Any]:
     """The game record (RULES.md) of a finished game, to replay and verify."""
-    if not live.session.is_over():
-        raise HTTPException(409, "the record is shown once the game is over (it holds the deal)")
-    return live.session.record().to_json()
+    with live.lock:
+        store.refresh(live)
+        if not live.session.is_over():
+            raise HTTPException(
+                409, "the record is shown once the game is over (it holds the deal)"
+            )
+        return live.session.record().to_json()

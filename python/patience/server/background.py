@@ -1,0 +1,104 @@
+"""What the server does besides answering: its heartbeat, crediting an outage at start-up,
+keeping memory bounded, ending games whose clock ran out unwatched, and refilling the deal
+catalog while the solver pool is idle.
+
+One daemon thread does it all, a few database statements a second; it never holds a game's
+lock longer than a request would.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import secrets
+import threading
+import time
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from patience.games import GAMES
+from patience.store.catalog import unused
+from patience.store.games import GameStore, Outage
+
+from .pool import SolverPool
+from .settings import Settings
+
+__all__ = ["Background", "catalog_kinds"]
+
+log = logging.getLogger("patience.server")
+
+SWEEP_SECONDS = 5.0
+"""How often games leave memory and unwatched clocks are checked."""
+
+REFILL_SECONDS = 2.0
+"""How often the catalog's stock is checked."""
+
+
+def catalog_kinds() -> list[tuple[str, dict[str, object]]]:
+    """Every game and variant the catalog keeps deals for.
+
+    >>> [(name, variant) for name, variant in catalog_kinds() if name == "golf"]
+    [('golf', {'wrap': False}), ('golf', {'wrap': True})]
+    """
+    kinds = []
+    for cls in GAMES.values():
+        names = [option.name for option in cls.options]
+        for values in itertools.product(*(option.values for option in cls.options)):
+            kinds.append((cls.name, cls.check_variant(dict(zip(names, values, strict=True)))))
+    return kinds
+
+
+class Background:
+    """The server's background thread for ``store``, started with :meth:`start`."""
+
+    def __init__(self, store: GameStore, pool: SolverPool, settings: Settings) -> None:
+        self.server = secrets.token_hex(8)
+        self._store = store
+        self._pool = pool
+        self._settings = settings
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="background", daemon=True)
+        self.outage: Outage | None = None
+
+    def start(self) -> None:
+        """Credit an outage if every server was down, write the first heartbeat, and start
+        the thread."""
+        self.outage = self._store.credit_outage(stale_after=2 * self._settings.heartbeat_seconds)
+        if self.outage is not None:
+            log.warning(
+                "no server answered for %.1f s: credited to %d running games",
+                self.outage.seconds,
+                self.outage.games,
+            )
+        self._store.beat(self.server, started=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread (a last heartbeat is written)."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _run(self) -> None:
+        next_sweep = next_refill = time.monotonic()
+        while not self._stop.wait(self._settings.heartbeat_seconds):
+            try:
+                self._store.beat(self.server)
+                now = time.monotonic()
+                if now >= next_sweep:
+                    next_sweep = now + SWEEP_SECONDS
+                    self._store.sweep()
+                if now >= next_refill and self._settings.catalog_refill > 0:
+                    next_refill = now + REFILL_SECONDS
+                    self._refill()
+            except SQLAlchemyError:  # the database is away for a moment: try again next beat
+                log.exception("background work failed")
+
+    def _refill(self) -> None:
+        """One more certified deal for the first kind whose stock is below the setting,
+        if the solver pool is idle (players' requests first)."""
+        with self._store.engine.connect() as connection:
+            for name, variant in catalog_kinds():
+                if unused(connection, name, variant) < self._settings.catalog_refill:
+                    self._pool.try_idle(self._store.refill, name, variant)
+                    return
