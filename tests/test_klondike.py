@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from layouts import CLUBS, klondike_deal, solved_deal
 from patience.cards import Card, Rank, Suit
@@ -14,12 +18,19 @@ from patience.errors import (
     UndoRefusedError,
 )
 from patience.games import new_game
-from patience.games.klondike import Klondike, foundation_points
+from patience.games.klondike import MAX_POINTS, Klondike, foundation_points
 
 
 def state(game: Klondike) -> tuple[object, ...]:
-    """Everything undo must restore."""
-    return (game.piles(), game.hidden_counts(), game.score(), game.recycles, game.observation())
+    """Everything undo must restore, the cards whose foundation points are paid included."""
+    return (
+        game.piles(),
+        game.hidden_counts(),
+        game.score(),
+        game.recycles,
+        game.observation(),
+        frozenset(game._earned),
+    )
 
 
 def test_deal_layout_row_by_row() -> None:
@@ -87,6 +98,116 @@ def test_waste_to_tableau_and_foundation_to_tableau() -> None:
     with pytest.raises(IllegalMoveError, match="9d cannot go on 2h"):
         game.play("w>t3")
     assert game.score() == 95
+
+
+def test_foundation_points_are_earned_once_per_card() -> None:
+    """RULES.md: a card's foundation points come the first time it goes home; each trip back
+    to the tableau costs 10, and going home again earns nothing. A 2 cycled down and home
+    twice: +45 once, -10 twice."""
+    game = Klondike(klondike_deal({1: ["Ah"], 2: ["Kd", "2h"], 3: ["Qd", "Jd", "3s"]}))
+    assert game.play("t1>f").points == 50
+    assert game.play("t2>f").points == 45 + 10  # and Kd turns up
+    for score in (95, 85):
+        assert game.play("f:h>t3").points == -10
+        assert game.score() == score
+        assert game.play("t3>f").points == 0  # 2h is home again: no second payment
+        assert game.score() == score
+    assert game.observation()["foundation"]["h"] == "2h"
+    assert game.score() == 50 + 45 + 10 - 2 * 10
+
+
+def test_the_play_out_pays_no_card_twice() -> None:
+    """The automatic play-out scores the same way: a card brought back down earns nothing
+    when the play-out sends it home again, and the game ends 10 under the maximum."""
+    game = Klondike(solved_deal())
+    for _ in range(24):  # the clubs, then the diamonds up to the Jack, each draw then home
+        game.play("draw")
+        game.play("w>f")
+    assert game.play("t1>f").points == 5  # Qd home; t1 is empty
+    assert game.play("f:c>t1").points == -10  # Kc fills it, to stay until the play-out
+    last = None
+    while not game.is_over():  # the other columns home, until the play-out takes over
+        column = next(
+            i for i, c in enumerate(game.observation()["tableau"], start=1) if c["cards"] and i > 1
+        )
+        last = game.play(f"t{column}>f")
+    assert last is not None
+    paid = {str(step.card): step.points for step in last.auto}
+    assert paid["Kc"] == 0
+    assert game.outcome() is not None
+    assert game.outcome().won
+    assert game.score() == MAX_POINTS - 10
+
+
+def test_undo_restores_which_cards_have_earned_their_points() -> None:
+    game = Klondike(klondike_deal({1: ["Ah"], 3: ["Qd", "Jd", "3s"]}, hand=["2h"]))
+    start = state(game)
+    game.play("t1>f")  # +50, no card turned up: undoable
+    game.undo()
+    assert state(game) == start
+    assert game.play("t1>f").points == 50  # Ah's points were taken back, so paid again
+    game.play("draw")  # first sight of 2h: nothing before this can be undone
+    home = state(game)
+    assert game.play("w>f").points == 45 + 10
+    first_home = state(game)
+    assert game.score() == 105
+    game.play("f:h>t3")  # -10
+    down = state(game)
+    game.play("t3>f")  # +0
+    assert game.score() == 95
+    game.undo()
+    assert state(game) == down
+    game.undo()
+    assert state(game) == first_home
+    assert game.score() == 105
+    game.play("f:h>t3")
+    assert game.play("t3>f").points == 0  # still earned after the undos
+    assert game.score() == 95
+    for _ in range(3):
+        game.undo()
+    assert state(game) == home  # 2h back in the waste, its points no longer earned
+    assert game.score() == 50
+    assert game.play("w>f").points == 45 + 10
+    assert state(game) == first_home
+
+
+def _is_foundation_move(move: str) -> bool:
+    return move.startswith("f:") or move.endswith(">f")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    draw=st.sampled_from([1, 3]),
+    choices=st.integers(min_value=0, max_value=2**32 - 1),
+)
+def test_random_play_never_scores_more_than_the_maximum(seed: int, draw: int, choices: int) -> None:
+    """Random legal play, leaning hard on moves to and from the foundations (so cards cycle
+    down and home again) with some undo, never gets the score, time bonus apart, above
+    MAX_POINTS: every card's foundation value once (4 x 290 = 1,160), +10 for each of the 21
+    face-down cards turned up (210) and +10 for each of the 24 hand cards leaving the waste
+    (240), 1,610 in all; the time bonus adds at most floor(300 * 52 / 52) = 300."""
+    assert MAX_POINTS == 4 * 290 + 21 * 10 + 24 * 10 == 1610
+    rng = random.Random(choices)  # the moves' choices, reproducible from the failing example
+    game = Klondike.from_seed(seed, {"draw": draw})
+    been_home: set[Card] = set()  # every card that has reached a foundation, undo or not
+    for _ in range(400):
+        if game.is_over():
+            break
+        if game.can_undo() and rng.random() < 0.1:
+            game.undo()
+        else:
+            moves = [str(move) for move in game.legal_moves()]
+            cycling = [move for move in moves if _is_foundation_move(move)]
+            game.play(rng.choice(cycling if cycling and rng.random() < 0.8 else moves))
+        piles = game.piles()
+        flipped = 21 - sum(game.hidden_counts())
+        off_the_waste = 24 - len(piles["hand"]) - len(piles["waste"])
+        been_home.update(card for name, pile in piles.items() if name[0] == "f" for card in pile)
+        earned = sum(foundation_points(card.rank) for card in been_home)
+        assert game.score() <= earned + 10 * flipped + 10 * off_the_waste
+        assert game.score() <= MAX_POINTS
+        assert game.score() + game.time_bonus(0) <= MAX_POINTS + 300
 
 
 def test_waste_to_tableau_scores_ten() -> None:

@@ -4,6 +4,11 @@ Seven columns dealt row by row (1 to 7 cards, the last of each face up), the oth
 in the hand, first of them on top. Draw 1 or draw 3, unlimited passes, the points table of
 the seed, undo that never passes a reveal, and automatic play-out once solved.
 
+A card's foundation points are earned once per game, the first time it goes home; a card
+brought back to the tableau costs 10 each time and earns nothing when it goes home again.
+So no game scores more than ``MAX_POINTS`` (1,610) before the time bonus, nor more than
+``MAX_POINTS + 300`` with it.
+
 >>> game = Klondike.from_seed(1, {"draw": 3})
 >>> game.play("draw").points, len(game.observation()["waste"])
 (0, 3)
@@ -35,7 +40,7 @@ from patience.games.base import (
 )
 from patience.moves import DRAW, RECYCLE, Move, Place
 
-__all__ = ["Klondike", "foundation_points"]
+__all__ = ["MAX_POINTS", "Klondike", "foundation_points"]
 
 COLUMNS: Final = 7
 SUITS: Final = tuple(Suit)
@@ -48,12 +53,24 @@ DRAW3_FREE_RECYCLES: Final = 2
 
 
 def foundation_points(rank: Rank) -> int:
-    """Points for moving a card of ``rank`` to a foundation: Ace 50, 2 45, ... 9 10, then 5.
+    """Points for a card of ``rank`` reaching a foundation: Ace 50, 2 45, ... 9 10, then 5.
+    Paid once per card per game, the first time it goes home (the 13 ranks sum to 290).
 
     >>> [foundation_points(rank) for rank in (Rank.ACE, Rank.TWO, Rank.NINE, Rank.TEN, Rank.KING)]
     [50, 45, 10, 5, 5]
     """
     return 55 - 5 * rank if rank <= Rank.NINE else 5
+
+
+# The most points a game can hold, time bonus apart: every card's foundation value once
+# (4 suits x 290), every face-down card turned up (21 x 10) and every hand card leaving the
+# waste (24 x 10); nothing else gains. 1,160 + 210 + 240 = 1,610. The time bonus adds at
+# most floor(300 * 52 / 52) = 300 (T = 0, all 52 home), so 1,910 in all.
+MAX_POINTS: Final = (
+    len(SUITS) * sum(foundation_points(rank) for rank in Rank)
+    + FLIP_POINTS * sum(range(COLUMNS))
+    + WASTE_BONUS * (52 - sum(range(1, COLUMNS + 1)))
+)
 
 
 def _fits_on(card: Card, target: Card | None) -> bool:
@@ -71,6 +88,7 @@ class _Snapshot:
     waste: tuple[Card, ...]
     foundation: tuple[int, ...]
     score: int
+    earned: frozenset[Card]  # cards that have earned their foundation points
     recycles: int
     revealed: bool  # the move taken after this snapshot turned up an unseen card
 
@@ -114,6 +132,7 @@ class Klondike(Game):
         self._waste: list[Card] = []
         self._foundation = [0] * len(SUITS)  # top rank on each suit's pile, 0 when empty
         self._score = 0
+        self._earned: set[Card] = set()  # cards whose foundation points are already paid
         self._recycles = 0
         self._seen: set[Card] = set()  # hand cards the player has seen turned up
         self._history: list[_Snapshot] = []
@@ -460,7 +479,7 @@ class Klondike(Game):
             card = Card(self._foundation[action.suit.index], action.suit)
             self._foundation[action.suit.index] -= 1
             self._columns[action.dest].append(card)
-            points += FOUNDATION_TO_TABLEAU
+            points += FOUNDATION_TO_TABLEAU  # every time; the card's points stay earned
         else:
             moved = self._take(action.source, action.start)
             if action.source is None:
@@ -468,7 +487,9 @@ class Klondike(Game):
             if action.kind == "to_foundation":
                 (card,) = moved
                 self._foundation[card.suit.index] += 1
-                points += foundation_points(card.rank)
+                if card not in self._earned:  # foundation points once per card per game
+                    self._earned.add(card)
+                    points += foundation_points(card.rank)
             else:
                 assert action.dest is not None
                 self._columns[action.dest].extend(moved)
@@ -541,6 +562,7 @@ class Klondike(Game):
         self._waste = list(snapshot.waste)
         self._foundation = list(snapshot.foundation)
         self._score = snapshot.score
+        self._earned = set(snapshot.earned)
         self._recycles = snapshot.recycles
 
     def _snapshot(self) -> _Snapshot:
@@ -551,6 +573,7 @@ class Klondike(Game):
             waste=tuple(self._waste),
             foundation=tuple(self._foundation),
             score=self._score,
+            earned=frozenset(self._earned),
             recycles=self._recycles,
             revealed=False,
         )
