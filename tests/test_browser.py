@@ -34,6 +34,8 @@ def browser() -> Iterator[Browser]:
 
 def _server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[str]:
     port = launch.free_port()
+    # No background refill of the catalog: its solver work would compete with the browser.
+    env = {"PATIENCE_CATALOG_REFILL": "0", **env}
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **env)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)

@@ -24,7 +24,7 @@ CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=0)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 
@@ -199,7 +199,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     database, port = tmp_path / "games.sqlite3", launch.free_port()
     base = f"http://127.0.0.1:{port}/api/sessions"
     certificate = solve(new_game("klondike", seed=2)).moves
-    server = launch.start(database, port)
+    server = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     try:
         body = httpx.post(base, json={"game": "klondike", "seed": 2, "mode": "practice"}).json()
         headers = {"Authorization": f"Bearer {body['token']}"}
@@ -211,7 +211,7 @@ def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    server = launch.start(database, port)
+    server = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     try:
         after = httpx.get(f"{base}/{body['id']}", headers=headers).json()
         assert after["board"] == before["board"]

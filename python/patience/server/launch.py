@@ -33,15 +33,17 @@ def free_port() -> int:
 
 
 def start(
-    database: Path, port: int, *, timeout: float = 30.0, **env: str
+    database: Path | str, port: int, *, timeout: float = 30.0, **env: str
 ) -> subprocess.Popen[bytes]:
-    """Starts ``patience serve --port PORT`` on the SQLite file ``database`` (more
-    ``PATIENCE_*`` settings in ``env``) and waits until ``/api/games`` answers.
+    """Starts ``patience serve --port PORT`` on ``database`` (a SQLite file's path, or any
+    database URL as a string; more ``PATIENCE_*`` settings in ``env``) and waits until
+    ``/api/games`` answers.
 
     The caller stops it (``terminate`` or ``kill``, then ``wait``). Raises
     :class:`ServerStartError` after ``timeout`` seconds, with the child's error output.
     """
-    environ = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"} | env
+    url = f"sqlite:///{database}" if isinstance(database, Path) else database
+    environ = os.environ | {"PATIENCE_DATABASE_URL": url} | env
     # A file, not a pipe: a pipe nobody reads would stop a long-running server once full.
     # The child keeps its own handle on it when this one closes.
     with tempfile.TemporaryFile() as errors:

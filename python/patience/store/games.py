@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, Float, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from patience.errors import PatienceError
@@ -539,7 +539,7 @@ class GameStore:
             with self._engine.begin() as connection:
                 connection.execute(insert(outages).values(began=last, ended=now, games=0))
                 running = connection.execute(
-                    select(sessions.c.id, func.max(events.c.seq))
+                    select(sessions.c.id, func.max(events.c.seq), func.max(events.c.at))
                     .join(events, events.c.session_id == sessions.c.id)
                     .where(
                         and_(
@@ -550,17 +550,27 @@ class GameStore:
                     )
                     .group_by(sessions.c.id)
                 ).all()
-                rows = [
-                    {"session_id": game_id, "seq": seq + step, "kind": kind, "at": at}
-                    for game_id, seq in running
-                    for step, kind, at in ((1, "pause", last), (2, "resume", now))
-                ]
-                if rows:
-                    connection.execute(insert(events), rows)
+                # A game's clock stops at the last heartbeat, or at its own last event when
+                # that came later (a game started after the last heartbeat).
+                paused = [(game_id, seq, max(last, at)) for game_id, seq, at in running]
+                if paused:
+                    connection.execute(
+                        insert(events),
+                        [
+                            {"session_id": game_id, "seq": seq + step, "kind": kind, "at": at}
+                            for game_id, seq, since in paused
+                            for step, kind, at in ((1, "pause", since), (2, "resume", now))
+                        ],
+                    )
+                    credit = bindparam("credit", type_=Float)
                     connection.execute(
                         update(sessions)
-                        .where(sessions.c.id.in_([game_id for game_id, _ in running]))
-                        .values(paused=sessions.c.paused + (now - last))
+                        .where(sessions.c.id == bindparam("credited_game"))
+                        .values(paused=sessions.c.paused + credit),
+                        [
+                            {"credited_game": game_id, "credit": now - since}
+                            for game_id, _, since in paused
+                        ],
                     )
                 connection.execute(
                     update(outages).where(outages.c.began == last).values(games=len(running))
