@@ -10,7 +10,16 @@ export class ApiError extends Error {
 async function call(method, path, { token, body } = {}) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, { method, headers, body: body && JSON.stringify(body) });
+  const request = { method, headers, body: body && JSON.stringify(body) };
+  let response;
+  try {
+    response = await fetch(path, request);
+  } catch (error) {
+    // The answer was lost on the way. A request that names the move count it was made from
+    // is safe to send again: the server plays it once and answers the retry as the first.
+    if (body?.move_count === undefined) throw error;
+    response = await fetch(path, request);
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, data.detail ?? response.statusText);
   return data;
@@ -20,8 +29,9 @@ export const api = {
   games: () => call("GET", "/api/games"),
   start: (request) => call("POST", "/api/sessions", { body: request }),
   read: (id, token) => call("GET", `/api/sessions/${id}`, { token }),
-  move: (id, token, move) => call("POST", `/api/sessions/${id}/moves`, { token, body: { move } }),
-  undo: (id, token) => call("POST", `/api/sessions/${id}/undo`, { token }),
-  end: (id, token) => call("POST", `/api/sessions/${id}/end`, { token }),
+  move: (id, token, move, move_count) =>
+    call("POST", `/api/sessions/${id}/moves`, { token, body: { move, move_count } }),
+  undo: (id, token, move_count) => call("POST", `/api/sessions/${id}/undo`, { token, body: { move_count } }),
+  end: (id, token, move_count) => call("POST", `/api/sessions/${id}/end`, { token, body: { move_count } }),
   hint: (id, token) => call("POST", `/api/sessions/${id}/hint`, { token }),
 };

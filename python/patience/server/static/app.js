@@ -357,14 +357,27 @@ function renderBoard(answer) {
 
 // -- moves -------------------------------------------------------------------------------
 
-async function send(move) {
+// Moves go to the server one at a time, each from the view the one before it answered, so
+// that the move count a request names is the one the server will find (a move typed while
+// another is on its way waits for it instead of being taken for a retry).
+let pending = Promise.resolve();
+
+function enqueue(request) {
+  pending = pending.then(async () => {
+    if (!auth || !view || view.outcome) return;
+    try {
+      show(await request(view.move_count));
+    } catch (error) {
+      refused(error);
+    }
+  });
+  return pending;
+}
+
+function send(move) {
   if (!auth || !view || view.outcome) return;
   $("error").textContent = "";
-  try {
-    show(await api.move(auth.id, auth.token, move));
-  } catch (error) {
-    refused(error);
-  }
+  return enqueue((count) => api.move(auth.id, auth.token, move, count));
 }
 
 function refused(error) {
@@ -470,10 +483,10 @@ board.addEventListener("dblclick", (event) => {
 });
 
 $("undo").addEventListener("click", async () => {
-  try { show(await api.undo(auth.id, auth.token)); } catch (error) { refused(error); }
+  enqueue((count) => api.undo(auth.id, auth.token, count));
 });
 $("end").addEventListener("click", async () => {
-  try { show(await api.end(auth.id, auth.token)); } catch (error) { refused(error); }
+  enqueue((count) => api.end(auth.id, auth.token, count));
 });
 $("hint").addEventListener("click", async () => {
   try {
