@@ -391,7 +391,11 @@ class GameStore:
                 self.refresh(live)
                 if move_count is not None and move_count != live.session.move_count:
                     return self._repeated(live, move, move_count)
-                played = live.session.play(move)
+                try:
+                    played = live.session.play(move)
+                except PatienceError:
+                    self.flush(live)  # a clock that ran out on the way is a timeout to log
+                    raise
                 reply = played.to_json()
                 try:
                     with self._engine.begin() as connection:
@@ -476,14 +480,22 @@ class GameStore:
         ran out unwatched. How many games left memory."""
         now = time.monotonic()
         with self._lock:
-            gone = [
-                game_id
-                for game_id, live in self._live.items()
-                if now - live.touched
-                > (self._finished_seconds if live.session.is_over() else self._idle_seconds)
-            ]
+            kept = list(self._live.values())
+        gone = []
+        for live in kept:
+            if not live.lock.acquire(blocking=False):
+                continue  # a request is using it: not idle
+            try:
+                over = live.session.is_over()  # may log a timeout: it is written below
+                if live.session.log_length > live.saved:
+                    self.flush(live)
+            finally:
+                live.lock.release()
+            if now - live.touched > (self._finished_seconds if over else self._idle_seconds):
+                gone.append(live.id)
+        with self._lock:
             for game_id in gone:
-                del self._live[game_id]
+                self._live.pop(game_id, None)
         self.expire()
         return len(gone)
 
