@@ -14,6 +14,8 @@ from fastapi.staticfiles import StaticFiles
 from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore
 
+from .background import Background
+from .pool import SolverPool
 from .routers import games, sessions
 from .settings import Settings
 
@@ -32,9 +34,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url)
         migrate(engine)
         app.state.settings = settings
-        app.state.store = GameStore(
-            engine, certify_seconds=settings.certify_seconds, time_limit=settings.time_limit
+        app.state.store = store = GameStore(
+            engine,
+            certify_seconds=settings.certify_seconds,
+            time_limit=settings.time_limit,
+            max_live=settings.max_live_games,
+            idle_seconds=settings.idle_seconds,
         )
+        app.state.pool = pool = SolverPool(
+            workers=settings.solver_workers, queue=settings.solver_queue
+        )
+        app.state.background = background = Background(store, pool, settings)
+        background.start()
         # Everything loaded so far (the libraries, the app, the migrations: about 100,000
         # objects) lives as long as the process. Moved out of the collector's sight, a full
         # collection takes about 1 ms instead of about 40 ms, which was the tail of the
@@ -42,6 +53,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         yield
+        background.stop()
+        pool.close()
         engine.dispose()
 
     app = FastAPI(
