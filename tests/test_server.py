@@ -24,7 +24,15 @@ CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        catalog_refill=0,
+        # one client plays hundreds of games here as fast as it can (test_hardening.py
+        # tests the limits per client)
+        rate_starts=None,
+        rate_moves=None,
+        rate_hints=None,
+    )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 

@@ -363,6 +363,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         port=settings.port,
         log_level="warning",
         access_log=False,  # warnings only: a line per request is not logged, so not made
+        # h11, not httptools: httptools reads headers of any size; h11 refuses (400) a
+        # request whose line and headers pass the limit before it reaches the application
+        http="h11",
+        h11_max_incomplete_event_size=settings.max_header_bytes,
     )
     return 0
 

@@ -1,8 +1,10 @@
-"""The web application: the API routers, the static client, the database on start-up."""
+"""The web application: the API routers, the static client, the API's documentation page,
+the database on start-up, and the hardening of :mod:`.http` around them."""
 
 from __future__ import annotations
 
 import gc
+import importlib.resources
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,13 +17,17 @@ from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore
 
 from .background import Background
+from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
 from .pool import SolverPool
 from .routers import games, sessions
 from .settings import Settings
 
-__all__ = ["create_app"]
+__all__ = ["DOCS_ASSETS", "STATIC", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
+DOCS_ASSETS = Path(str(importlib.resources.files("fastapi_offline") / "static"))
+"""Swagger UI's script and stylesheet, from the pinned ``fastapi-offline`` package: the
+documentation page loads nothing from another origin."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -61,13 +67,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="patience",
         summary="Fair, skill-based solitaire: the server referees every move.",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's pages load Swagger UI and ReDoc from a CDN; /docs below
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
+    install_error_handlers(app)
+    # The first added is the innermost: a request meets the headers, then the rate limits,
+    # then the request limits, then the application.
+    app.add_middleware(RequestLimits, settings=settings)
+    app.add_middleware(RateLimits, settings=settings)
+    app.add_middleware(SecurityHeaders)
     app.include_router(games.router)
     app.include_router(sessions.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/docs-assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> FileResponse:
+        """Swagger UI on /openapi.json, every file from this origin."""
+        return FileResponse(STATIC / "docs.html")
 
     return app

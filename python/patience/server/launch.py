@@ -17,8 +17,18 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import BinaryIO
 
-__all__ = ["ServerStartError", "free_port", "start"]
+__all__ = ["NO_RATE_LIMITS", "ServerStartError", "free_port", "start"]
+
+NO_RATE_LIMITS = {
+    "PATIENCE_RATE_STARTS": "0",
+    "PATIENCE_RATE_HINTS": "0",
+    "PATIENCE_RATE_MOVES": "0",
+}
+"""What a server started here has unless told otherwise (in ``env`` or the environment):
+its clients all share this machine's address, where the limits per address are no
+measure of anything."""
 
 
 class ServerStartError(RuntimeError):
@@ -33,20 +43,29 @@ def free_port() -> int:
 
 
 def start(
-    database: Path | str, port: int, *, timeout: float = 30.0, **env: str
+    database: Path | str,
+    port: int,
+    *,
+    timeout: float = 30.0,
+    stderr: BinaryIO | None = None,
+    **env: str,
 ) -> subprocess.Popen[bytes]:
     """Starts ``patience serve --port PORT`` on ``database`` (a SQLite file's path, or any
-    database URL as a string; more ``PATIENCE_*`` settings in ``env``) and waits until
+    database URL as a string; more ``PATIENCE_*`` settings in ``env``; no rate limits
+    unless set there or in the environment: :data:`NO_RATE_LIMITS`) and waits until
     ``/api/games`` answers.
 
-    The caller stops it (``terminate`` or ``kill``, then ``wait``). Raises
-    :class:`ServerStartError` after ``timeout`` seconds, with the child's error output.
+    The child's error output goes to ``stderr`` when given (a file open for writing and
+    reading bytes, for the caller to read), else to a temporary file. The caller stops it
+    (``terminate`` or ``kill``, then ``wait``). Raises :class:`ServerStartError` after
+    ``timeout`` seconds, with the child's error output.
     """
     url = f"sqlite:///{database}" if isinstance(database, Path) else database
-    environ = os.environ | {"PATIENCE_DATABASE_URL": url} | env
+    environ = NO_RATE_LIMITS | os.environ | {"PATIENCE_DATABASE_URL": url} | env
     # A file, not a pipe: a pipe nobody reads would stop a long-running server once full.
     # The child keeps its own handle on it when this one closes.
-    with tempfile.TemporaryFile() as errors:
+    with tempfile.TemporaryFile() as temporary:
+        errors = temporary if stderr is None else stderr
         server = subprocess.Popen(
             [sys.executable, "-m", "patience.cli", "serve", "--port", str(port)],
             env=environ,

@@ -103,8 +103,9 @@ class Settings:
     """Seconds a request's whole body may take to arrive (``PATIENCE_BODY_SECONDS``); a
     slower one is answered 408 and its connection closed."""
     max_header_bytes: int = 8 * 1024
-    """Largest request line and headers together (``PATIENCE_MAX_HEADER_BYTES``); larger is
-    refused (400) by the HTTP parser, before the application sees the request."""
+    """Largest request line and headers together (``PATIENCE_MAX_HEADER_BYTES``): larger
+    is refused, 400 by the HTTP parser while they are still arriving (h11's
+    ``max_incomplete_event_size``), else 431, before the application sees the request."""
     rate_starts: Rate | None = Rate(30 / 60, 10)
     """New games an address may start (``PATIENCE_RATE_STARTS``, default ``30/m,10``:
     30 a minute, 10 at once)."""
