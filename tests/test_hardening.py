@@ -35,11 +35,12 @@ SECURITY = {
     "x-frame-options": "DENY",
 }
 JSON = {"Content-Type": "application/json"}
-UNLIMITED = {"rate_starts": None, "rate_hints": None, "rate_moves": None}
+UNLIMITED = {"rate_starts": None, "rate_hints": None, "rate_moves": None, "rate_address": None}
 
 
 def _settings(tmp_path: Path, **changes: Any) -> Settings:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    # No background refill of the catalog: its solver work is not what these tests measure.
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=0)
     return replace(settings, **changes)
 
 
@@ -284,6 +285,25 @@ def test_moves_are_limited_per_game_so_other_games_go_on(tmp_path: Path) -> None
         time.sleep(0.6)  # a token comes back every half second
         answer = test_client.post(f"{one}/moves", json={"move": "draw"}, headers=one_headers)
         assert answer.status_code == 200
+
+
+def test_moves_across_many_games_are_limited_per_address(tmp_path: Path) -> None:
+    app = create_app(_settings(tmp_path, rate_address=Rate(1.0, 3)))
+    with TestClient(app) as test_client:
+        games = [_practice(test_client, seed=seed) for seed in range(4)]
+        for url, headers in games[:3]:
+            answer = test_client.post(f"{url}/moves", json={"move": "draw"}, headers=headers)
+            assert answer.status_code == 200
+        url, headers = games[3]
+        refused = test_client.post(f"{url}/moves", json={"move": "draw"}, headers=headers)
+        assert _retry_after(refused) == 1
+        assert "from this address" in refused.json()["detail"]
+        made_up = test_client.post("/api/sessions/nope/moves", json={"move": "draw"})
+        assert made_up.status_code == 429  # no lookup for a game that does not exist
+        assert test_client.get(url, headers=headers).json()["move_count"] == 0
+    with TestClient(app, client=("192.0.2.9", 5000)) as other:
+        url, headers = _practice(other, seed=9)
+        assert other.post(f"{url}/moves", json={"move": "draw"}, headers=headers).status_code == 200
 
 
 def test_hints_are_limited_per_address(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         rate_starts=None,
         rate_moves=None,
         rate_hints=None,
+        rate_address=None,
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client

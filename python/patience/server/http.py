@@ -273,7 +273,9 @@ class RateLimits:
     uvicorn takes it from ``X-Forwarded-For``). Kinds, by method and path: ``start`` (POST
     /api/sessions), ``hint`` (POST /api/sessions/{id}/hint) and ``move`` (POST .../moves,
     .../undo, .../end), the last per address *and* game, so one game's pace does not slow
-    another's. The buckets are this process's: with several server processes each enforces
+    another's; moves and hints also count against one bucket per address across all its
+    games (``rate_address``), so many games, or made-up game ids, do not multiply a
+    client's rate. The buckets are this process's: with several server processes each enforces
     its own, so the effective limit is per process.
     """
 
@@ -282,6 +284,9 @@ class RateLimits:
         self.starts = None if settings.rate_starts is None else TokenBuckets(settings.rate_starts)
         self.hints = None if settings.rate_hints is None else TokenBuckets(settings.rate_hints)
         self.moves = None if settings.rate_moves is None else TokenBuckets(settings.rate_moves)
+        self.address = (
+            None if settings.rate_address is None else TokenBuckets(settings.rate_address)
+        )
 
     def _limit(self, path: str) -> tuple[TokenBuckets | None, str, str]:
         """The buckets for a POST to ``path``, what they count, and the game's id."""
@@ -302,7 +307,12 @@ class RateLimits:
             if buckets is not None:
                 client = scope.get("client")
                 address = client[0] if client else ""
-                wait = buckets.take((address, game_id), time.monotonic())
+                now = time.monotonic()
+                wait = buckets.take((address, game_id), now)
+                if not wait and self.address is not None and buckets is not self.starts:
+                    wait = self.address.take(address, now)
+                    if wait:
+                        buckets, what = self.address, "requests to games from this address"
                 if wait:
                     retry = max(1, math.ceil(wait))
                     rate = buckets.rate

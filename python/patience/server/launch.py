@@ -25,6 +25,7 @@ NO_RATE_LIMITS = {
     "PATIENCE_RATE_STARTS": "0",
     "PATIENCE_RATE_HINTS": "0",
     "PATIENCE_RATE_MOVES": "0",
+    "PATIENCE_RATE_ADDRESS": "0",
 }
 """What a server started here has unless told otherwise (in ``env`` or the environment):
 its clients all share this machine's address, where the limits per address are no

@@ -114,6 +114,10 @@ class Settings:
     rate_moves: Rate | None = Rate(20.0, 40)
     """Moves, undos and ends an address may send in one game (``PATIENCE_RATE_MOVES``,
     default ``20/s,40``)."""
+    rate_address: Rate | None = Rate(100.0, 200)
+    """Moves, undos, ends and hints an address may send across all its games
+    (``PATIENCE_RATE_ADDRESS``, default ``100/s,200``): one address cannot multiply its
+    moves by playing many games, or by naming games that do not exist."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -143,4 +147,5 @@ class Settings:
             rate_starts=_rate(env, "PATIENCE_RATE_STARTS", defaults.rate_starts),
             rate_hints=_rate(env, "PATIENCE_RATE_HINTS", defaults.rate_hints),
             rate_moves=_rate(env, "PATIENCE_RATE_MOVES", defaults.rate_moves),
+            rate_address=_rate(env, "PATIENCE_RATE_ADDRESS", defaults.rate_address),
         )
