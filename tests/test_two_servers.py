@@ -18,25 +18,24 @@ from sqlalchemy import func, select
 from patience.games import new_game
 from patience.server import launch
 from patience.store.catalog import variant_key
-from patience.store.db import deals, events, make_engine, migrate, sessions
+from patience.store.db import deals, events, make_engine, sessions
 from patience.store.games import GameStore
 
 
 @pytest.fixture
 def servers(fresh_postgres_url: str) -> Iterator[tuple[str, str, str]]:
-    """Two server processes on one fresh PostgreSQL database: their base URLs and the
-    database's URL."""
-    engine = make_engine(fresh_postgres_url)
-    migrate(engine)  # once, before both start (each would migrate an empty database)
-    engine.dispose()
-    processes: list[subprocess.Popen[bytes]] = []
-    bases = []
+    """Two server processes started at the same time on one fresh, empty PostgreSQL
+    database (they migrate it one after the other): their base URLs and the database's."""
+    ports = [launch.free_port(), launch.free_port()]
+    with ThreadPoolExecutor(2) as pool:
+        started = [
+            pool.submit(launch.start, fresh_postgres_url, port, PATIENCE_CATALOG_REFILL="0")
+            for port in ports
+        ]
+        processes: list[subprocess.Popen[bytes]] = [future.result() for future in started]
     try:
-        for _ in range(2):
-            port = launch.free_port()
-            processes.append(launch.start(fresh_postgres_url, port, PATIENCE_CATALOG_REFILL="0"))
-            bases.append(f"http://127.0.0.1:{port}/api/sessions")
-        yield bases[0], bases[1], fresh_postgres_url
+        first, second = (f"http://127.0.0.1:{port}/api/sessions" for port in ports)
+        yield first, second, fresh_postgres_url
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)

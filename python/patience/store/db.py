@@ -28,6 +28,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    text,
 )
 
 __all__ = [
@@ -148,10 +149,17 @@ def _private(database: str | None) -> None:
                 name.chmod(0o600)
 
 
+MIGRATION_LOCK = 0x7061_7469
+"""PostgreSQL advisory lock held while migrating: server processes starting together on
+one database migrate it one after the other (the second finds nothing left to do)."""
+
+
 def migrate(engine: Engine) -> None:
     """Bring the database to the newest migration (creating it when new)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
