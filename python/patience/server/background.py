@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from patience.games import GAMES
 from patience.store.catalog import unused
+from patience.store.db import checkpoint
 from patience.store.games import GameStore, Outage
 
 from .pool import SolverPool
@@ -84,6 +85,7 @@ class Background:
         while not self._stop.wait(self._settings.heartbeat_seconds):
             try:
                 self._store.beat(self.server)
+                checkpoint(self._store.engine)  # off the requests' path (store.db)
                 now = time.monotonic()
                 if now >= next_sweep:
                     next_sweep = now + SWEEP_SECONDS

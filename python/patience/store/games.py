@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, Float, and_, bindparam, func, insert, select, update
+from sqlalchemy import Engine, Float, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from patience.errors import PatienceError
@@ -150,6 +150,7 @@ class GameStore:
         finished_seconds: float = 30.0,
     ) -> None:
         self._engine = engine
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._clock = clock
         self._certify_seconds = certify_seconds
         self._time_limit = time_limit
@@ -278,7 +279,11 @@ class GameStore:
                     created_at=live.session.log[0].at,
                 )
             )
-            self._save(connection, live)
+            start = live.session.log[0]
+            connection.execute(
+                insert(events).values(session_id=live.id, seq=0, kind=start.kind, at=start.at)
+            )
+        live.saved = 1
         self._keep(live)
         return live, token
 
@@ -387,23 +392,32 @@ class GameStore:
         lost answer) is answered as the first time and not played again; one made from an
         older view, or a newer one than the game has, raises :class:`MoveConflictError`."""
         with live.lock:
+            live.touched = time.monotonic()
+            fresh = False  # whether this copy was brought up to date during this request
             for _ in range(WRITE_TRIES):
-                self.refresh(live)
                 if move_count is not None and move_count != live.session.move_count:
+                    if not fresh:  # another process may have played it: look first
+                        self.refresh(live)
+                        fresh = True
+                        continue
                     return self._repeated(live, move, move_count)
                 try:
                     played = live.session.play(move)
                 except PatienceError:
+                    if not fresh:  # refused by a copy that may be behind: look again
+                        self.refresh(live)
+                        fresh = True
+                        continue
                     self.flush(live)  # a clock that ran out on the way is a timeout to log
                     raise
                 reply = played.to_json()
                 try:
-                    with self._engine.begin() as connection:
-                        self._save(connection, live, reply=reply)
+                    self._write(live, reply=reply)
                 except IntegrityError:
                     # Another process wrote this game's next event first: this copy of the
                     # game is wrong from there on. Rebuild it and play the move again.
                     self._replace(live)
+                    fresh = True
                     continue
                 return Answer(reply)
             raise MoveConflictError("the game is being played elsewhere at the same time; retry")
@@ -439,14 +453,14 @@ class GameStore:
         live.session.is_over()  # notices a clock run out, which logs a timeout
         if live.session.log_length > live.saved:
             try:
-                with self._engine.begin() as connection:
-                    self._save(connection, live)
+                self._write(live)
             except IntegrityError:
                 self._replace(live)  # another process wrote it (or a move) first
 
-    def _save(
-        self, connection: Connection, live: Live, *, reply: dict[str, Any] | None = None
-    ) -> None:
+    def _write(self, live: Live, *, reply: dict[str, Any] | None = None) -> None:
+        """Write the events of ``live`` not yet in the database, ``reply`` with the last move.
+        One event that does not end the game (nearly every move) is a single statement in
+        autocommit: one round trip to the database instead of three."""
         log = live.session.log
         rows = [
             {
@@ -459,17 +473,24 @@ class GameStore:
             }
             for seq, e in enumerate(log[live.saved :], start=live.saved)
         ]
+        if not rows:
+            return
         if reply is not None:
             moves = [row for row in rows if row["kind"] == "move"]
             moves[-1]["reply"] = json.dumps(reply, separators=(",", ":"))
-        if rows:
-            connection.execute(insert(events), rows)
-            if live.session.is_over():
-                connection.execute(
-                    update(sessions)
-                    .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
-                    .values(ended_at=live.session.log[-1].at)
-                )
+        over = live.session.is_over()
+        if len(rows) == 1 and not over:
+            with self._autocommit.connect() as connection:
+                connection.execute(insert(events), rows[0])
+        else:
+            with self._engine.begin() as connection:
+                connection.execute(insert(events), rows)
+                if over:
+                    connection.execute(
+                        update(sessions)
+                        .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
+                        .values(ended_at=log[-1].at)
+                    )
         live.saved = len(log)
 
     # -- keeping memory and the clock honest ----------------------------------------
