@@ -8,6 +8,8 @@ GIL) with at most ``queue`` requests waiting, and a request that finds the pool 
 refused at once (503 with ``Retry-After``) instead of waiting without bound.
 
 >>> import asyncio
+import contextlib
+import os
 >>> pool = SolverPool(workers=1, queue=0)
 >>> asyncio.run(pool.run(sum, [1, 2, 3]))
 6
@@ -17,6 +19,8 @@ refused at once (503 with ``Retry-After``) instead of waiting without bound.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -26,6 +30,14 @@ __all__ = ["PoolFullError", "SolverPool"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+def _lower_priority() -> None:
+    """Give this thread the lowest CPU priority (Linux: a thread's nice value is its own), so
+    that on a machine with few cores the event loop answering moves runs before solver
+    work whenever both want a core."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 
 
 class PoolFullError(RuntimeError):
@@ -40,7 +52,9 @@ class SolverPool:
     """``workers`` threads for solver work, with at most ``queue`` calls waiting."""
 
     def __init__(self, *, workers: int = 1, queue: int = 4, retry_after: int = 2) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="solver")
+        self._executor = ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="solver", initializer=_lower_priority
+        )
         self._workers = workers
         self._slots = threading.BoundedSemaphore(workers + queue)
         self._busy = 0
