@@ -14,7 +14,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -27,6 +26,7 @@ from patience.session import Event, Session
 from patience.store.catalog import unused
 from patience.store.db import events, make_engine, migrate, sessions
 from patience.store.games import GameStore, MoveConflictError, NotYourGameError
+from test_server import start
 
 
 class Clock:
@@ -57,13 +57,6 @@ def client(database_url: str) -> Iterator[TestClient]:
     settings = Settings(database_url=database_url, catalog_refill=0)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
-
-
-def start(client: TestClient, **request: Any) -> tuple[dict[str, Any], dict[str, str]]:
-    response = client.post("/api/sessions", json=request)
-    assert response.status_code == 201, response.text
-    body = response.json()
-    return body, {"Authorization": f"Bearer {body['token']}"}
 
 
 def logged_moves(engine: Engine, game_id: str) -> list[str]:
