@@ -1,5 +1,6 @@
-"""The web server against a real SQLite file: every endpoint, refusals with reasons that
-change nothing, tokens, what the player may see, and restart safety with a real process."""
+"""The web server against a real database (a SQLite file, then PostgreSQL): every endpoint,
+refusals with reasons that change nothing, tokens, what the player may see, and restart
+safety with a real process."""
 
 from __future__ import annotations
 
@@ -23,9 +24,10 @@ CARD = re.compile(r"\b([A2-9TJQK][cdhs])\b")
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(database_url: str) -> Iterator[TestClient]:
+    """The application on a fresh SQLite file, then on a fresh PostgreSQL database."""
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        database_url=database_url,
         catalog_refill=0,
         # one client plays hundreds of games here as fast as it can (test_hardening.py
         # tests the limits per client)
