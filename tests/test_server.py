@@ -57,7 +57,10 @@ def test_the_catalog_lists_every_game(client: TestClient) -> None:
 def test_the_client_and_the_openapi_docs_are_served(client: TestClient) -> None:
     assert "patience" in client.get("/").text
     assert client.get("/static/app.js").status_code == 200
-    assert "/api/sessions/{game_id}/moves" in client.get("/openapi.json").json()["paths"]
+    paths = client.get("/openapi.json").json()["paths"]
+    refusals = {"400", "401", "403", "404", "409", "413", "422", "429"}
+    assert set(paths["/api/sessions/{game_id}/moves"]["post"]["responses"]) >= refusals
+    assert set(paths["/api/sessions"]["post"]["responses"]) >= {"400", "413", "422", "429", "503"}
     assert client.get("/docs").status_code == 200
 
 

@@ -121,7 +121,7 @@ async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse
     return JSONResponse({"token": token, **session_json(live)}, status_code=201)
 
 
-@router.get("/{game_id}", responses=_refusals(401, 403, 404, 429))
+@router.get("/{game_id}", responses=_refusals(401, 403, 404))
 async def read_game(live: LiveGame, store: Store) -> JSONResponse:
     """The game as its player sees it now (the clock included)."""
     with live.lock:
@@ -162,7 +162,7 @@ async def end(
     return _play(live, store, "end", None if request is None else request.move_count)
 
 
-@router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 429) | BUSY)
+@router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 413, 429) | BUSY)
 async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) -> dict[str, Any]:
     """Practice games only: the solver's next move from here, or none with a reason."""
     if live.mode != "practice":
@@ -184,7 +184,7 @@ async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) 
     return {"move": None, "reason": reasons.get(result.outcome, "the solver found no line in time")}
 
 
-@router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409, 429))
+@router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409))
 async def record(live: LiveGame, store: Store) -> dict[str, Any]:
     """The game record (RULES.md) of a finished game, to replay and verify."""
     with live.lock:
