@@ -19,7 +19,7 @@ from patience.games import new_game
 from patience.server import launch
 from patience.store.catalog import variant_key
 from patience.store.db import deals, events, make_engine, sessions
-from patience.store.games import GameStore
+from patience.store.games import GameStore, certify_deal
 
 
 @pytest.fixture
@@ -121,7 +121,12 @@ def test_two_servers_never_deal_one_catalog_deal_twice(servers: tuple[str, str, 
     first, second, url = servers
     engine = make_engine(url)
     store = GameStore(engine)
-    stocked = sum(store.refill("golf", {"wrap": False}) for _ in range(6))
+    stocked = sum(
+        store.add_to_catalog(
+            "golf", {"wrap": False}, certify_deal(**store.certify_request("golf", {"wrap": False}))
+        )
+        for _ in range(6)
+    )
     assert stocked == 6
     with ThreadPoolExecutor(8) as pool:
         answers = list(

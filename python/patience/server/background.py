@@ -14,13 +14,17 @@ import logging
 import secrets
 import threading
 import time
+from concurrent.futures import CancelledError, Future
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from patience.errors import PatienceError
 from patience.games import GAMES
-from patience.store.catalog import unused
+from patience.store.catalog import Certified, unused
 from patience.store.db import checkpoint
-from patience.store.games import GameStore, Outage
+from patience.store.games import GameStore, Outage, certify_deal
 
 from .pool import SolverPool
 from .settings import Settings
@@ -121,5 +125,18 @@ class Background:
         with self._store.engine.connect() as connection:
             for name, variant in catalog_kinds():
                 if unused(connection, name, variant) < self._settings.catalog_refill:
-                    self._pool.try_idle(self._store.refill, name, variant)
+                    job = self._pool.try_idle(
+                        certify_deal, **self._store.certify_request(name, variant)
+                    )
+                    if job is not None:
+                        job.add_done_callback(partial(self._stock, name, variant))
                     return
+
+    def _stock(self, name: str, variant: dict[str, object], job: Future[Certified]) -> None:
+        """Add a deal the solver process certified to the catalog."""
+        try:
+            self._store.add_to_catalog(name, variant, job.result())
+        except PatienceError:
+            pass  # no deal won in its tries: the next refill tries again
+        except (SQLAlchemyError, BrokenProcessPool, CancelledError):
+            log.exception("refilling the catalog failed")

@@ -23,11 +23,10 @@ from sqlalchemy.exc import IntegrityError
 
 from patience.batch import solve_seeds
 from patience.games import game_class
-from patience.solve import SolveResult
 
 from .db import deals
 
-__all__ = ["Filled", "add", "fill", "take", "unused", "variant_key"]
+__all__ = ["Certified", "Filled", "add", "fill", "take", "unused", "variant_key"]
 
 
 def variant_key(variant: Mapping[str, Any]) -> str:
@@ -94,27 +93,37 @@ def fill(
         return Filled(added, tried, unused(connection, name, checked))
 
 
+@dataclass(frozen=True, slots=True)
+class Certified:
+    """A seed the solver won, its certificate replayed, with the work it took: what the
+    catalog keeps of a deal (small enough to come back from a solver process)."""
+
+    seed: int
+    nodes: int
+    seconds: float
+    moves: int  # the certificate's length
+
+
 def add(
     connection: Connection,
     name: str,
     variant: Mapping[str, Any],
-    seed: int,
-    result: SolveResult,
+    certified: Certified,
     *,
     at: float,
 ) -> bool:
-    """Add the seed ``seed`` of ``name`` and ``variant`` (checked), which ``result`` solved,
-    to the catalog; False when it is there already."""
+    """Add the ``certified`` deal of ``name`` and ``variant`` (checked) to the catalog;
+    False when it is there already."""
     try:
         with connection.begin_nested():
             connection.execute(
                 insert(deals).values(
                     game=name,
                     variant=variant_key(variant),
-                    seed=str(seed),
-                    nodes=result.nodes,
-                    seconds=result.seconds,
-                    moves=len(result.moves or ()),
+                    seed=str(certified.seed),
+                    nodes=certified.nodes,
+                    seconds=certified.seconds,
+                    moves=certified.moves,
                     added_at=at,
                 )
             )

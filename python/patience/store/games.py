@@ -33,9 +33,9 @@ from patience.errors import PatienceError
 from patience.games import Game, game_class, new_game
 from patience.moves import Move
 from patience.session import Clock, Event, Session
-from patience.solve import SolveResult, solve
+from patience.solve import solve
 
-from .catalog import add, take
+from .catalog import Certified, add, take
 from .db import events, heartbeats, outages, sessions
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "MoveConflictError",
     "NotYourGameError",
     "Outage",
+    "certify_deal",
 ]
 
 Mode = Literal["timed", "practice"]
@@ -198,30 +199,23 @@ class GameStore:
             return take(connection, name, variant, game_id)
 
     def certify(self, name: str, variant: dict[str, object]) -> int:
-        """A fresh seed whose deal the solver proved winnable (its certificate replayed):
-        solver work, which the server runs in its bounded pool. Raises a
-        :class:`PatienceError` when no seed of :data:`CERTIFY_TRIES` was won in time."""
-        return self._certified(name, variant)[0]
+        """A fresh seed whose deal the solver proved winnable (its certificate replayed), in
+        this thread. Raises a :class:`PatienceError` when no seed of :data:`CERTIFY_TRIES`
+        was won in time. (The server runs :func:`certify_deal` in its solver process with
+        :meth:`certify_request`'s arguments instead.)"""
+        return certify_deal(**self.certify_request(name, variant)).seed
 
-    def refill(self, name: str, variant: dict[str, object]) -> bool:
-        """Certify one more deal and add it to the catalog (the server's background refill);
-        whether one was added."""
-        try:
-            seed, result = self._certified(name, variant)
-        except PatienceError:
-            return False
-        with self._engine.begin() as connection:
-            return add(connection, name, variant, seed, result, at=self._clock())
-
-    def _certified(self, name: str, variant: dict[str, object]) -> tuple[int, SolveResult]:
+    def certify_request(self, name: str, variant: dict[str, object]) -> dict[str, Any]:
+        """The arguments of :func:`certify_deal` for a deal of ``name`` and ``variant``."""
         seconds = min(self._certify_seconds, CERTIFY_TRY_SECONDS.get(name, math.inf))
-        for _ in range(CERTIFY_TRIES):
-            seed = self._random_seed()
-            game = new_game(name, seed=seed, variant=variant)
-            result = solve(game, time_limit=seconds, wins_only=True)
-            if result.outcome == "solved":
-                return seed, result
-        raise PatienceError(f"no winnable {name} deal found in {CERTIFY_TRIES} tries; try again")
+        seeds = [self._random_seed() for _ in range(CERTIFY_TRIES)]
+        return {"name": name, "variant": variant, "try_seconds": seconds, "seeds": seeds}
+
+    def add_to_catalog(self, name: str, variant: dict[str, object], deal: Certified) -> bool:
+        """Add a certified deal to the catalog (the server's background refill); whether it
+        was new."""
+        with self._engine.begin() as connection:
+            return add(connection, name, variant, deal, at=self._clock())
 
     def start(
         self, name: str, variant: dict[str, object], *, seed: int | None, mode: Mode
@@ -611,6 +605,22 @@ class GameStore:
         except IntegrityError:
             return None  # another process is crediting it
         return Outage(last, now, len(running))
+
+
+def certify_deal(
+    *, name: str, variant: dict[str, object], try_seconds: float, seeds: list[int]
+) -> Certified:
+    """The first of ``seeds`` whose deal the solver wins within ``try_seconds`` (looking
+    for wins only; the certificate replayed by the engine of record). A plain function of
+    plain values, so that it can run in another process. Raises a :class:`PatienceError`
+    when none is won."""
+    for seed in seeds:
+        result = solve(
+            new_game(name, seed=seed, variant=variant), time_limit=try_seconds, wins_only=True
+        )
+        if result.outcome == "solved":
+            return Certified(seed, result.nodes, result.seconds, len(result.moves))
+    raise PatienceError(f"no winnable {name} deal found in {len(seeds)} tries; try again")
 
 
 def new_game_id() -> str:

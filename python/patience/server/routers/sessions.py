@@ -19,11 +19,11 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from patience.errors import IllegalMoveError, PatienceError
-from patience.solve import SOLVABLE_GAMES, solve
-from patience.store.games import Live, MoveConflictError, new_game_id
+from patience.solve import SOLVABLE_GAMES
+from patience.store.games import Live, MoveConflictError, certify_deal, new_game_id
 
 from ..deps import AppSettings, LiveGame, Pool, Store
-from ..pool import PoolFullError
+from ..pool import PoolFullError, first_winning_move
 from ..views import session_json
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
@@ -104,7 +104,8 @@ async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse
         if request.mode == "timed":
             seed = store.claim(request.game, variant, game_id)
             if seed is None:
-                seed = await pool.run(store.certify, request.game, variant)
+                deal = await pool.run(certify_deal, **store.certify_request(request.game, variant))
+                seed = deal.seed
             certified = True
         live, token = store.open(
             request.game,
@@ -175,13 +176,15 @@ async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) 
     if live.game.name not in SOLVABLE_GAMES:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
     try:
-        result = await pool.run(solve, position, time_limit=settings.hint_seconds, wins_only=True)
+        move, outcome = await pool.run(
+            first_winning_move, position, time_limit=settings.hint_seconds
+        )
     except PoolFullError as error:
         raise _busy(error) from None
-    if result.outcome == "solved" and result.moves:
-        return {"move": result.moves[0], "reason": None}
+    if move is not None:
+        return {"move": move, "reason": None}
     reasons = {"unsolvable": "no winning line is left from here"}
-    return {"move": None, "reason": reasons.get(result.outcome, "the solver found no line in time")}
+    return {"move": None, "reason": reasons.get(outcome, "the solver found no line in time")}
 
 
 @router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409))
