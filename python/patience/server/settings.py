@@ -78,7 +78,7 @@ class Settings:
     """Seconds on every new game's clock instead of its rules' limit
     (``PATIENCE_TIME_LIMIT``; for short-clock events and tests)."""
     solver_workers: int = 1
-    """Threads for requests' solver work: certifying a timed deal, hints
+    """Processes for solver work: certifying a timed deal, hints, the catalog's refill
     (``PATIENCE_SOLVER_WORKERS``); the other cores stay free for moves."""
     solver_queue: int = 4
     """Solver requests that may wait for a worker (``PATIENCE_SOLVER_QUEUE``); past that a
