@@ -30,7 +30,7 @@ import time
 
 from patience import _core
 from patience.games.expert import Expert
-from patience.solve import DEFAULT_MAX_STATES, _expert_position
+from patience.solve import DEFAULT_MAX_STATES
 
 PEER_RULES = [
     "--decks-num",
@@ -124,8 +124,9 @@ def main() -> None:
     for seed in range(args.first, args.first + args.count):
         game = Expert.from_seed(seed)
         started = time.perf_counter()
-        outcome = _core.expert_solve(
-            _expert_position(game),
+        outcome = _core.solve(
+            "expert",
+            game.native_position(),
             max_nodes=50_000_000,
             max_seconds=args.seconds,
             max_states=DEFAULT_MAX_STATES,

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from patience import _core
 from patience.games.golf import Golf
-from patience.solve import _golf_position
 
 SUCCESS, NOT_SOLVABLE, OUT_OF_ITERS = 0, 8, 10
 
@@ -134,8 +133,8 @@ def main() -> None:
         for seed in range(args.count):
             game = Golf.from_seed(seed, {"wrap": wrap})
             started = time.perf_counter()
-            outcome = _core.golf_solve(
-                _golf_position(game), max_nodes=10**12, max_seconds=600, max_states=1
+            outcome = _core.solve(
+                "golf", game.native_position(), max_nodes=10**12, max_seconds=600, max_states=1
             )[0]
             ours.append(time.perf_counter() - started)
             our_decided += outcome != "unknown"

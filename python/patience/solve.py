@@ -15,19 +15,13 @@ solver, never a "winnable" answer). ``unsolvable`` means the search space was ex
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Literal, cast
 
 from patience import _core
 from patience.cards import Card
 from patience.errors import PatienceError
 from patience.games import Game, new_game
-from patience.games.expert import Expert
-from patience.games.golf import Golf
-from patience.games.kansas import Kansas
-from patience.games.klondike import Klondike
 
 __all__ = [
     "SOLVABLE_GAMES",
@@ -95,67 +89,20 @@ class SolveResult:
         }
 
 
-def _klondike_position(game: Klondike) -> _core.KlondikePosition:
-    piles = game.piles()
-    return (
-        game.draw_count,
-        [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
-        game.hidden_counts(),
-        [card.index for card in reversed(piles["hand"])],
-        [card.index for card in piles["waste"]],
-        [len(piles[f"f:{suit}"]) for suit in "cdhs"],
-    )
-
-
-def _golf_position(game: Golf) -> _core.GolfPosition:
-    piles = game.piles()
-    return (
-        bool(game.variant["wrap"]),
-        [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
-        [card.index for card in reversed(piles["stock"])],
-        piles["waste"][-1].index,
-    )
-
-
-def _kansas_position(game: Kansas) -> _core.KansasPosition:
-    piles = game.piles()
-    return (
-        game.base.value,
-        [card.index for card in piles["reserve"]],
-        [[card.index for card in piles[f"t{k}"]] for k in range(1, 4)],
-        [card.index for card in reversed(piles["stock"])],
-        [card.index for card in piles["waste"]],
-        [len(piles[f"f:{suit}"]) for suit in "cdhs"],
-    )
-
-
-def _expert_position(game: Expert) -> _core.ExpertPosition:
-    piles = game.piles()
-    pile_cards = [piles[f"f{k}"] for k in range(1, 9)]
-    return (
-        [[card.index for card in piles[f"t{k}"]] for k in range(1, 11)],
-        [card.index for card in piles["hand"]],
-        [cards[0].suit.index if cards else None for cards in pile_cards],
-        [len(cards) for cards in pile_cards],
-    )
-
-
 def _native_solve(
     game: Game, *, max_nodes: int, max_seconds: float, max_states: int, wins_only: bool
 ) -> tuple[str, list[str], int, float, str | None]:
     """The native solver's answer for ``game``'s position."""
-    native: Callable[..., tuple[str, list[str], int, float, str | None]]
-    if isinstance(game, Klondike):
-        native = partial(_core.klondike_solve, _klondike_position(game))
-    elif isinstance(game, Golf):
-        native = partial(_core.golf_solve, _golf_position(game))
-    elif isinstance(game, Kansas):
-        native = partial(_core.kansas_solve, _kansas_position(game), wins_only=wins_only)
-    elif isinstance(game, Expert):
-        native = partial(_core.expert_solve, _expert_position(game))
-    else:
+    if game.name not in SOLVABLE_GAMES:
         raise NoSolverError(f"no solver for {game.name} yet (solvers: {', '.join(SOLVABLE_GAMES)})")
-    return native(max_nodes=max_nodes, max_seconds=max_seconds, max_states=max_states)
+    return _core.solve(
+        game.name,
+        game.native_position(),
+        max_nodes=max_nodes,
+        max_seconds=max_seconds,
+        max_states=max_states,
+        wins_only=wins_only,
+    )
 
 
 #: Positions a solver's table holds at most, unless the caller says otherwise.
@@ -185,7 +132,7 @@ def solve(
     :class:`CertificateError` if a certificate fails to replay (a solver bug).
     """
     if max_states is None:
-        max_states = KANSAS_MAX_STATES if isinstance(game, Kansas) else DEFAULT_MAX_STATES
+        max_states = KANSAS_MAX_STATES if game.name == "kansas" else DEFAULT_MAX_STATES
     if time_limit <= 0 or node_limit <= 0 or max_states <= 0:
         raise ValueError("the time, node and state limits must be positive")
     start = game.copy()

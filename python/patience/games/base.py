@@ -371,6 +371,12 @@ class Game(abc.ABC):
         """The cards in places the player cannot see now: face down, or in a stock whose
         order is hidden. None of them may appear in :meth:`observation`."""
 
+    @abc.abstractmethod
+    def native_position(self) -> tuple[Any, ...]:
+        """The referee's view as the native core takes it (``patience._core``, through
+        :mod:`patience.solve` and :mod:`patience.rating`): a tuple of card indices, every
+        card known. Never shown to a player."""
+
     def tap(self, place: Place | str) -> Move | None:
         """The move a tap (or double-click) on the card at ``place`` makes, if any."""
         return None

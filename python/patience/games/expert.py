@@ -153,6 +153,19 @@ class Expert(Game):
             **self._status(),
         }
 
+    def native_position(self) -> tuple[Any, ...]:
+        """``(columns, hand, pile suits, pile heights)``: card indices (a card's two
+        copies share one), each column's exposed card last, each pile's suit index (None
+        while empty) in the engine's order."""
+        piles = self.piles()
+        pile_cards = [piles[f"f{k}"] for k in range(1, 9)]
+        return (
+            [[card.index for card in piles[f"t{k}"]] for k in range(1, 11)],
+            [card.index for card in piles["hand"]],
+            [cards[0].suit.index if cards else None for cards in pile_cards],
+            [len(cards) for cards in pile_cards],
+        )
+
     def piles(self) -> dict[str, list[Card]]:
         """``t1``..``t10``, ``hand``, and the piles ``f1``..``f8`` (first-placed first)."""
         piles = {f"t{index + 1}": list(column) for index, column in enumerate(self._columns)}

@@ -133,6 +133,17 @@ class Golf(Game):
             **self._status(),
         }
 
+    def native_position(self) -> tuple[Any, ...]:
+        """``(wrap, columns, stock, waste top)``: each column's exposed card and the
+        stock's next card last."""
+        piles = self.piles()
+        return (
+            bool(self.variant["wrap"]),
+            [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
+            [card.index for card in reversed(piles["stock"])],
+            piles["waste"][-1].index,
+        )
+
     def piles(self) -> dict[str, list[Card]]:
         """``t1``..``t7``, ``stock`` (next card first) and ``waste`` (top last)."""
         piles = {f"t{index + 1}": list(column) for index, column in enumerate(self._columns)}

@@ -150,6 +150,19 @@ class Kansas(Game):
             **self._status(),
         }
 
+    def native_position(self) -> tuple[Any, ...]:
+        """``(base rank, reserve, columns, stock, waste, foundation heights)``: each pile's
+        top (or next) card last."""
+        piles = self.piles()
+        return (
+            self.base.value,
+            [card.index for card in piles["reserve"]],
+            [[card.index for card in piles[f"t{k}"]] for k in range(1, 4)],
+            [card.index for card in reversed(piles["stock"])],
+            [card.index for card in piles["waste"]],
+            [len(piles[f"f:{suit}"]) for suit in "cdhs"],
+        )
+
     def piles(self) -> dict[str, list[Card]]:
         """``reserve`` (top last), ``t1``..``t3``, ``stock`` (next card first), ``waste``
         (top last), and ``f:c``..``f:s`` (first-placed first)."""

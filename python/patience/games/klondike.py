@@ -200,6 +200,19 @@ class Klondike(Game):
             **self._status(),
         }
 
+    def native_position(self) -> tuple[Any, ...]:
+        """``(draw, columns, hidden counts, stock, waste, foundation heights)``: each
+        column's exposed card, the stock's next card and the waste's top card last."""
+        piles = self.piles()
+        return (
+            self.draw_count,
+            [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
+            self.hidden_counts(),
+            [card.index for card in reversed(piles["hand"])],
+            [card.index for card in piles["waste"]],
+            [len(piles[f"f:{suit}"]) for suit in "cdhs"],
+        )
+
     def piles(self) -> dict[str, list[Card]]:
         """Every pile, hidden cards included: ``t1``..``t7``, ``hand`` (next card first),
         ``waste`` (top last), ``f:c``..``f:s``."""

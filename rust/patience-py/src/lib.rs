@@ -1,10 +1,18 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
+//!
+//! Each capability is one function taking the game's name: `successors`, `solve`,
+//! `players`, `choose` and `playout`. The name picks the game's type in `by_game!` (or
+//! `by_players!`), and the capability is written once, generic over the core's
+//! [`NativeGame`] and [`Players`] traits; `Bridge` turns each game's position tuple (as
+//! the game's Python module gives it, `native_position()`) into the core's position and
+//! back. A fifth game adds its `Bridge` and a line to each registry macro.
 
 use patience_core::expert::{self, Expert};
+use patience_core::game::{NativeGame, SolveOptions};
 use patience_core::golf::{self, Golf};
 use patience_core::kansas::{self, Kansas};
 use patience_core::klondike::{Klondike, COLUMNS};
-use patience_core::klondike_solver;
+use patience_core::players::{player_index, playout as play_game, Players};
 use patience_core::search::{Budget, Outcome, Report};
 use patience_core::shuffle;
 use pyo3::exceptions::PyValueError;
@@ -80,99 +88,6 @@ fn position_of(state: &Klondike) -> Position {
     )
 }
 
-/// `(outcome, moves, nodes, seconds, reason)` as `klondike_solve` returns it.
-type SolveAnswer = (String, Vec<String>, u64, f64, Option<String>);
-
-/// Every legal move of a Klondike position, in notation, each with the position it leads
-/// to (for the differential tests against the engine of record).
-#[pyfunction]
-fn klondike_successors(position: Position) -> PyResult<Vec<(String, Position)>> {
-    let state = klondike_from(position)?;
-    Ok(successors(
-        &state,
-        state.legal_moves(),
-        |next, mv| {
-            next.apply(mv);
-        },
-        position_of,
-    ))
-}
-
-/// Each move in notation with the position it leads to from `state`.
-fn successors<S: Clone, M: Copy + ToString, P>(
-    state: &S,
-    moves: Vec<M>,
-    apply: impl Fn(&mut S, M),
-    position_of: impl Fn(&S) -> P,
-) -> Vec<(String, P)> {
-    moves
-        .into_iter()
-        .map(|mv| {
-            let mut next = state.clone();
-            apply(&mut next, mv);
-            (mv.to_string(), position_of(&next))
-        })
-        .collect()
-}
-
-/// Solves a Klondike position with every card known. Returns `(outcome, moves, nodes,
-/// seconds, reason)`, outcome one of `solved`, `unsolvable`, `unknown`. The GIL is released
-/// while searching; Ctrl-C stops the search cleanly (outcome `unknown`, reason
-/// `interrupted`).
-#[pyfunction]
-#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
-fn klondike_solve(
-    py: Python<'_>,
-    position: Position,
-    max_nodes: u64,
-    max_seconds: f64,
-    max_states: usize,
-) -> PyResult<SolveAnswer> {
-    let state = klondike_from(position)?;
-    let budget = Budget {
-        max_nodes,
-        max_seconds,
-        max_states,
-    };
-    Ok(run_solver(py, &state, &budget, klondike_solver::solve))
-}
-
-/// The signature every solver of the core has.
-type Solver<S, M> = fn(&S, &Budget, &mut dyn FnMut() -> bool) -> Report<M>;
-
-/// Runs `solver` with the GIL released, stopping cleanly on Ctrl-C; the answer for Python.
-fn run_solver<S: Sync, M: ToString + Send>(
-    py: Python<'_>,
-    state: &S,
-    budget: &Budget,
-    solver: Solver<S, M>,
-) -> SolveAnswer {
-    let report = py.detach(|| {
-        let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
-        solver(state, budget, &mut interrupted)
-    });
-    answer(report)
-}
-
-fn answer<M: ToString>(report: Report<M>) -> SolveAnswer {
-    let (outcome, moves, reason) = match report.outcome {
-        Outcome::Solved(moves) => (
-            "solved",
-            moves.iter().map(ToString::to_string).collect(),
-            None,
-        ),
-        Outcome::Unsolvable => ("unsolvable", Vec::new(), None),
-        Outcome::Unknown(reason) => ("unknown", Vec::new(), Some(reason)),
-    };
-    (
-        outcome.to_string(),
-        moves,
-        report.nodes,
-        report.seconds,
-        reason,
-    )
-}
-
 /// A Golf position as Python passes it: `(wrap, columns, stock, waste_top)`, card indices,
 /// each column's exposed card and the stock's next card last.
 type GolfPosition = (bool, Vec<Vec<u16>>, Vec<u16>, u16);
@@ -205,38 +120,6 @@ fn golf_position_of(state: &Golf) -> GolfPosition {
         wide(&state.stock),
         u16::from(state.waste_top),
     )
-}
-
-/// Every legal move of a Golf position, in notation, each with the position it leads to.
-#[pyfunction]
-fn golf_successors(position: GolfPosition) -> PyResult<Vec<(String, GolfPosition)>> {
-    let state = golf_from(position)?;
-    Ok(successors(
-        &state,
-        state.legal_moves(),
-        Golf::apply,
-        golf_position_of,
-    ))
-}
-
-/// Solves a Golf position exactly; the answer and its handling as for `klondike_solve`
-/// (`max_states` is accepted for the same signature; Golf's table needs no such limit).
-#[pyfunction]
-#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
-fn golf_solve(
-    py: Python<'_>,
-    position: GolfPosition,
-    max_nodes: u64,
-    max_seconds: f64,
-    max_states: usize,
-) -> PyResult<SolveAnswer> {
-    let state = golf_from(position)?;
-    let budget = Budget {
-        max_nodes,
-        max_seconds,
-        max_states,
-    };
-    Ok(run_solver(py, &state, &budget, golf::solve))
 }
 
 /// A Kansas position as Python passes it: `(base, reserve, columns, stock, waste,
@@ -279,45 +162,6 @@ fn kansas_position_of(state: &Kansas) -> KansasPosition {
         wide(&state.waste),
         wide(&state.counts),
     )
-}
-
-/// Every legal move of a Kansas position, in notation, each with the position it leads to.
-#[pyfunction]
-fn kansas_successors(position: KansasPosition) -> PyResult<Vec<(String, KansasPosition)>> {
-    let state = kansas_from(position)?;
-    Ok(successors(
-        &state,
-        state.legal_moves(),
-        Kansas::apply,
-        kansas_position_of,
-    ))
-}
-
-/// Solves a Kansas position with every card known; the answer and its handling as for
-/// `klondike_solve`. With `wins_only`, the search looks for a win only
-/// (`kansas::solve_for_win`).
-#[pyfunction]
-#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states, wins_only = false))]
-fn kansas_solve(
-    py: Python<'_>,
-    position: KansasPosition,
-    max_nodes: u64,
-    max_seconds: f64,
-    max_states: usize,
-    wins_only: bool,
-) -> PyResult<SolveAnswer> {
-    let state = kansas_from(position)?;
-    let budget = Budget {
-        max_nodes,
-        max_seconds,
-        max_states,
-    };
-    let solver = if wins_only {
-        kansas::solve_for_win
-    } else {
-        kansas::solve
-    };
-    Ok(run_solver(py, &state, &budget, solver))
 }
 
 /// A Solitaire Expert position as Python passes it: `(columns, hand, pile_suits,
@@ -365,51 +209,244 @@ fn expert_position_of(state: &Expert) -> ExpertPosition {
     )
 }
 
-/// Every legal move of a Solitaire Expert position, in notation, each with the position it
-/// leads to.
-#[pyfunction]
-fn expert_successors(position: ExpertPosition) -> PyResult<Vec<(String, ExpertPosition)>> {
-    let state = expert_from(position)?;
-    Ok(successors(
-        &state,
-        state.legal_moves(),
-        Expert::apply,
-        expert_position_of,
-    ))
+/// A game's position as it crosses between Python and the core.
+trait Bridge: NativeGame {
+    /// The position from the tuple the game's Python module gives (`native_position()`),
+    /// checked; a malformed one is a `ValueError`.
+    fn from_py(position: &Bound<'_, PyAny>) -> PyResult<Self>;
+    /// The position as that tuple.
+    fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyAny>>;
 }
 
-/// Solves a Solitaire Expert position (to one where every column is a single string, from
-/// which the engine plays out by itself); the answer as for `klondike_solve`.
+/// [`Bridge`] for a game from its tuple type and its two conversions.
+macro_rules! bridge {
+    ($game:ty, $position:ty, $from:ident, $to:ident) => {
+        impl Bridge for $game {
+            fn from_py(position: &Bound<'_, PyAny>) -> PyResult<Self> {
+                $from(position.extract::<$position>()?)
+            }
+            fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                Ok($to(self).into_pyobject(py)?.into_any().unbind())
+            }
+        }
+    };
+}
+
+bridge!(Klondike, Position, klondike_from, position_of);
+bridge!(Golf, GolfPosition, golf_from, golf_position_of);
+bridge!(Kansas, KansasPosition, kansas_from, kansas_position_of);
+bridge!(Expert, ExpertPosition, expert_from, expert_position_of);
+
+/// The registry of games: runs `$body` with `$G` the type of the game named `$name`.
+macro_rules! by_game {
+    ($name:expr, $G:ident => $body:expr) => {
+        match $name {
+            name if name == Klondike::NAME => {
+                type $G = Klondike;
+                $body
+            }
+            name if name == Golf::NAME => {
+                type $G = Golf;
+                $body
+            }
+            name if name == Kansas::NAME => {
+                type $G = Kansas;
+                $body
+            }
+            name if name == Expert::NAME => {
+                type $G = Expert;
+                $body
+            }
+            other => Err(PyValueError::new_err(format!(
+                "no native game {other:?} (games: klondike, golf, kansas, expert)"
+            ))),
+        }
+    };
+}
+
+/// The registry of games with reference players, as [`by_game`].
+macro_rules! by_players {
+    ($name:expr, $G:ident => $body:expr) => {
+        match $name {
+            name if name == Golf::NAME => {
+                type $G = Golf;
+                $body
+            }
+            other => Err(PyValueError::new_err(format!(
+                "no reference players for {other:?} yet (games with players: golf)"
+            ))),
+        }
+    };
+}
+
+/// `(outcome, moves, nodes, seconds, reason)` as `solve` returns it.
+type SolveAnswer = (String, Vec<String>, u64, f64, Option<String>);
+
+/// Every legal move of a position of game `game`, in notation, each with the position it
+/// leads to (for the differential tests against the engine of record).
 #[pyfunction]
-#[pyo3(signature = (position, *, max_nodes, max_seconds, max_states))]
-fn expert_solve(
+fn successors(
     py: Python<'_>,
-    position: ExpertPosition,
+    game: &str,
+    position: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(String, Py<PyAny>)>> {
+    fn each<G: Bridge>(
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<(String, Py<PyAny>)>> {
+        let state = G::from_py(position)?;
+        state
+            .moves()
+            .into_iter()
+            .map(|mv| {
+                let mut next = state.clone();
+                next.play(mv);
+                Ok((mv.to_string(), next.to_py(py)?))
+            })
+            .collect()
+    }
+    by_game!(game, G => each::<G>(py, position))
+}
+
+/// Solves a position of game `game` with every card known. Returns `(outcome, moves,
+/// nodes, seconds, reason)`, outcome one of `solved`, `unsolvable`, `unknown`. With
+/// `wins_only` the search looks for a win only (Kansas; the other solvers find wins first
+/// anyway). The GIL is released while searching; Ctrl-C stops the search cleanly (outcome
+/// `unknown`, reason `interrupted`).
+#[pyfunction]
+#[pyo3(signature = (game, position, *, max_nodes, max_seconds, max_states, wins_only = false))]
+fn solve(
+    py: Python<'_>,
+    game: &str,
+    position: &Bound<'_, PyAny>,
     max_nodes: u64,
     max_seconds: f64,
     max_states: usize,
+    wins_only: bool,
 ) -> PyResult<SolveAnswer> {
-    let state = expert_from(position)?;
     let budget = Budget {
         max_nodes,
         max_seconds,
         max_states,
     };
-    Ok(run_solver(py, &state, &budget, expert::solve))
+    let options = SolveOptions { wins_only };
+    fn each<G: Bridge>(
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        budget: &Budget,
+        options: SolveOptions,
+    ) -> PyResult<SolveAnswer> {
+        let state = G::from_py(position)?;
+        let report = py.detach(|| {
+            let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
+            state.solve(budget, options, &mut interrupted)
+        });
+        Ok(answer(report))
+    }
+    by_game!(game, G => each::<G>(py, position, &budget, options))
+}
+
+fn answer<M: ToString>(report: Report<M>) -> SolveAnswer {
+    let (outcome, moves, reason) = match report.outcome {
+        Outcome::Solved(moves) => (
+            "solved",
+            moves.iter().map(ToString::to_string).collect(),
+            None,
+        ),
+        Outcome::Unsolvable => ("unsolvable", Vec::new(), None),
+        Outcome::Unknown(reason) => ("unknown", Vec::new(), Some(reason)),
+    };
+    (
+        outcome.to_string(),
+        moves,
+        report.nodes,
+        report.seconds,
+        reason,
+    )
+}
+
+/// The reference players of game `game`, weakest first.
+#[pyfunction]
+fn players(game: &str) -> PyResult<Vec<&'static str>> {
+    by_players!(game, G => Ok(G::PLAYERS.to_vec()))
+}
+
+/// The index of player `name` of game `G`, or a `ValueError` naming the ladder.
+fn player_of<G: Players>(name: &str) -> PyResult<usize> {
+    player_index::<G>(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "no {} player {name:?} (players: {})",
+            G::NAME,
+            G::PLAYERS.join(", ")
+        ))
+    })
+}
+
+/// The move reference player `player` makes in a position of game `game` (seeing only
+/// what a person sees of it), with the player's randomness seeded by `seed`; `None` when
+/// it has none.
+#[pyfunction]
+fn choose(
+    py: Python<'_>,
+    game: &str,
+    position: &Bound<'_, PyAny>,
+    player: &str,
+    seed: u64,
+) -> PyResult<Option<String>> {
+    fn each<G: Bridge + Players>(
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        player: &str,
+        seed: u64,
+    ) -> PyResult<Option<String>> {
+        let index = player_of::<G>(player)?;
+        let view = G::from_py(position)?.observe();
+        let mut rng = shuffle::SplitMix64::new(seed);
+        Ok(py
+            .detach(|| G::choose(&view, index, &mut rng))
+            .map(|mv| mv.to_string()))
+    }
+    by_players!(game, G => each::<G>(py, position, player, seed))
+}
+
+/// A game played from a position of game `game` by reference player `player` with seed
+/// `seed`, at most `max_moves` moves: `(won, moves)`. The GIL is released while playing.
+#[pyfunction]
+fn playout(
+    py: Python<'_>,
+    game: &str,
+    position: &Bound<'_, PyAny>,
+    player: &str,
+    seed: u64,
+    max_moves: usize,
+) -> PyResult<(bool, Vec<String>)> {
+    fn each<G: Bridge + Players>(
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        player: &str,
+        seed: u64,
+        max_moves: usize,
+    ) -> PyResult<(bool, Vec<String>)> {
+        let index = player_of::<G>(player)?;
+        let start = G::from_py(position)?;
+        let game = py.detach(|| play_game(&start, index, seed, max_moves));
+        Ok((
+            game.won,
+            game.moves.iter().map(ToString::to_string).collect(),
+        ))
+    }
+    by_players!(game, G => each::<G>(py, position, player, seed, max_moves))
 }
 
 /// The native core of `patience`.
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(seeded_deck, module)?)?;
-    module.add_function(wrap_pyfunction!(klondike_successors, module)?)?;
-    module.add_function(wrap_pyfunction!(klondike_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(golf_successors, module)?)?;
-    module.add_function(wrap_pyfunction!(golf_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(kansas_successors, module)?)?;
-    module.add_function(wrap_pyfunction!(kansas_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(expert_successors, module)?)?;
-    module.add_function(wrap_pyfunction!(expert_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(successors, module)?)?;
+    module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(players, module)?)?;
+    module.add_function(wrap_pyfunction!(choose, module)?)?;
+    module.add_function(wrap_pyfunction!(playout, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -20,6 +20,9 @@ use crate::search::{Budget, Meter, Outcome, Report};
 
 pub use crate::search::Pruning;
 
+pub mod players;
+pub use players::GolfView;
+
 /// Columns in the tableau.
 pub const COLUMNS: usize = 7;
 /// Cards dealt to each column.

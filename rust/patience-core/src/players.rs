@@ -1,0 +1,84 @@
+//! Reference players: for each game a ladder of policies, weakest first, that see only
+//! what a person sees.
+//!
+//! A player is handed the game's [`Players::Observation`] (what is face up, how many cards
+//! are face down or in the stock, and the cards a person has seen and remembers) and never
+//! the position itself: [`Players::choose`] takes no position, so a player cannot peek at
+//! a face-down card or the stock's order by construction. The playout loop
+//! ([`playout`]) is the only code that holds the position, and it hands the player
+//! [`Players::observe`]'s answer and plays the move chosen. Given a seed every player is
+//! deterministic.
+
+use crate::game::NativeGame;
+use crate::shuffle::SplitMix64;
+
+/// A game with reference players.
+pub trait Players: NativeGame {
+    /// What a person sees of a position and remembers of the game so far.
+    type Observation: Clone + PartialEq + std::fmt::Debug + Send + Sync;
+
+    /// The ladder's names, weakest first.
+    const PLAYERS: &'static [&'static str];
+
+    /// What a person sees of this position (with what they remember of the cards seen so
+    /// far). Two positions that differ only in the order of cards the player has never
+    /// seen have the same observation.
+    fn observe(&self) -> Self::Observation;
+
+    /// The move player `player` (an index into [`Players::PLAYERS`]) makes, or `None`
+    /// when there is none. Randomness comes from `rng` only.
+    fn choose(
+        observation: &Self::Observation,
+        player: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<Self::Move>;
+}
+
+/// One game played by a reference player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout<M> {
+    /// Whether the game was won (as [`NativeGame::won`] counts it).
+    pub won: bool,
+    /// The moves played, in order.
+    pub moves: Vec<M>,
+}
+
+/// Plays `start` with player `player` and seed `seed` until it is won, the player has no
+/// move, or `max_moves` moves were played.
+///
+/// # Panics
+/// When `player` is not an index into [`Players::PLAYERS`], or a player picks a move the
+/// position does not allow (a bug in the player).
+pub fn playout<G: Players>(
+    start: &G,
+    player: usize,
+    seed: u64,
+    max_moves: usize,
+) -> Playout<G::Move> {
+    assert!(player < G::PLAYERS.len(), "no player {player}");
+    let mut rng = SplitMix64::new(seed);
+    let mut state = start.clone();
+    let mut moves = Vec::new();
+    while !state.won() && moves.len() < max_moves {
+        let Some(mv) = G::choose(&state.observe(), player, &mut rng) else {
+            break;
+        };
+        assert!(
+            state.moves().contains(&mv),
+            "{} player {} chose the illegal move {mv}",
+            G::NAME,
+            G::PLAYERS[player]
+        );
+        state.play(mv);
+        moves.push(mv);
+    }
+    Playout {
+        won: state.won(),
+        moves,
+    }
+}
+
+/// The index of player `name` in `G`'s ladder.
+pub fn player_index<G: Players>(name: &str) -> Option<usize> {
+    G::PLAYERS.iter().position(|&p| p == name)
+}

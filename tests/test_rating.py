@@ -1,0 +1,110 @@
+"""Reference players: they never peek, every move they pick is legal in the engine of
+record, and they are deterministic given a seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from patience import _core
+from patience.games import Golf, new_game
+from patience.rating import (
+    PLAYER_GAMES,
+    NoPlayersError,
+    WinRate,
+    choose,
+    players,
+    playout,
+    win_rate,
+)
+
+
+def golf_positions(wrap: bool, count: int, seed: int) -> list[Golf]:
+    """``count`` positions of random Golf games (random seeds, random legal moves)."""
+    rng = random.Random(seed)
+    found: list[Golf] = []
+    while len(found) < count:
+        game = Golf.from_seed(rng.getrandbits(64), {"wrap": wrap})
+        while len(found) < count and game.legal_moves():
+            found.append(game.copy())
+            game.play(rng.choice(game.legal_moves()))
+    return found
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_no_golf_player_sees_the_stock_order(wrap: bool) -> None:
+    """The same position with its stock in another order (the same observation) gets the
+    same move from every player with the same seed. The slow strong player is asked at
+    every tenth position."""
+    rng = random.Random(5)
+    changed = 0
+    for index, game in enumerate(golf_positions(wrap, 2000, seed=int(wrap))):
+        wrap_, columns, stock, top = game.native_position()
+        shuffled = rng.sample(stock, len(stock))
+        changed += shuffled != stock
+        ladder = players("golf") if index % 10 == 0 else players("golf")[:-1]
+        for player in ladder:
+            seed = rng.getrandbits(64)
+            seen = _core.choose("golf", (wrap_, columns, stock, top), player, seed)
+            again = _core.choose("golf", (wrap_, columns, shuffled, top), player, seed)
+            assert seen == again, (player, game.observation())
+            assert seen is None or game.is_legal(seen)
+    assert changed > 1500  # the test did move hidden cards
+
+
+@pytest.mark.parametrize("name", PLAYER_GAMES)
+def test_every_move_a_player_picks_is_legal_in_the_engine(name: str) -> None:
+    for variant in new_game(name, seed=0).variants():
+        for seed in range(40):
+            game = new_game(name, seed=seed, variant=variant)
+            for player in players(name):
+                played = playout(game, player, seed)  # replays every move in the engine
+                assert played.moves  # every player moves at the start of a deal
+                assert game.legal_moves() == new_game(name, seed=seed, variant=variant).legal_moves()
+
+
+def test_players_are_deterministic_given_a_seed() -> None:
+    game = new_game("golf", seed=12, variant={"wrap": True})
+    for player in players("golf"):
+        assert playout(game, player, 3) == playout(game, player, 3)
+    random_games = {playout(game, "random", seed).moves for seed in range(10)}
+    assert len(random_games) > 1  # and the seed does matter
+
+
+def test_the_ladder_climbs_on_golf_with_wrap() -> None:
+    deals = [new_game("golf", seed=seed, variant={"wrap": True}) for seed in range(40)]
+    wins = {
+        player: sum(playout(game, player, seed).won for seed, game in enumerate(deals))
+        for player in players("golf")
+    }
+    assert wins["random"] <= wins["greedy"] < wins["hindsight"], wins
+
+
+def test_a_chosen_move_is_the_first_move_of_the_playout() -> None:
+    game = new_game("golf", seed=4, variant={"wrap": False})
+    for player in players("golf"):
+        assert choose(game, player, 9) == playout(game, player, 9).moves[0]
+
+
+def test_bad_requests_are_refused_with_a_reason() -> None:
+    game = new_game("golf", seed=1, variant={"wrap": True})
+    with pytest.raises(ValueError, match="no golf player 'perfect'"):
+        playout(game, "perfect", 1)
+    with pytest.raises(ValueError, match="from 0 to 2"):
+        playout(game, "random", -1)
+    with pytest.raises(NoPlayersError, match="no reference players for kansas"):
+        playout(new_game("kansas", seed=1), "random", 1)
+    with pytest.raises(ValueError, match="expected tuple of length 4"):
+        _core.choose("golf", new_game("klondike", seed=1).native_position(), "random", 1)
+
+
+def test_win_rates_come_with_a_wilson_interval() -> None:
+    rate = win_rate(new_game("golf", seed=7, variant={"wrap": True}), "greedy", games=20)
+    assert 0 <= rate.wins <= 20 and rate.games == 20
+    low, high = rate.interval
+    assert low <= rate.rate <= high
+    assert WinRate(50, 100).interval == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert WinRate(100, 100).interval[1] == 1.0
+    with pytest.raises(ValueError, match="at least one game"):
+        win_rate(new_game("golf", seed=7), "greedy", games=0)
