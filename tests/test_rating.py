@@ -4,11 +4,12 @@ record, and they are deterministic given a seed."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from patience import _core
-from patience.games import Golf, new_game
+from patience.games import GAMES, Game, new_game
 from patience.rating import (
     PLAYER_GAMES,
     NoPlayersError,
@@ -19,50 +20,72 @@ from patience.rating import (
     win_rate,
 )
 
+VARIANTS = [(name, v) for name in PLAYER_GAMES for v in GAMES[name].variants()]
+IDS = [name + "".join(f"-{key}={value}" for key, value in v.items()) for name, v in VARIANTS]
 
-def golf_positions(wrap: bool, count: int, seed: int) -> list[Golf]:
-    """``count`` positions of random Golf games (random seeds, random legal moves)."""
+
+def positions(name: str, variant: dict[str, object], count: int, seed: int) -> list[Game]:
+    """``count`` positions of random games (random seeds, 0 to 150 random legal moves)."""
     rng = random.Random(seed)
-    found: list[Golf] = []
+    found: list[Game] = []
     while len(found) < count:
-        game = Golf.from_seed(rng.getrandbits(64), {"wrap": wrap})
-        while len(found) < count and game.legal_moves():
+        game = new_game(name, seed=rng.getrandbits(64), variant=variant)
+        for _ in range(rng.randint(1, 150)):
+            if len(found) >= count or not game.legal_moves():
+                break
             found.append(game.copy())
             game.play(rng.choice(game.legal_moves()))
     return found
 
 
-@pytest.mark.parametrize("wrap", [False, True])
-def test_no_golf_player_sees_the_stock_order(wrap: bool) -> None:
-    """The same position with its stock in another order (the same observation) gets the
+def hidden_dealt_again(name: str, position: Any, rng: random.Random) -> Any:
+    """``position`` (a native position) with the cards the player cannot see (face down,
+    or in a stock whose order is hidden) dealt again among their places."""
+    if name == "golf":
+        wrap, columns, stock, top = position
+        return (wrap, columns, rng.sample(stock, len(stock)), top)
+    assert name == "klondike"
+    draw, columns, hidden, stock, waste, foundation = position
+    unseen = [card for column, h in zip(columns, hidden, strict=True) for card in column[:h]]
+    unseen = rng.sample(unseen + stock, len(unseen) + len(stock))
+    dealt = []
+    for column, h in zip(columns, hidden, strict=True):
+        dealt.append(unseen[:h] + column[h:])
+        unseen = unseen[h:]
+    return (draw, dealt, hidden, unseen, waste, foundation)
+
+
+@pytest.mark.parametrize(("name", "variant"), VARIANTS, ids=IDS)
+def test_no_player_sees_a_hidden_card(name: str, variant: dict[str, object]) -> None:
+    """The same position with its hidden cards dealt again (the same observation) gets the
     same move from every player with the same seed. The slow strong player is asked at
     every tenth position."""
     rng = random.Random(5)
     changed = 0
-    for index, game in enumerate(golf_positions(wrap, 2000, seed=int(wrap))):
-        wrap_, columns, stock, top = game.native_position()
-        shuffled = rng.sample(stock, len(stock))
-        changed += shuffled != stock
-        ladder = players("golf") if index % 10 == 0 else players("golf")[:-1]
+    for index, game in enumerate(positions(name, variant, 1500, seed=len(IDS))):
+        position = game.native_position()
+        other = hidden_dealt_again(name, position, rng)
+        changed += other != position
+        ladder = players(name) if index % 10 == 0 else players(name)[:-1]
         for player in ladder:
             seed = rng.getrandbits(64)
-            seen = _core.choose("golf", (wrap_, columns, stock, top), player, seed)
-            again = _core.choose("golf", (wrap_, columns, shuffled, top), player, seed)
-            assert seen == again, (player, game.observation())
+            seen = _core.choose(name, position, player, seed)
+            assert seen == _core.choose(name, other, player, seed), (player, game.observation())
             assert seen is None or game.is_legal(seen)
-    assert changed > 1500  # the test did move hidden cards
+    assert changed > 1000  # the test did move hidden cards
 
 
-@pytest.mark.parametrize("name", PLAYER_GAMES)
-def test_every_move_a_player_picks_is_legal_in_the_engine(name: str) -> None:
-    for variant in new_game(name, seed=0).variants():
-        for seed in range(40):
-            game = new_game(name, seed=seed, variant=variant)
-            for player in players(name):
-                played = playout(game, player, seed)  # replays every move in the engine
-                assert played.moves  # every player moves at the start of a deal
-                fresh = new_game(name, seed=seed, variant=variant)
-                assert game.legal_moves() == fresh.legal_moves()  # the game is unchanged
+@pytest.mark.parametrize(("name", "variant"), VARIANTS, ids=IDS)
+def test_every_move_a_player_picks_is_legal_in_the_engine(
+    name: str, variant: dict[str, object]
+) -> None:
+    for seed in range(12):
+        game = new_game(name, seed=seed, variant=variant)
+        for player in players(name):
+            played = playout(game, player, seed)  # replays every move in the engine
+            assert played.moves  # every player moves at the start of a deal
+            fresh = new_game(name, seed=seed, variant=variant)
+            assert game.legal_moves() == fresh.legal_moves()  # the game is unchanged
 
 
 def test_players_are_deterministic_given_a_seed() -> None:
@@ -96,6 +119,8 @@ def test_bad_requests_are_refused_with_a_reason() -> None:
         playout(game, "random", -1)
     with pytest.raises(NoPlayersError, match="no reference players for kansas"):
         playout(new_game("kansas", seed=1), "random", 1)
+    with pytest.raises(ValueError, match='no reference players for "kansas"'):
+        _core.playout("kansas", new_game("kansas", seed=1).native_position(), "random", 1, 9)
     with pytest.raises(ValueError, match="expected tuple of length 4"):
         _core.choose("golf", new_game("klondike", seed=1).native_position(), "random", 1)
 

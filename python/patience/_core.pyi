@@ -36,3 +36,8 @@ def playout(
     game: str, position: Position, player: str, seed: int, max_moves: int
 ) -> tuple[bool, list[str]]:
     """``(won, moves)``: a game played from ``position`` by reference player ``player``."""
+
+def wins(
+    game: str, position: Position, player: str, seeds: list[int], max_moves: int
+) -> list[bool]:
+    """Whether reference player ``player`` wins from ``position`` with each seed."""

@@ -3,8 +3,8 @@
 //! compared wherever both searches decided. `cargo run --release --example
 //! klondike_pruning_check -- COUNT [RANDOM_MOVES] [NODE_LIMIT]`.
 
+use patience_core::klondike::solver::{solve_with, Budget, Outcome, Pruning};
 use patience_core::klondike::{Klondike, Move};
-use patience_core::klondike_solver::{solve_with, Budget, Outcome, Pruning};
 use patience_core::shuffle::SplitMix64;
 
 /// A random index below `n`.

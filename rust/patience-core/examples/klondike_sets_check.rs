@@ -5,9 +5,9 @@
 //! instead; `PASS=complete` runs the abstract search's complete phase alone (no quick
 //! phases first), so that the wins it finds under the rules are compared too.
 
+use patience_core::klondike::sets as klondike_sets;
+use patience_core::klondike::solver as klondike_solver;
 use patience_core::klondike::Klondike;
-use patience_core::klondike_sets;
-use patience_core::klondike_solver;
 use patience_core::search::{Budget, Outcome, Pruning};
 
 fn verdict<M>(outcome: &Outcome<M>) -> &'static str {

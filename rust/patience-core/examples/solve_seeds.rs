@@ -9,8 +9,8 @@ use std::fmt::Display;
 use patience_core::expert::{self, Expert};
 use patience_core::golf::{self, Golf};
 use patience_core::kansas::{self, Kansas};
+use patience_core::klondike::solver as klondike_solver;
 use patience_core::klondike::Klondike;
-use patience_core::klondike_solver;
 use patience_core::search::{Budget, Outcome, Report};
 
 /// Solves the deal of each seed and prints what was found.

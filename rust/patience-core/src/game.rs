@@ -9,8 +9,8 @@ use std::fmt;
 use crate::expert::{self, Expert, ExpertMove};
 use crate::golf::{self, Golf, GolfMove};
 use crate::kansas::{self, Kansas, KansasMove};
+use crate::klondike::solver;
 use crate::klondike::{Klondike, Move};
-use crate::klondike_solver;
 use crate::search::{Budget, Report};
 
 /// What a caller may ask of a solver beyond its budget.
@@ -73,7 +73,7 @@ impl NativeGame for Klondike {
         _options: SolveOptions,
         stop: &mut dyn FnMut() -> bool,
     ) -> Report<Move> {
-        klondike_solver::solve(self, budget, stop)
+        solver::solve(self, budget, stop)
     }
 }
 

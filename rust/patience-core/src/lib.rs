@@ -13,8 +13,6 @@ pub mod game;
 pub mod golf;
 pub mod kansas;
 pub mod klondike;
-pub mod klondike_sets;
-pub mod klondike_solver;
 pub mod players;
 pub mod search;
 pub mod shuffle;

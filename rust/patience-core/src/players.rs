@@ -1,13 +1,14 @@
 //! Reference players: for each game a ladder of policies, weakest first, that see only
 //! what a person sees.
 //!
-//! A player is handed the game's [`Players::Observation`] (what is face up, how many cards
-//! are face down or in the stock, and the cards a person has seen and remembers) and never
-//! the position itself: [`Players::choose`] takes no position, so a player cannot peek at
-//! a face-down card or the stock's order by construction. The playout loop
-//! ([`playout`]) is the only code that holds the position, and it hands the player
-//! [`Players::observe`]'s answer and plays the move chosen. Given a seed every player is
-//! deterministic.
+//! A player is handed the game's [`Players::Observation`] (what is face up now, and how
+//! many cards are face down or in the stock) and its own [`Players::Memory`], which it
+//! builds from the observations it was shown (a person remembers the order of a stock
+//! they have turned through), never the position itself: [`Players::choose`] takes no
+//! position, so a player cannot peek at a face-down card or the stock's order by
+//! construction. The playout loop ([`playout`]) is the only code that holds the position,
+//! and it hands the player [`Players::observe`]'s answer and plays the move chosen. Given
+//! a seed every player is deterministic.
 
 use crate::game::NativeGame;
 use crate::shuffle::SplitMix64;
@@ -17,18 +18,23 @@ pub trait Players: NativeGame {
     /// What a person sees of a position and remembers of the game so far.
     type Observation: Clone + PartialEq + std::fmt::Debug + Send + Sync;
 
+    /// What a player remembers between moves, built only from the observations it was
+    /// shown (and the moves it chose).
+    type Memory: Clone + Default + Send;
+
     /// The ladder's names, weakest first.
     const PLAYERS: &'static [&'static str];
 
-    /// What a person sees of this position (with what they remember of the cards seen so
-    /// far). Two positions that differ only in the order of cards the player has never
-    /// seen have the same observation.
+    /// What a person sees of this position. Two positions that differ only in where the
+    /// cards the player cannot see lie have the same observation.
     fn observe(&self) -> Self::Observation;
 
     /// The move player `player` (an index into [`Players::PLAYERS`]) makes, or `None`
-    /// when there is none. Randomness comes from `rng` only.
+    /// when it has none or gives up. It updates `memory` from `observation`. Randomness
+    /// comes from `rng` only.
     fn choose(
         observation: &Self::Observation,
+        memory: &mut Self::Memory,
         player: usize,
         rng: &mut SplitMix64,
     ) -> Option<Self::Move>;
@@ -58,9 +64,10 @@ pub fn playout<G: Players>(
     assert!(player < G::PLAYERS.len(), "no player {player}");
     let mut rng = SplitMix64::new(seed);
     let mut state = start.clone();
+    let mut memory = G::Memory::default();
     let mut moves = Vec::new();
     while !state.won() && moves.len() < max_moves {
-        let Some(mv) = G::choose(&state.observe(), player, &mut rng) else {
+        let Some(mv) = G::choose(&state.observe(), &mut memory, player, &mut rng) else {
             break;
         };
         assert!(

@@ -1,7 +1,7 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 //!
 //! Each capability is one function taking the game's name: `successors`, `solve`,
-//! `players`, `choose` and `playout`. The name picks the game's type in `by_game!` (or
+//! `players`, `choose`, `playout` and `wins`. The name picks the game's type in `by_game!` (or
 //! `by_players!`), and the capability is written once, generic over the core's
 //! [`NativeGame`] and [`Players`] traits; `Bridge` turns each game's position tuple (as
 //! the game's Python module gives it, `native_position()`) into the core's position and
@@ -268,12 +268,16 @@ macro_rules! by_game {
 macro_rules! by_players {
     ($name:expr, $G:ident => $body:expr) => {
         match $name {
+            name if name == Klondike::NAME => {
+                type $G = Klondike;
+                $body
+            }
             name if name == Golf::NAME => {
                 type $G = Golf;
                 $body
             }
             other => Err(PyValueError::new_err(format!(
-                "no reference players for {other:?} yet (games with players: golf)"
+                "no reference players for {other:?} yet (games with players: klondike, golf)"
             ))),
         }
     };
@@ -383,8 +387,8 @@ fn player_of<G: Players>(name: &str) -> PyResult<usize> {
 }
 
 /// The move reference player `player` makes in a position of game `game` (seeing only
-/// what a person sees of it), with the player's randomness seeded by `seed`; `None` when
-/// it has none.
+/// what a person sees of it, and remembering nothing of earlier positions), with the
+/// player's randomness seeded by `seed`; `None` when it has none.
 #[pyfunction]
 fn choose(
     py: Python<'_>,
@@ -403,7 +407,7 @@ fn choose(
         let view = G::from_py(position)?.observe();
         let mut rng = shuffle::SplitMix64::new(seed);
         Ok(py
-            .detach(|| G::choose(&view, index, &mut rng))
+            .detach(|| G::choose(&view, &mut G::Memory::default(), index, &mut rng))
             .map(|mv| mv.to_string()))
     }
     by_players!(game, G => each::<G>(py, position, player, seed))
@@ -438,6 +442,37 @@ fn playout(
     by_players!(game, G => each::<G>(py, position, player, seed, max_moves))
 }
 
+/// Whether reference player `player` wins a position of game `game` in each of the
+/// playouts seeded by `seeds` (at most `max_moves` moves each); the GIL is released while
+/// playing.
+#[pyfunction]
+fn wins(
+    py: Python<'_>,
+    game: &str,
+    position: &Bound<'_, PyAny>,
+    player: &str,
+    seeds: Vec<u64>,
+    max_moves: usize,
+) -> PyResult<Vec<bool>> {
+    fn each<G: Bridge + Players>(
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        player: &str,
+        seeds: &[u64],
+        max_moves: usize,
+    ) -> PyResult<Vec<bool>> {
+        let index = player_of::<G>(player)?;
+        let start = G::from_py(position)?;
+        Ok(py.detach(|| {
+            seeds
+                .iter()
+                .map(|&seed| play_game(&start, index, seed, max_moves).won)
+                .collect()
+        }))
+    }
+    by_players!(game, G => each::<G>(py, position, player, &seeds, max_moves))
+}
+
 /// The native core of `patience`.
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -447,6 +482,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(players, module)?)?;
     module.add_function(wrap_pyfunction!(choose, module)?)?;
     module.add_function(wrap_pyfunction!(playout, module)?)?;
+    module.add_function(wrap_pyfunction!(wins, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

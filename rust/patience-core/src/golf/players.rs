@@ -77,6 +77,8 @@ impl GolfView {
 
 impl Players for Golf {
     type Observation = GolfView;
+    /// Nothing: every card a person has seen is on the waste, which the view lists.
+    type Memory = ();
     const PLAYERS: &'static [&'static str] = &["random", "greedy", "hindsight"];
 
     fn observe(&self) -> GolfView {
@@ -95,7 +97,12 @@ impl Players for Golf {
         }
     }
 
-    fn choose(view: &GolfView, player: usize, rng: &mut SplitMix64) -> Option<GolfMove> {
+    fn choose(
+        view: &GolfView,
+        _: &mut (),
+        player: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<GolfMove> {
         let moves = view.moves();
         match player {
             0 => (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize]),
@@ -215,8 +222,14 @@ mod tests {
             let players = if i % 10 == 0 { 3 } else { 2 };
             for player in 0..players {
                 let seed = i as u64 * 31 + player as u64;
-                let chosen = Golf::choose(&golf.observe(), player, &mut SplitMix64::new(seed));
-                let again = Golf::choose(&other.observe(), player, &mut SplitMix64::new(seed));
+                let chosen =
+                    Golf::choose(&golf.observe(), &mut (), player, &mut SplitMix64::new(seed));
+                let again = Golf::choose(
+                    &other.observe(),
+                    &mut (),
+                    player,
+                    &mut SplitMix64::new(seed),
+                );
                 assert_eq!(chosen, again, "player {player} at {golf:?}");
             }
         }

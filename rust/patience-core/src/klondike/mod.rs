@@ -9,6 +9,12 @@
 
 use std::fmt;
 
+pub mod players;
+pub mod sets;
+pub mod solver;
+
+pub use players::KlondikeView;
+
 /// Columns in the tableau.
 pub const COLUMNS: usize = 7;
 

@@ -1109,10 +1109,11 @@ mod tests {
                 if let Outcome::Solved(moves) = &sets.outcome {
                     assert!(replay(&start, moves).is_solved(), "seed {seed} draw {draw}");
                 }
-                let real =
-                    crate::klondike_solver::solve_concrete(&start, &budget(1_000_000), &mut || {
-                        false
-                    });
+                let real = crate::klondike::solver::solve_concrete(
+                    &start,
+                    &budget(1_000_000),
+                    &mut || false,
+                );
                 if let (Some(a), Some(b)) = (verdict(&sets.outcome), verdict(&real.outcome)) {
                     assert_eq!(a, b, "seed {seed} draw {draw}");
                     compared += 1;

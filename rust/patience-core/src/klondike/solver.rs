@@ -1,7 +1,7 @@
 //! A complete solver for thoughtful Klondike (every card known, unlimited passes).
 //!
 //! [`solve`] checks for a card that can never move (`has_stuck_card`), then searches
-//! positions taken up to the arrangement of their face-up cards (`crate::klondike_sets`;
+//! positions taken up to the arrangement of their face-up cards (`crate::klondike::sets`;
 //! in draw 3 with the deal in draw 1 as a quick proof of loss, see [`solve`]). The search
 //! over real positions below ([`solve_concrete`]) takes the positions that one does not,
 //! and is the reference it is checked against:
@@ -605,7 +605,7 @@ pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) 
         return Meter::new(budget, stop).report(Outcome::Unsolvable);
     }
     if start.draw == 1 {
-        return crate::klondike_sets::solve(start, budget, stop)
+        return crate::klondike::sets::solve(start, budget, stop)
             .unwrap_or_else(|_| solve_with(start, budget, Pruning::Full, stop));
     }
     // Draw 3: a short search first (most deals are decided in it); then the same position
@@ -618,7 +618,7 @@ pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) 
         max_nodes: budget.max_nodes.min(200_000),
         ..budget.clone()
     };
-    let first = match crate::klondike_sets::solve(start, &short, stop) {
+    let first = match crate::klondike::sets::solve(start, &short, stop) {
         Ok(report) => report,
         Err(_) => return solve_with(start, budget, Pruning::Full, stop),
     };
@@ -633,7 +633,7 @@ pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) 
         max_seconds: budget.max_seconds / 2.0,
         ..budget.clone()
     };
-    if let Ok(relaxed) = crate::klondike_sets::solve(&easier, &relaxed_budget, stop) {
+    if let Ok(relaxed) = crate::klondike::sets::solve(&easier, &relaxed_budget, stop) {
         spent(&relaxed, &mut nodes);
         if relaxed.outcome == Outcome::Unsolvable {
             return Report {
@@ -648,7 +648,7 @@ pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) 
         max_seconds: (budget.max_seconds - started.elapsed().as_secs_f64()).max(0.0),
         ..budget.clone()
     };
-    let mut last = crate::klondike_sets::solve(start, &rest, stop)
+    let mut last = crate::klondike::sets::solve(start, &rest, stop)
         .unwrap_or_else(|_| solve_with(start, &rest, Pruning::Full, stop));
     last.nodes += nodes;
     last.seconds = started.elapsed().as_secs_f64();
