@@ -12,9 +12,9 @@ from patience import _core
 from patience.cards import (
     Card,
     Rank,
+    SplitMix64,
     Suit,
-    _fnv1a64,
-    _SplitMix64,
+    fnv1a64,
     format_cards,
     ordered_deck,
     parse_deal,
@@ -84,10 +84,10 @@ def test_deal_validation_reasons() -> None:
 
 
 def test_fnv_and_splitmix_match_their_published_values() -> None:
-    assert _fnv1a64(b"") == 0xCBF29CE484222325
-    assert _fnv1a64(b"a") == 0xAF63DC4C8601EC8C
-    assert _fnv1a64(b"foobar") == 0x85944171F73967E8
-    rng = _SplitMix64(0)
+    assert fnv1a64(b"") == 0xCBF29CE484222325
+    assert fnv1a64(b"a") == 0xAF63DC4C8601EC8C
+    assert fnv1a64(b"foobar") == 0x85944171F73967E8
+    rng = SplitMix64(0)
     assert [rng.next() for _ in range(3)] == [
         0xE220A8397B1DCDAF,
         0x6E789E6AA1B965F4,

@@ -112,20 +112,24 @@ def test_games_started_at_once_never_share_a_deal(engine: Engine) -> None:
     assert len(catalog) == 12
 
 
-def test_the_catalog_command(tmp_path: Path) -> None:
+def test_the_generate_command(tmp_path: Path) -> None:
     database = tmp_path / "games.sqlite3"
     env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
-    command = [sys.executable, "-m", "patience.cli", "deals", "catalog", "golf", "--wrap"]
+    command = [sys.executable, "-m", "patience.cli", "deals", "generate", "golf", "--wrap"]
     done = subprocess.run(
-        [*command, "--count", "3", "--jobs", "1"], env=env, capture_output=True, text=True
+        [*command, "--count", "3", "--jobs", "1", "--quiet"],
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "added 3 certified winnable deals" in done.stdout
+    assert "3 deals added, 0 already there" in done.stdout
     assert "3 not yet dealt" in done.stdout
     engine = make_engine(f"sqlite:///{database}")
     with engine.connect() as connection:
         rows = connection.execute(select(deals)).all()
     assert [(row.game, json.loads(row.variant)) for row in rows] == [("golf", {"wrap": True})] * 3
+    assert all(row.rating_version == 1 and row.score is not None for row in rows)
     bad = subprocess.run([*command, "--count", "0"], env=env, capture_output=True, text=True)
     assert bad.returncode != 0
     assert "at least 1" in bad.stderr

@@ -1,4 +1,9 @@
-"""Solving many seeded deals on all local cores, and summarising what was found.
+"""Work over many deals: on all local cores by default, or on a Dask distributed cluster;
+and summaries of what was found.
+
+:func:`run` maps a plain function over tasks in order, on local processes or, given a
+scheduler address (``tcp://host:port``), on the cluster's workers (which need this package
+installed). :func:`solve_seeds` solves seeded deals with it.
 
 >>> low, high = wilson_interval(820, 1000)
 >>> round(low, 4), round(high, 4)
@@ -10,15 +15,58 @@ from __future__ import annotations
 import math
 import os
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from patience.games import game_class
 from patience.solve import solve
 
-__all__ = ["SeedResult", "Summary", "solve_seeds", "summarise", "wilson_interval"]
+__all__ = ["SeedResult", "Summary", "run", "solve_seeds", "summarise", "wilson_interval"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def run(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+) -> Iterator[R]:
+    """``function`` applied to each of ``tasks``, the results yielded in the tasks' order as
+    they are ready: on ``jobs`` local processes (all cores by default; one runs in this
+    process), or on the Dask distributed cluster whose scheduler is at ``scheduler``.
+    ``function`` must be a module-level function (it is pickled by name).
+
+    >>> list(run(abs, [-2, 3, -4], jobs=1))
+    [2, 3, 4]
+    """
+    if scheduler is not None:
+        yield from _run_on_cluster(function, tasks, scheduler)
+        return
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1 or len(tasks) <= 1:
+        yield from map(function, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+        yield from pool.map(function, tasks, chunksize=max(1, len(tasks) // (8 * workers)))
+
+
+def _run_on_cluster(function: Callable[[T], R], tasks: Sequence[T], scheduler: str) -> Iterator[R]:
+    """:func:`run` on a Dask distributed cluster: every task submitted at once (the
+    scheduler spreads them over the workers), the results gathered in order."""
+    from distributed import Client  # imported here: only cluster runs need it
+
+    with Client(scheduler, timeout="20s") as client:  # type: ignore[no-untyped-call]
+        futures = client.map(function, list(tasks), pure=False)
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            client.cancel(futures)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,9 @@ __all__ = [
     "SHUFFLE_VERSION",
     "Card",
     "Rank",
+    "SplitMix64",
     "Suit",
+    "fnv1a64",
     "format_cards",
     "ordered_deck",
     "parse_cards",
@@ -257,14 +259,15 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
-def _fnv1a64(data: bytes) -> int:
+def fnv1a64(data: bytes) -> int:
+    """FNV-1a, 64-bit, exactly as ``rust/patience-core``'s ``shuffle::fnv1a64``."""
     value = 0xCBF29CE484222325
     for byte in data:
         value = ((value ^ byte) * 0x100000001B3) & _MASK64
     return value
 
 
-class _SplitMix64:
+class SplitMix64:
     """SplitMix64 (Steele, Lea and Flood, 2014), exactly as ``rust/patience-core``."""
 
     __slots__ = ("state",)
@@ -302,7 +305,7 @@ def shuffled_deck(
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MASK64:
         raise InvalidDealError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}")
     cards = ordered_deck(decks)
-    rng = _SplitMix64(_fnv1a64(b"patience:" + key.encode()) ^ seed)
+    rng = SplitMix64(fnv1a64(b"patience:" + key.encode()) ^ seed)
     for i in range(len(cards) - 1, 0, -1):
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]

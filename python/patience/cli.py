@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from patience.batch import solve_seeds, summarise
+from patience.cli_deals import add_commands as add_catalog_commands
+from patience.cli_deals import run_command as run_catalog_command
 from patience.games import GAMES, Game, new_game
 from patience.records import GameRecord, ReplayError, ReplayResult, replay_json
 from patience.solve import SOLVABLE_GAMES, solve
@@ -143,17 +145,7 @@ def _parser() -> argparse.ArgumentParser:
         game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
         _add_limits(game_parser)
         game_parser.add_argument("--json", action="store_true", help="print one JSON object")
-    catalog = deal_commands.add_parser(
-        "catalog",
-        help="add certified winnable deals for timed games to the server's database "
-        "(PATIENCE_DATABASE_URL)",
-    )
-    for game_parser in _game_parsers(catalog, SOLVABLE_GAMES):
-        game_parser.add_argument("--count", type=_positive, default=100, help="deals to add")
-        game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
-        game_parser.add_argument(
-            "--time-limit", type=_seconds, default=2.0, help="seconds per seed (default: 2)"
-        )
+    add_catalog_commands(deal_commands, _game_parsers, _positive, _seed)
     serve = commands.add_parser(
         "serve", help="run the web platform (PATIENCE_DATABASE_URL, default SQLite here)"
     )
@@ -271,8 +263,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 def _cmd_deals(args: argparse.Namespace) -> int:
     if args.deals_command == "stats":
         return _cmd_stats(args)
-    if args.deals_command == "catalog":
-        return _cmd_catalog(args)
+    status = run_catalog_command(args)
+    if status is not None:
+        return status
     cls = GAMES[args.game]
     deal = cls.from_seed(args.seed).deal
     if args.json:
@@ -322,27 +315,6 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     if summary.unknown_seeds:
         print("undecided: seeds " + " ".join(map(str, summary.unknown_seeds)))
     return 0
-
-
-def _cmd_catalog(args: argparse.Namespace) -> int:
-    from patience.server import Settings
-    from patience.store.catalog import fill
-    from patience.store.db import make_engine, migrate
-
-    cls = GAMES[args.game]
-    variant = _variant_from(args, cls)
-    engine = make_engine(Settings.from_env().database_url)
-    migrate(engine)
-    filled = fill(
-        engine, args.game, variant, args.count, time_limit=args.time_limit, jobs=args.jobs
-    )
-    engine.dispose()
-    shown = "".join(f", {key} {value}" for key, value in variant.items())
-    print(
-        f"{cls.title}{shown}: added {filled.added} certified winnable deals "
-        f"({filled.tried} seeds tried); {filled.unused} not yet dealt"
-    )
-    return 0 if filled.added == args.count else _fail(f"only {filled.added} of {args.count} found")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

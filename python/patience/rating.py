@@ -1,4 +1,4 @@
-"""Reference players and how often they win: the evidence behind a deal's difficulty.
+"""Reference players, how often they win, and a deal's difficulty rating.
 
 Each game with reference players has a ladder of them, weakest first (:func:`players`).
 A player sees only what a person sees: the native core hands it the game's observation and
@@ -6,6 +6,13 @@ what a person remembers of the cards already seen, never a face-down card or the
 an unseen stock, and it is deterministic given a seed. Every game a player plays here is
 replayed through the engine of record: a move it refuses raises :class:`PlayerError` (a
 bug in the player, never a result).
+
+A deal's :class:`Rating` (:func:`rate`) holds each reference player's win rate over seeded
+playouts, the solver's features (its nodes to find a win, the certificate's length, the
+share of first moves that still win), one difficulty score by the formula of
+:func:`difficulty_score`, and a tier from 1 (easiest) to 10 (hardest): the score's decile
+among the calibration deals of its game and variant (:func:`tier_of`). The players, the
+formula and the calibration carry :data:`RATING_VERSION`, stored with every rated deal.
 
 >>> from patience.games import new_game
 >>> players("golf")
@@ -17,31 +24,79 @@ bug in the player, never a result).
 
 from __future__ import annotations
 
+import bisect
+import json
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
 
 from patience import _core
 from patience.errors import PatienceError
-from patience.games import Game
+from patience.games import Game, game_class
+from patience.solve import solve
 
 __all__ = [
+    "DIFFICULTIES",
     "PLAYER_GAMES",
+    "PLAYOUTS",
+    "RATING_VERSION",
     "NoPlayersError",
+    "NotCertifiedError",
     "PlayerError",
     "Playout",
+    "Rating",
     "WinRate",
+    "calibration",
     "choose",
+    "difficulty_of",
+    "difficulty_score",
     "players",
     "playout",
+    "rate",
+    "rate_seed",
+    "tier_of",
     "win_rate",
 ]
 
-PLAYER_GAMES = ("golf",)
+PLAYER_GAMES = ("klondike", "golf")
 """Games with reference players so far."""
 
 #: Moves a playout may take before it is stopped (a player that draws forever in a game
 #: with unlimited passes through the stock loses).
-MAX_MOVES = 1000
+MAX_MOVES = 500
+
+RATING_VERSION = 1
+"""The version of the reference players, the score's formula and the calibration. A rated
+deal keeps the version it was rated with; a change to any of the three is a new version,
+never a silent change to old ratings."""
+
+DIFFICULTIES: Mapping[str, tuple[int, int]] = {
+    "easy": (1, 3),
+    "medium": (4, 6),
+    "hard": (7, 8),
+    "expert": (9, 10),
+}
+"""The difficulties players choose from, each a range of tiers (both ends included)."""
+
+
+def difficulty_of(tier: int | None) -> str | None:
+    """The difficulty whose tiers hold ``tier``.
+
+    >>> difficulty_of(1), difficulty_of(7), difficulty_of(None)
+    ('easy', 'hard', None)
+    """
+    for name, (low, high) in DIFFICULTIES.items():
+        if tier is not None and low <= tier <= high:
+            return name
+    return None
+
+
+PLAYOUTS: Mapping[str, int] = {"random": 16, "greedy": 16, "hindsight": 4}
+"""Playouts a deal is rated with, by player (the strong player costs 50 to 300 ms a game,
+the others well under a millisecond)."""
 
 
 class PlayerError(AssertionError):
@@ -156,3 +211,185 @@ def win_rate(game: Game, player: str, *, games: int, seed: int = 0) -> WinRate:
         raise ValueError("a win rate needs at least one game")
     wins = sum(playout(game, player, seed + k).won for k in range(games))
     return WinRate(wins, games)
+
+
+class NotCertifiedError(PatienceError):
+    """The deal was not proved winnable within the budget, so it is not rated."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A certified deal's difficulty: the evidence and the verdict."""
+
+    game: str
+    variant: dict[str, object]
+    seed: int | None
+    version: int
+    players: dict[str, float]
+    """Each reference player's share of playouts won."""
+    playouts: dict[str, int]
+    nodes: int
+    """The solver's positions to find a win (looking for wins only)."""
+    moves: int
+    """The certificate's length: the moves a win needs at least as this solver found it."""
+    first_moves: float
+    """The share of the legal first moves after which the deal is still won."""
+    score: float
+    """0 (easiest) to 1 (hardest): :func:`difficulty_score`."""
+    tier: int | None = field(default=None)
+    """1 (easiest) to 10 (hardest), or None while the variant has no calibration."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The rating as ``patience deals rate --json`` prints it."""
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "seed": self.seed,
+            "version": self.version,
+            "tier": self.tier,
+            "score": round(self.score, 6),
+            "players": {name: round(rate, 6) for name, rate in self.players.items()},
+            "playouts": self.playouts,
+            "nodes": self.nodes,
+            "moves": self.moves,
+            "first_moves": round(self.first_moves, 6),
+        }
+
+
+def difficulty_score(players: Mapping[str, float], first_moves: float, nodes: int) -> float:
+    """The difficulty score of version 1, from 0 (easiest) to 1 (hardest)::
+
+        0.8 * (mean over the ladder of 1 - win rate)
+      + 0.1 * (1 - share of first moves that still win)
+      + 0.1 * min(1, log10(1 + solver nodes) / 7)
+
+    Mostly how often the reference players lose, every player weighing the same (a deal
+    the weak players lose and the strong one wins sits in the middle); the two solver
+    terms separate deals the players treat alike: a deal with few winning first moves, or
+    whose win the solver had to search for, is harder.
+
+    >>> round(difficulty_score({"a": 1.0, "b": 0.5}, 0.5, 999_999), 4)
+    0.3357
+    """
+    if not players:
+        raise ValueError("a score needs at least one player's win rate")
+    loss = sum(1 - rate for rate in players.values()) / len(players)
+    effort = min(1.0, math.log10(1 + nodes) / 7)
+    return 0.8 * loss + 0.1 * (1 - first_moves) + 0.1 * effort
+
+
+@cache
+def calibration() -> dict[str, Any]:
+    """The calibration shipped with the package (``calibration.json``): for each game and
+    variant of :data:`RATING_VERSION`, the nine scores that cut its calibration deals into
+    tenths, with how they were made."""
+    text = resources.files("patience").joinpath("calibration.json").read_text()
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _variant_key(variant: Mapping[str, object]) -> str:
+    return json.dumps(dict(variant), sort_keys=True)
+
+
+def tier_of(name: str, variant: Mapping[str, object], score: float) -> int | None:
+    """The tier, 1 (easiest) to 10 (hardest), of a deal of ``name`` and ``variant`` with
+    difficulty ``score``: one more than the number of the calibration's cut scores at or
+    below it, so each tier holds a tenth of the calibration deals. None when the variant
+    has no calibration."""
+    games = calibration().get("games", {})
+    cuts = games.get(name, {}).get(_variant_key(variant), {}).get("cuts")
+    if cuts is None:
+        return None
+    return 1 + bisect.bisect_right(cuts, score)
+
+
+def _seeds(playout_seed: int, player_index: int, count: int) -> list[int]:
+    """The playout seeds of one player: distinct for every player and playout."""
+    base = (playout_seed * 8 + player_index) * 1_000_003
+    return [(base + k) % 2**64 for k in range(count)]
+
+
+def rate(
+    game: Game,
+    *,
+    playouts: Mapping[str, int] | None = None,
+    playout_seed: int = 0,
+    node_limit: int = 2_000_000,
+    time_limit: float = 60.0,
+    seed: int | None = None,
+) -> Rating:
+    """Certify and rate ``game`` from its position (a deal, usually).
+
+    The solver looks for a win (``wins_only``) within ``node_limit`` nodes (a node limit,
+    not a time limit, so that a rating is the same on every machine; ``time_limit`` only
+    guards against a runaway); a deal it does not win raises :class:`NotCertifiedError`.
+    Each reference player then plays ``playouts[player]`` games from the position
+    (:data:`PLAYOUTS` by default), seeded from ``playout_seed``; and every legal first move
+    is solved again on a small budget for the share that still wins. ``seed`` is the deal's
+    seed, kept in the rating.
+    """
+    ladder = players(game.name)
+    counts = dict(PLAYOUTS if playouts is None else playouts)
+    if set(counts) != set(ladder) or min(counts.values()) <= 0:
+        raise ValueError(f"playouts are needed for each of {', '.join(ladder)}")
+    certified = solve(game, time_limit=time_limit, node_limit=node_limit, wins_only=True)
+    if certified.outcome != "solved":
+        raise NotCertifiedError(
+            f"not certified: the solver answered {certified.outcome}"
+            + (f" ({certified.reason})" if certified.reason else "")
+        )
+    position = game.native_position()
+    rates = {}
+    for index, player in enumerate(ladder):
+        won = _core.wins(
+            game.name, position, player, _seeds(playout_seed, index, counts[player]), MAX_MOVES
+        )
+        rates[player] = sum(won) / len(won)
+    first_moves = _winning_first_moves(game)
+    score = difficulty_score(rates, first_moves, certified.nodes)
+    return Rating(
+        game=game.name,
+        variant=game.variant,
+        seed=seed,
+        version=RATING_VERSION,
+        players=rates,
+        playouts=counts,
+        nodes=certified.nodes,
+        moves=len(certified.moves),
+        first_moves=first_moves,
+        score=score,
+        tier=tier_of(game.name, game.variant, score),
+    )
+
+
+def _winning_first_moves(game: Game, node_limit: int = 200_000) -> float:
+    """The share of ``game``'s legal moves after which the solver still finds a win within
+    ``node_limit`` nodes (a move it cannot decide counts as not winning)."""
+    moves = game.legal_moves()
+    if not moves:
+        return 0.0
+    won = 0
+    for move in moves:
+        after = game.copy()
+        after.play(move)
+        outcome = after.outcome()
+        if outcome is not None:
+            won += outcome.won
+            continue
+        answer = _core.solve(
+            game.name,
+            after.native_position(),
+            max_nodes=node_limit,
+            max_seconds=60.0,
+            max_states=4 * node_limit,
+            wins_only=True,
+        )
+        won += answer[0] == "solved"
+    return won / len(moves)
+
+
+def rate_seed(name: str, variant: Mapping[str, object], seed: int, **options: Any) -> Rating:
+    """:func:`rate` for the deal of ``seed`` of game ``name`` and ``variant``."""
+    game = game_class(name).from_seed(seed, dict(variant))
+    return rate(game, seed=seed, **options)

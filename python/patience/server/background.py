@@ -22,9 +22,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from patience.errors import PatienceError
 from patience.games import GAMES
+from patience.rating import DIFFICULTIES, PLAYER_GAMES
 from patience.store.catalog import Certified, unused
 from patience.store.db import checkpoint
-from patience.store.games import GameStore, Outage, certify_deal
+from patience.store.games import GameStore, Outage, certify_deal, rate_deal
 
 from .pool import SolverPool
 from .settings import Settings
@@ -120,17 +121,32 @@ class Background:
         gc.freeze()
 
     def _refill(self) -> None:
-        """One more certified deal for the first kind whose stock is below the setting,
-        if the solver pool is idle (players' requests first)."""
+        """One more certified deal for the first kind whose stock is low, if the solver pool
+        is idle (players' requests first). A game with reference players gets rated deals,
+        and its stock is low while any difficulty has fewer than a quarter of the setting
+        unused (up to five times the setting in all, since a rated deal falls in whichever
+        tier it falls)."""
+        target = self._settings.catalog_refill
         with self._store.engine.connect() as connection:
             for name, variant in catalog_kinds():
-                if unused(connection, name, variant) < self._settings.catalog_refill:
+                stock = unused(connection, name, variant)
+                low = stock < target
+                if name in PLAYER_GAMES and not low and stock < 5 * target:
+                    low = any(
+                        unused(connection, name, variant, tiers) < max(1, target // 4)
+                        for tiers in DIFFICULTIES.values()
+                    )
+                if not low:
+                    continue
+                if name in PLAYER_GAMES:
+                    job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
+                else:
                     job = self._pool.try_idle(
                         certify_deal, **self._store.certify_request(name, variant)
                     )
-                    if job is not None:
-                        job.add_done_callback(partial(self._stock, name, variant))
-                    return
+                if job is not None:
+                    job.add_done_callback(partial(self._stock, name, variant))
+                return
 
     def _stock(self, name: str, variant: dict[str, object], job: Future[Certified]) -> None:
         """Add a deal the solver process certified to the catalog."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from patience.rating import difficulty_of
 from patience.store.games import Answer, Live
 
 __all__ = ["session_json"]
@@ -40,6 +41,8 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "variant": game.variant,
         "mode": live.mode,
         "certified": live.certified,
+        "tier": live.tier,
+        "difficulty": difficulty_of(live.tier),
         "seed": live.seed if live.mode == "practice" or over else None,
         "board": board,
         "legal_moves": [] if over else [str(move) for move in game.legal_moves()],

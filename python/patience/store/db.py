@@ -60,6 +60,7 @@ sessions = Table(
     Column("created_at", Float, nullable=False),
     Column("ended_at", Float, nullable=True),  # wall-clock seconds; null while running
     Column("paused", Float, nullable=False, server_default="0"),  # outage seconds credited
+    Column("tier", Integer, nullable=True),  # the dealt deal's difficulty tier, if rated
     Index("sessions_running", "ended_at"),
 )
 """One row a game: everything needed to deal it again, and whether it is still running."""
@@ -109,11 +110,17 @@ deals = Table(
     Column("moves", Integer, nullable=False),  # the certificate's length
     Column("added_at", Float, nullable=False),
     Column("session_id", String(32), nullable=True),  # the game it was dealt to
+    Column("tier", Integer, nullable=True),  # 1 (easiest) to 10; null: not rated
+    Column("score", Float, nullable=True),  # the difficulty score, 0 to 1
+    Column("rating", Text, nullable=True),  # JSON: patience.rating.Rating.to_json()
+    Column("rating_version", Integer, nullable=True),
     UniqueConstraint("game", "variant", "seed"),
     Index("deals_unused", "game", "variant", "session_id"),
+    Index("deals_unused_tier", "game", "variant", "tier", "session_id"),
 )
 """The catalog: seeds whose deals the solver proved winnable (each certificate replayed),
-each dealt to one timed game at most."""
+each dealt to one game at most, with their difficulty rating where the game has reference
+players."""
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

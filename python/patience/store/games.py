@@ -29,13 +29,15 @@ from typing import Any, Literal
 from sqlalchemy import Engine, Float, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from patience.catalog import catalog_deal
 from patience.errors import PatienceError
 from patience.games import Game, game_class, new_game
 from patience.moves import Move
+from patience.rating import DIFFICULTIES, PLAYER_GAMES
 from patience.session import Clock, Event, Session
 from patience.solve import solve
 
-from .catalog import Certified, add, take
+from .catalog import Certified, Taken, add, take
 from .db import events, heartbeats, outages, sessions
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "NotYourGameError",
     "Outage",
     "certify_deal",
+    "rate_deal",
 ]
 
 Mode = Literal["timed", "practice"]
@@ -100,6 +103,7 @@ class Live:
     seed: int | None
     certified: bool
     saved: int  # events of the session's log known to be in the database
+    tier: int | None = None  # the deal's difficulty tier, when it came rated from the catalog
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
 
@@ -175,12 +179,18 @@ class GameStore:
     # -- starting -------------------------------------------------------------------
 
     def check_start(
-        self, name: str, variant: dict[str, object], *, seed: int | None, mode: Mode
+        self,
+        name: str,
+        variant: dict[str, object],
+        *,
+        seed: int | None,
+        mode: Mode,
+        difficulty: str | None = None,
     ) -> dict[str, object]:
         """The checked variant of a request for a new game; raises a :class:`PatienceError`
-        for an unknown game, a bad variant or seed, or a seed asked for a timed game (a
-        timed game is dealt by the server only: a player who chose the seed could have
-        solved it beforehand)."""
+        for an unknown game, a bad variant or seed, a seed asked for a timed game (a timed
+        game is dealt by the server only: a player who chose the seed could have solved it
+        beforehand), or a difficulty the game has no ratings for, or asked with a seed."""
         cls = game_class(name)
         checked = cls.check_variant(variant)
         if mode == "timed" and seed is not None:
@@ -188,15 +198,32 @@ class GameStore:
                 "a timed game is dealt by the server, never from a chosen seed; "
                 "play a chosen seed as a practice game"
             )
+        if difficulty is not None:
+            if difficulty not in DIFFICULTIES:
+                raise PatienceError(
+                    f"no difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})"
+                )
+            if name not in PLAYER_GAMES:
+                raise PatienceError(f"{cls.title} deals are not rated for difficulty yet")
+            if seed is not None:
+                raise PatienceError("a deal of a difficulty is chosen by the server, not a seed")
         if seed is not None and not 0 <= seed < 2**63:
             raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
         return checked
 
-    def claim(self, name: str, variant: dict[str, object], game_id: str) -> int | None:
-        """The catalog's next unused deal of ``name`` and ``variant`` (checked), claimed for
-        the game ``game_id``; None when the catalog has none."""
+    def claim(
+        self,
+        name: str,
+        variant: dict[str, object],
+        game_id: str,
+        difficulty: str | None = None,
+    ) -> Taken | None:
+        """The catalog's next unused deal of ``name`` and ``variant`` (checked), of a tier of
+        ``difficulty`` if given, claimed for the game ``game_id``; None when the catalog has
+        none."""
+        tiers = None if difficulty is None else DIFFICULTIES[difficulty]
         with self._engine.begin() as connection:
-            return take(connection, name, variant, game_id)
+            return take(connection, name, variant, game_id, tiers)
 
     def certify(self, name: str, variant: dict[str, object]) -> int:
         """A fresh seed whose deal the solver proved winnable (its certificate replayed), in
@@ -210,6 +237,11 @@ class GameStore:
         seconds = min(self._certify_seconds, CERTIFY_TRY_SECONDS.get(name, math.inf))
         seeds = [self._random_seed() for _ in range(CERTIFY_TRIES)]
         return {"name": name, "variant": variant, "try_seconds": seconds, "seeds": seeds}
+
+    def rate_request(self, name: str, variant: dict[str, object]) -> dict[str, Any]:
+        """The arguments of :func:`rate_deal` for a deal of ``name`` and ``variant``."""
+        seeds = [self._random_seed() for _ in range(CERTIFY_TRIES)]
+        return {"name": name, "variant": variant, "seeds": seeds}
 
     def add_to_catalog(self, name: str, variant: dict[str, object], deal: Certified) -> bool:
         """Add a certified deal to the catalog (the server's background refill); whether it
@@ -226,12 +258,17 @@ class GameStore:
         checked = self.check_start(name, variant, seed=seed, mode=mode)
         game_id = new_game_id()
         certified = False
+        tier = None
         if mode == "timed":
-            seed = self.claim(name, checked, game_id)
-            if seed is None:
+            taken = self.claim(name, checked, game_id)
+            if taken is None:
                 seed = self.certify(name, checked)
+            else:
+                seed, tier = taken.seed, taken.tier
             certified = True
-        return self.open(name, checked, seed=seed, mode=mode, certified=certified, game_id=game_id)
+        return self.open(
+            name, checked, seed=seed, mode=mode, certified=certified, game_id=game_id, tier=tier
+        )
 
     def open(
         self,
@@ -242,9 +279,10 @@ class GameStore:
         mode: Mode,
         certified: bool,
         game_id: str | None = None,
+        tier: int | None = None,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
-        with the token that holds it."""
+        with the token that holds it; ``tier`` is the deal's difficulty tier, if rated."""
         if seed is None:
             seed = self._random_seed()
         game = new_game(name, seed=seed, variant=variant)
@@ -257,6 +295,7 @@ class GameStore:
             seed=seed,
             certified=certified,
             saved=0,
+            tier=tier,
         )
         with self._engine.begin() as connection:
             connection.execute(
@@ -269,6 +308,7 @@ class GameStore:
                     seed=str(seed),
                     mode=mode,
                     certified=certified,
+                    tier=tier,
                     time_limit=live.session.time_limit,
                     created_at=live.session.log[0].at,
                 )
@@ -344,6 +384,7 @@ class GameStore:
             seed=None if row.seed is None else int(row.seed),
             certified=row.certified,
             saved=len(log),
+            tier=row.tier,
         )
 
     def _keep(self, live: Live) -> None:
@@ -620,6 +661,17 @@ def certify_deal(
         )
         if result.outcome == "solved":
             return Certified(seed, result.nodes, result.seconds, len(result.moves))
+    raise PatienceError(f"no winnable {name} deal found in {len(seeds)} tries; try again")
+
+
+def rate_deal(*, name: str, variant: dict[str, object], seeds: list[int]) -> Certified:
+    """The first of ``seeds`` whose deal the solver certifies within its node budget, rated
+    (:func:`patience.catalog.catalog_deal`). A plain function of plain values, so that it
+    can run in another process. Raises a :class:`PatienceError` when none is certified."""
+    for seed in seeds:
+        deal = catalog_deal(name, variant, seed)
+        if deal is not None:
+            return Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
     raise PatienceError(f"no winnable {name} deal found in {len(seeds)} tries; try again")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from patience.games import GAMES
+from patience.rating import DIFFICULTIES, PLAYER_GAMES
 from patience.solve import SOLVABLE_GAMES
 from patience.store.games import CERTIFIED_AT_START
 
@@ -16,7 +17,8 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 @router.get("")
 def list_games() -> list[dict[str, Any]]:
     """Every game: name, title, clock, variant options, whether timed games get deals the
-    solver proved winnable, and whether practice games offer hints."""
+    solver proved winnable, whether practice games offer hints, and the difficulties its
+    deals can be chosen by (none while its deals are not rated)."""
     return [
         {
             "name": cls.name,
@@ -28,6 +30,7 @@ def list_games() -> list[dict[str, Any]]:
             ],
             "certified_deals": cls.name in CERTIFIED_AT_START,
             "hints": cls.name in SOLVABLE_GAMES,
+            "difficulties": list(DIFFICULTIES) if cls.name in PLAYER_GAMES else [],
         }
         for cls in GAMES.values()
     ]

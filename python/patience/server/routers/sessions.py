@@ -61,6 +61,12 @@ class NewGame(BaseModel):
         "game is always dealt by the server",
     )
     mode: Literal["timed", "practice"] = "timed"
+    difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(
+        default=None,
+        description="a deal of this difficulty from the rated catalog (easy: tiers 1-3, "
+        "medium 4-6, hard 7-8, expert 9-10), for the games whose deals are rated; without "
+        "it, a timed game gets the catalog's next deal of any tier",
+    )
 
 
 class MoveCount(BaseModel):
@@ -92,20 +98,43 @@ def _busy(error: PoolFullError) -> HTTPException:
     return HTTPException(503, str(error), headers={"Retry-After": str(error.retry_after)})
 
 
-@router.post("", status_code=201, responses=_refusals(400, 413, 422, 429) | BUSY)
+START_REFUSALS = _refusals(400, 409, 413, 422, 429) | BUSY
+START_REFUSALS[409] = {
+    "description": "No unused deal of the difficulty asked for is left in the catalog now"
+}
+
+
+@router.post("", status_code=201, responses=START_REFUSALS)
 async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse:
     """Start a game; the answer holds the token that every later request must carry. A
-    timed game gets the catalog's next certified deal, or one certified now."""
+    timed game gets the catalog's next certified deal, or one certified now; a game of a
+    difficulty (timed or practice) gets the catalog's next deal of that difficulty."""
     try:
         variant = store.check_start(
-            request.game, request.variant, seed=request.seed, mode=request.mode
+            request.game,
+            request.variant,
+            seed=request.seed,
+            mode=request.mode,
+            difficulty=request.difficulty,
         )
-        game_id, seed, certified = new_game_id(), request.seed, False
-        if request.mode == "timed":
-            seed = store.claim(request.game, variant, game_id)
-            if seed is None:
+        game_id, seed, certified, tier = new_game_id(), request.seed, False, None
+        if request.difficulty is not None:
+            taken = store.claim(request.game, variant, game_id, request.difficulty)
+            if taken is None:
+                raise HTTPException(
+                    409,
+                    f"no {request.difficulty} {request.game} deal is left in the catalog "
+                    "right now; choose another difficulty, or try again in a few minutes "
+                    "while the server rates more",
+                )
+            seed, tier, certified = taken.seed, taken.tier, True
+        elif request.mode == "timed":
+            taken = store.claim(request.game, variant, game_id)
+            if taken is None:
                 deal = await pool.run(certify_deal, **store.certify_request(request.game, variant))
                 seed = deal.seed
+            else:
+                seed, tier = taken.seed, taken.tier
             certified = True
         live, token = store.open(
             request.game,
@@ -114,6 +143,7 @@ async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse
             mode=request.mode,
             certified=certified,
             game_id=game_id,
+            tier=tier,
         )
     except PoolFullError as error:
         raise _busy(error) from None

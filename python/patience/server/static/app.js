@@ -50,11 +50,29 @@ function renderOptions() {
     label.append(select);
     options.append(label);
   }
+  // Difficulty: for the games whose deals are rated; a deal of a difficulty is the server's
+  // choice, so it takes no seed.
+  const rated = (game?.difficulties ?? []).length > 0;
+  $("difficulty-row").hidden = !rated;
+  if (!rated) document.querySelector('input[name="difficulty"][value=""]').checked = true;
+  updateSeedRow();
+}
+
+function updateSeedRow() {
+  const form = new FormData($("new-game"));
+  $("seed-row").hidden = form.get("mode") !== "practice" || Boolean(form.get("difficulty"));
+}
+
+const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+
+function difficultyText(answer) {
+  if (answer.tier === null || answer.tier === undefined) return "";
+  return ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} (tier ${answer.tier} of 10)`;
 }
 
 $("new-game").addEventListener("change", (event) => {
   if (event.target.name === "game") renderOptions();
-  $("seed-row").hidden = new FormData($("new-game")).get("mode") !== "practice";
+  updateSeedRow();
 });
 
 $("new-game").addEventListener("submit", async (event) => {
@@ -65,8 +83,10 @@ $("new-game").addEventListener("submit", async (event) => {
     if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
   }
   const request = { game: form.get("game"), variant, mode: form.get("mode") };
+  const difficulty = form.get("difficulty");
+  if (difficulty) request.difficulty = difficulty;
   const seed = $("seed").value.trim();
-  if (request.mode === "practice" && seed) request.seed = Number(seed);
+  if (request.mode === "practice" && seed && !difficulty) request.seed = Number(seed);
   $("lobby-error").textContent = "";
   $("start").disabled = true;
   try {
@@ -96,7 +116,7 @@ async function show(answer) {
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("status").hidden = false;
-  $("title").textContent = `${answer.title}${variantText(answer.variant)}${answer.mode === "practice" ? " (practice)" : ""}`;
+  $("title").textContent = `${answer.title}${variantText(answer.variant)}${answer.mode === "practice" ? " (practice)" : ""}${difficultyText(answer)}`;
   $("score").textContent = answer.score;
   $("undo").disabled = !answer.can_undo;
   $("end").disabled = answer.outcome !== null;
@@ -114,7 +134,7 @@ async function show(answer) {
     }
   }
   renderBoard(answer);
-  if (answer.result) showResult(answer.result);
+  if (answer.result) showResult(answer.result, answer);
   else $("result").hidden = true;
 }
 
@@ -199,7 +219,7 @@ function announce(text) {
   $("announce").textContent = text;
 }
 
-function showResult(result) {
+function showResult(result, answer) {
   const rows = [
     ["Outcome", result.won ? "Won" : { ended: "Ended", stuck: "No moves left", timeout: "Time is up" }[result.reason] ?? result.reason],
     ["Cards home", result.cards_home],
@@ -208,6 +228,9 @@ function showResult(result) {
     ["Score", result.score],
     ["Time", `${result.elapsed.toFixed(1)} s`],
   ];
+  if (answer.tier !== null && answer.tier !== undefined) {
+    rows.push(["Difficulty", `${DIFFICULTY_NAMES[answer.difficulty]}, tier ${answer.tier} of 10`]);
+  }
   $("breakdown").innerHTML = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
   $("result-title").textContent = result.won ? "You won!" : "Game over";
   $("result").hidden = false;
@@ -495,7 +518,10 @@ $("hint").addEventListener("click", async () => {
     announce(hint.move ? `Hint: ${hint.move}` : hint.reason);
   } catch (error) { refused(error); }
 });
-$("restart").addEventListener("click", () => startGame({ ...auth.request, seed: view.seed }));
+$("restart").addEventListener("click", () => {
+  const { difficulty, ...request } = auth.request; // the same deal again, by its seed
+  startGame({ ...request, seed: view.seed });
+});
 $("again").addEventListener("click", () => startGame({ ...auth.request, seed: undefined }));
 $("to-lobby").addEventListener("click", showLobby);
 $("typed").addEventListener("submit", (event) => {

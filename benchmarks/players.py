@@ -1,0 +1,77 @@
+"""The reference players on random deals (not only certified ones), beside published figures.
+
+    .venv/bin/python benchmarks/players.py klondike --draw 3 --count 2000 [--players hindsight]
+    .venv/bin/python benchmarks/players.py golf --wrap --count 2000
+
+Plays each player once on each of the seeded deals ``--first`` .. ``--first + --count - 1``
+(playout seed = deal seed), on all cores, and prints the share won with its 95% Wilson
+interval and the seconds a deal. For Klondike draw 3 the published strong players are
+lonelybot's hindsight/MCTS player, 47.58% ± 0.80% of 15,024 deals at about 3 s a deal (its
+README), and Bjarnason, Fern and Tadepalli (ICAPS 2009), about 35-37% for their best
+sparse UCT player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from patience import rating
+from patience.batch import run, wilson_interval
+from patience.games import GAMES
+
+PUBLISHED = {
+    ("klondike", '{"draw": 3}'): "lonelybot 47.58% ± 0.80% (15,024 deals, about 3 s a deal); "
+    "Bjarnason, Fern and Tadepalli about 35-37%",
+}
+
+
+def _play(task: tuple[str, dict[str, object], str, int]) -> tuple[bool, float]:
+    name, variant, player, seed = task
+    game = GAMES[name].from_seed(seed, variant)
+    started = time.perf_counter()
+    won = rating.playout(game, player, seed).won
+    return won, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=rating.PLAYER_GAMES)
+    parser.add_argument("--count", type=int, default=2000)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--jobs", type=int)
+    parser.add_argument("--players", help="comma-separated (default: the whole ladder)")
+    known, rest = parser.parse_known_args()
+    cls = GAMES[known.game]
+    options = argparse.ArgumentParser()
+    for option in cls.options:
+        if all(isinstance(v, bool) for v in option.values):
+            options.add_argument(f"--{option.name}", action=argparse.BooleanOptionalAction)
+        else:
+            options.add_argument(f"--{option.name}", type=type(option.default))
+    parsed = vars(options.parse_args(rest))
+    variant = cls.check_variant({k: v for k, v in parsed.items() if v is not None})
+    ladder = known.players.split(",") if known.players else list(rating.players(known.game))
+    seeds = range(known.first, known.first + known.count)
+    print(f"{cls.title} {variant}, seeds {known.first}-{seeds[-1]}")
+    for player in ladder:
+        started = time.perf_counter()
+        tasks = [(known.game, variant, player, seed) for seed in seeds]
+        results = list(run(_play, tasks, jobs=known.jobs))
+        wall = time.perf_counter() - started
+        wins = sum(won for won, _ in results)
+        low, high = wilson_interval(wins, len(results))
+        per_deal = sum(seconds for _, seconds in results) / len(results)
+        print(
+            f"{player:>10}: {wins}/{len(results)} won, {wins / len(results):.2%} "
+            f"[{low:.2%}, {high:.2%}]; {per_deal:.3f} s a deal on one core ({wall:.0f} s wall)"
+        )
+    published = PUBLISHED.get((known.game, json.dumps(variant, sort_keys=True)))
+    if published:
+        print(f"published: {published}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""Is the difficulty rating valid? The figures of docs/rating.md for one game and variant.
+
+    .venv/bin/python benchmarks/rating_study.py golf --wrap --count 200
+    .venv/bin/python benchmarks/rating_study.py klondike --draw 3 --count 200
+
+Rates ``--count`` certified deals of a stream of their own (not the calibration's, not a
+catalog job's) twice, with playout seeds 0 and 1, on all cores, and prints:
+
+- each reference player's win rate per tier, tiers from the first rating, win rates from the
+  second one's playouts (not used to rate), with 95% Wilson intervals;
+- the skill gap per tier (the strongest player's win rate minus the weakest's);
+- stability: Spearman's rank correlation of the two ratings' scores, and the share of deals
+  whose tier moves by more than one;
+- the cost of a rating per deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from patience.batch import run, wilson_interval
+from patience.catalog import seed_stream
+from patience.games import GAMES
+from patience.rating import NotCertifiedError, rate_seed
+
+STUDY_STREAM = 2_000_000
+
+
+def _rate_twice(task: tuple[str, dict[str, object], int]) -> tuple[Any, Any, float] | None:
+    name, variant, seed = task
+    started = time.perf_counter()
+    try:
+        first = rate_seed(name, variant, seed, playout_seed=0)
+    except NotCertifiedError:
+        return None
+    seconds = time.perf_counter() - started
+    second = rate_seed(name, variant, seed, playout_seed=1)
+    return first.to_json(), second.to_json(), seconds
+
+
+def _ranks(values: list[float]) -> np.ndarray[Any, Any]:
+    """Ranks from 1, ties given their average rank."""
+    array = np.asarray(values)
+    order = array.argsort(kind="stable")
+    ranks = np.empty(len(array))
+    ranks[order] = np.arange(1, len(array) + 1)
+    for value in np.unique(array):
+        tied = array == value
+        ranks[tied] = ranks[tied].mean()
+    return ranks
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    """Spearman's rank correlation: Pearson's correlation of the ranks."""
+    return float(np.corrcoef(_ranks(a), _ranks(b))[0, 1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=sorted(GAMES))
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--jobs", type=int)
+    known, rest = parser.parse_known_args()
+    cls = GAMES[known.game]
+    options = argparse.ArgumentParser()
+    for option in cls.options:
+        if all(isinstance(v, bool) for v in option.values):
+            options.add_argument(f"--{option.name}", action=argparse.BooleanOptionalAction)
+        else:
+            options.add_argument(f"--{option.name}", type=type(option.default))
+    parsed = vars(options.parse_args(rest))
+    variant = cls.check_variant({k: v for k, v in parsed.items() if v is not None})
+    seeds = seed_stream(known.game, variant, STUDY_STREAM)
+    results: list[tuple[Any, Any, float]] = []
+    tried = 0
+    started = time.perf_counter()
+    while len(results) < known.count:
+        batch = [next(seeds) for _ in range(known.count - len(results))]
+        tried += len(batch)
+        tasks = [(known.game, variant, seed) for seed in batch]
+        results += [r for r in run(_rate_twice, tasks, jobs=known.jobs) if r is not None]
+    wall = time.perf_counter() - started
+    print(
+        f"{cls.title} {variant}: {len(results)} certified deals of {tried} seeds, "
+        f"stream {STUDY_STREAM}; {wall:.0f} s on {known.jobs or 'all'} cores"
+    )
+    players = list(results[0][0]["players"])
+    print("\nwin rate per tier (tiers from rating 1, playouts of rating 2), 95% intervals:")
+    print("tier  deals  " + "  ".join(f"{p:>22}" for p in players) + "   skill gap")
+    for tier in range(1, 11):
+        rows = [second for first, second, _ in results if first["tier"] == tier]
+        cells = []
+        rates = []
+        for player in players:
+            games = sum(r["playouts"][player] for r in rows)
+            wins = round(sum(r["players"][player] * r["playouts"][player] for r in rows))
+            low, high = wilson_interval(wins, games)
+            rate = wins / games if games else 0.0
+            rates.append(rate)
+            cells.append(f"{rate:6.1%} [{low:5.1%},{high:6.1%}]")
+        gap = rates[-1] - rates[0] if rows else 0.0
+        print(
+            f"{tier:4}  {len(rows):5}  " + "  ".join(f"{c:>22}" for c in cells) + f"   {gap:+.1%}"
+        )
+    first_scores = [first["score"] for first, _, _ in results]
+    second_scores = [second["score"] for _, second, _ in results]
+    moved = sum(
+        abs(first["tier"] - second["tier"]) > 1
+        for first, second, _ in results
+        if first["tier"] is not None and second["tier"] is not None
+    )
+    print(
+        f"\nstability: Spearman {spearman(first_scores, second_scores):.3f} between the two "
+        f"ratings' scores; tier moved by more than one: {moved} of {len(results)} "
+        f"({moved / len(results):.1%})"
+    )
+    seconds = [s for _, _, s in results]
+    print(
+        f"cost of one rating: median {statistics.median(seconds):.3f} s, "
+        f"mean {statistics.fmean(seconds):.3f} s a deal (one core)"
+    )
+    for player in players:
+        overall = statistics.fmean(second["players"][player] for _, second, _ in results)
+        print(f"{player}: {overall:.1%} of playouts won on these certified deals")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Building catalogs of certified, rated deals: what one deal costs and where seeds come from.
+
+A catalog job draws its seeds from a deterministic stream of its own
+(:func:`seed_stream`: the game, the variant and the stream number fix every seed), and
+:func:`catalog_deal` certifies one seed (the solver looks for a win within a node budget,
+the certificate replayed by the engine of record) and rates it
+(:func:`patience.rating.rate`) where the game has reference players. Node budgets, never
+time limits, decide both, so the same stream gives the same catalog on every machine and
+in every run: a job killed and run again ends with exactly the catalog of an uninterrupted
+one (``patience deals generate``). The database side is :mod:`patience.store.catalog`;
+running many seeds at once is :mod:`patience.batch`.
+
+>>> one, two = seed_stream("golf", {"wrap": True}, 0), seed_stream("golf", {"wrap": True}, 0)
+>>> [next(one) for _ in range(3)] == [next(two) for _ in range(3)]
+True
+>>> deal = catalog_deal("golf", {"wrap": True}, next(one))
+>>> deal is None or deal.rating["version"] == 1
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from patience.cards import SplitMix64, fnv1a64
+from patience.games import game_class
+from patience.rating import PLAYER_GAMES, NotCertifiedError, rate
+from patience.solve import solve
+
+__all__ = ["CERTIFY_NODES", "CatalogDeal", "catalog_deal", "seed_stream"]
+
+CERTIFY_NODES: Mapping[str, int] = {
+    "klondike": 2_000_000,
+    "golf": 2_000_000,
+    "kansas": 5_000_000,
+    "expert": 5_000_000,
+}
+"""Nodes the solver may search to certify a catalog deal, by game (a node limit, not a
+time limit, so that a catalog is the same on every machine)."""
+
+
+def seed_stream(name: str, variant: Mapping[str, object], stream: int) -> Iterator[int]:
+    """The seeds of catalog stream ``stream`` for ``name`` and ``variant``: SplitMix64 from
+    the FNV-1a hash of the game and variant, mixed with the stream number; 63-bit seeds
+    (they fit every database's signed 64-bit integers and the seed's text column)."""
+    key = json.dumps({"game": name, "variant": dict(variant)}, sort_keys=True)
+    rng = SplitMix64(fnv1a64(f"patience-catalog:{key}".encode()) ^ stream)
+    while True:
+        yield rng.next() >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogDeal:
+    """A certified deal as the catalog keeps it (plain values, to cross processes)."""
+
+    seed: int
+    nodes: int
+    seconds: float
+    moves: int
+    rating: dict[str, Any] | None
+
+
+def catalog_deal(
+    name: str, variant: Mapping[str, object], seed: int, *, node_limit: int | None = None
+) -> CatalogDeal | None:
+    """Certify the deal of ``seed`` and, where the game has reference players, rate it;
+    None when the solver does not win it within ``node_limit`` nodes (by default
+    :data:`CERTIFY_NODES`)."""
+    limit = node_limit or CERTIFY_NODES[name]
+    game = game_class(name).from_seed(seed, dict(variant))
+    if name in PLAYER_GAMES:
+        try:
+            rating = rate(game, seed=seed, node_limit=limit)
+        except NotCertifiedError:
+            return None
+        return CatalogDeal(seed, rating.nodes, 0.0, rating.moves, rating.to_json())
+    result = solve(game, time_limit=600.0, node_limit=limit, wins_only=True)
+    if result.outcome != "solved":
+        return None
+    return CatalogDeal(seed, result.nodes, result.seconds, len(result.moves), None)

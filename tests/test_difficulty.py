@@ -1,0 +1,285 @@
+"""Difficulty: rated deals, tiers, catalogs built by resumable jobs on local processes or a
+real Dask cluster, claimed by tier from the command line and by players through the server."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import OperationalError
+
+from patience.games import new_game
+from patience.rating import (
+    DIFFICULTIES,
+    RATING_VERSION,
+    NotCertifiedError,
+    calibration,
+    difficulty_score,
+    rate,
+    rate_seed,
+    tier_of,
+)
+from patience.server import Settings, create_app
+from patience.store.catalog import Certified, add, generate
+from patience.store.db import deals, make_engine, migrate
+
+GOLF_WRAP = {"wrap": True}
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    made = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite3'}")
+    migrate(made)
+    yield made
+    made.dispose()
+
+
+def catalog_of(engine: Engine) -> list[tuple[int, int | None, str | None]]:
+    """The catalog as (seed, tier, rating), in seed order: what two runs must agree on."""
+    with engine.connect() as connection:
+        rows = connection.execute(select(deals.c.seed, deals.c.tier, deals.c.rating)).all()
+    return sorted((int(seed), tier, rating) for seed, tier, rating in rows)
+
+
+def test_a_rating_holds_the_evidence_and_a_calibrated_tier() -> None:
+    rating = rate_seed("golf", GOLF_WRAP, 0)
+    assert rating.version == RATING_VERSION
+    assert set(rating.players) == {"random", "greedy", "hindsight"}
+    assert all(0.0 <= rate <= 1.0 for rate in rating.players.values())
+    assert rating.nodes > 0
+    assert rating.moves >= 35  # every column card plays
+    assert 0.0 < rating.first_moves <= 1.0
+    assert 0.0 <= rating.score <= 1.0
+    assert rating.tier is not None
+    assert 1 <= rating.tier <= 10
+    assert rating.score == difficulty_score(rating.players, rating.first_moves, rating.nodes)
+    assert rate_seed("golf", GOLF_WRAP, 0) == rating  # deterministic
+
+
+def test_a_deal_the_solver_does_not_win_is_not_rated() -> None:
+    with pytest.raises(NotCertifiedError, match="unsolvable"):
+        rate(new_game("golf", seed=1, variant={"wrap": False}))
+
+
+def test_tiers_come_from_the_calibration_deciles() -> None:
+    cuts = calibration()["games"]["golf"][json.dumps(GOLF_WRAP)]["cuts"]
+    assert len(cuts) == 9
+    assert cuts == sorted(cuts)
+    assert tier_of("golf", GOLF_WRAP, 0.0) == 1
+    assert tier_of("golf", GOLF_WRAP, 1.0) == 10
+    assert tier_of("golf", GOLF_WRAP, cuts[4]) == 6
+    assert tier_of("kansas", {}, 0.5) is None  # no ratings for Kansas yet
+
+
+def test_the_score_grows_with_the_players_losses() -> None:
+    easy = difficulty_score({"a": 1.0, "b": 1.0}, 1.0, 100)
+    middle = difficulty_score({"a": 0.0, "b": 1.0}, 1.0, 100)
+    hard = difficulty_score({"a": 0.0, "b": 0.0}, 1.0, 100)
+    assert easy < middle < hard
+    assert difficulty_score({"a": 0.5}, 0.2, 100) > difficulty_score({"a": 0.5}, 0.9, 100)
+
+
+def test_a_killed_job_run_again_ends_with_the_same_catalog(tmp_path: Path, engine: Engine) -> None:
+    generate(engine, "golf", GOLF_WRAP, 8, stream=5, jobs=1)
+    whole = catalog_of(engine)
+    assert len(whole) == 8
+    assert all(tier is not None for _, tier, _ in whole)
+
+    database = tmp_path / "killed.sqlite3"
+    env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
+    command = [sys.executable, "-m", "patience.cli", "deals", "generate", "golf", "--wrap"]
+    options = ["--count", "8", "--stream", "5", "--jobs", "1", "--chunk", "2", "--quiet"]
+    job = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL)
+    killed = make_engine(f"sqlite:///{database}")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and job.poll() is None:
+        try:
+            written = len(catalog_of(killed))
+        except OperationalError:  # not migrated yet
+            written = 0
+        if 2 <= written < 8:
+            job.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.05)
+    job.wait(timeout=60)
+    assert job.returncode == -signal.SIGKILL, "the job ended before it could be killed"
+    partial = catalog_of(killed)
+    assert 2 <= len(partial) < 8
+    done = subprocess.run([*command, *options], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "already there" in done.stdout
+    assert catalog_of(killed) == whole  # nothing lost, nothing twice
+    killed.dispose()
+
+
+def test_a_dask_cluster_builds_the_catalog_local_processes_build(
+    tmp_path: Path, engine: Engine
+) -> None:
+    """A real cluster: a scheduler and two worker processes, started here."""
+    dask = Path(sys.executable).with_name("dask")
+    address_file = tmp_path / "scheduler.json"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [
+            dask,
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            address_file,
+        ],
+        **quiet,
+    )
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not address_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(address_file.read_text())["address"]
+        worker = subprocess.Popen(
+            [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+            **quiet,
+        )
+        generate(engine, "golf", GOLF_WRAP, 6, stream=9, jobs=2)
+        local = catalog_of(engine)
+        cluster = make_engine(f"sqlite:///{tmp_path / 'cluster.sqlite3'}")
+        migrate(cluster)
+        generate(cluster, "golf", GOLF_WRAP, 6, stream=9, scheduler=address, chunk=4)
+        assert catalog_of(cluster) == local
+        cluster.dispose()
+    finally:
+        for process in (worker, scheduler):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
+
+
+def rated(seed: int, tier: int) -> Certified:
+    rating = {"tier": tier, "score": tier / 10, "version": RATING_VERSION, "players": {}}
+    return Certified(seed, 10, 0.01, 40, rating)
+
+
+def cli(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
+    command = [sys.executable, "-m", "patience.cli", "deals", *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True)
+
+
+def test_pick_export_and_report(tmp_path: Path) -> None:
+    database = tmp_path / "catalog.sqlite3"
+    engine = make_engine(f"sqlite:///{database}")
+    migrate(engine)
+    generate(engine, "golf", GOLF_WRAP, 4, stream=2, jobs=1)
+    exported = cli(database, "export", "golf", "--wrap", "--json")
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert len(lines) == 4
+    first = lines[0]
+    assert set(first) >= {"seed", "tier", "score", "players", "moves", "nodes", "version"}
+    assert set(first["players"]) == {"random", "greedy", "hindsight"}
+
+    picked = cli(database, "pick", "golf", "--wrap", "--tier", str(first["tier"]), "--json")
+    assert picked.returncode == 0, picked.stderr
+    answer = json.loads(picked.stdout)
+    assert answer["tier"] == first["tier"]
+    same_tier = [line["seed"] for line in lines if line["tier"] == first["tier"]]
+    assert answer["seed"] in same_tier
+    for _ in same_tier[1:]:
+        assert cli(database, "pick", "golf", "--wrap", "--tier", str(first["tier"])).returncode == 0
+    gone = cli(database, "pick", "golf", "--wrap", "--tier", str(first["tier"]))
+    assert gone.returncode == 1
+    assert f"no unused Golf, wrap True deal of tier {first['tier']}" in gone.stdout
+    assert cli(database, "pick", "golf", "--tier", "11").returncode == 2
+
+    png = tmp_path / "report.png"
+    report = cli(database, "report", "--json", "--png", str(png))
+    assert report.returncode == 0, report.stderr
+    counts = json.loads(report.stdout)["deals"]
+    assert sum(row["deals"] for row in counts) == 4
+    assert sum(row["unused"] for row in counts) == 4 - len(same_tier)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rated_one = cli(database, "rate", "golf", "--wrap", "--seed", "0", "--json")
+    assert json.loads(rated_one.stdout)["version"] == RATING_VERSION
+    unsolvable = cli(database, "rate", "golf", "--no-wrap", "--seed", "1")
+    assert unsolvable.returncode == 1
+    assert "not certified" in unsolvable.stdout
+    engine.dispose()
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    settings = Settings(database_url=database_url, catalog_refill=0, rate_starts=None)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def stock(client: TestClient, deals_by_tier: dict[int, int]) -> None:
+    """Rated Golf (wrap) deals straight into the server's catalog: seeds 100 and up."""
+    engine = make_engine(client.app.state.settings.database_url)  # type: ignore[attr-defined]
+    seed = 100
+    with engine.begin() as connection:
+        for tier, count in deals_by_tier.items():
+            for _ in range(count):
+                add(connection, "golf", GOLF_WRAP, rated(seed, tier), at=time.time())
+                seed += 1
+    engine.dispose()
+
+
+def new(client: TestClient, **request: Any) -> Any:
+    return client.post("/api/sessions", json={"game": "golf", "variant": GOLF_WRAP, **request})
+
+
+def test_players_choose_a_difficulty_and_see_the_tier(client: TestClient) -> None:
+    stock(client, {2: 1, 5: 1, 9: 2})
+    games = {game["name"]: game for game in client.get("/api/games").json()}
+    assert games["golf"]["difficulties"] == list(DIFFICULTIES)
+    assert games["kansas"]["difficulties"] == []
+    hard_ones = []
+    for difficulty, tiers in [("easy", {2}), ("medium", {5}), ("expert", {9}), ("expert", {9})]:
+        answer = new(client, difficulty=difficulty)
+        assert answer.status_code == 201, answer.text
+        body = answer.json()
+        assert body["tier"] in tiers
+        assert body["difficulty"] == difficulty
+        assert body["certified"] is True
+        assert body["seed"] is None  # a timed game's seed stays secret
+        hard_ones.append(body["id"])
+        again = client.get(
+            f"/api/sessions/{body['id']}", headers={"Authorization": f"Bearer {body['token']}"}
+        )
+        assert again.json()["tier"] == body["tier"]
+    refused = new(client, difficulty="expert")
+    assert refused.status_code == 409
+    assert "no expert golf deal is left" in refused.json()["detail"]
+    hard = new(client, difficulty="hard")
+    assert hard.status_code == 409  # none was ever there: not another tier instead
+    practice = new(client, difficulty="easy", mode="practice")
+    assert practice.status_code == 409  # the one easy deal was dealt
+    assert new(client, difficulty="impossible").status_code == 422
+    kansas = client.post("/api/sessions", json={"game": "kansas", "difficulty": "easy"})
+    assert kansas.status_code == 400
+    assert "not rated" in kansas.json()["detail"]
+    seeded = new(client, difficulty="easy", mode="practice", seed=5)
+    assert seeded.status_code == 400
+    assert "not a seed" in seeded.json()["detail"]
+
+
+def test_a_practice_game_of_a_difficulty_shows_its_seed(client: TestClient) -> None:
+    stock(client, {7: 1})
+    answer = new(client, difficulty="hard", mode="practice")
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["tier"] == 7
+    assert answer.json()["seed"] == 100
