@@ -19,6 +19,8 @@ from patience.games import new_game
 from patience.games.klondike import Klondike
 from patience.server import launch
 from patience.solve import solve
+from patience.store.catalog import Certified, add
+from patience.store.db import make_engine, migrate
 
 CHROMIUM = "/usr/bin/chromium"
 # Playwright's wait_for_function evaluates its string in the page, which the server's
@@ -300,3 +302,50 @@ def test_the_clock_runs_out(browser: Browser, short_clock_server: str) -> None:
     assert page.inner_text("#clock") == "0:00"
     assert page.is_disabled("#undo")
     page.close()
+
+
+@pytest.fixture(scope="module")
+def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose catalog holds two rated Golf (wrap) deals: tiers 2 and 8."""
+    database = tmp_path_factory.mktemp("rated") / "games.sqlite3"
+    engine = make_engine(f"sqlite:///{database}")
+    migrate(engine)
+    with engine.begin() as connection:
+        for seed, tier in [(11, 2), (12, 8)]:
+            rating = {"tier": tier, "score": tier / 10, "version": 1, "players": {}}
+            add(connection, "golf", {"wrap": True}, Certified(seed, 9, 0.01, 40, rating), at=1.0)
+    engine.dispose()
+    port = launch.free_port()
+    process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
+    yield f"http://127.0.0.1:{port}"
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: str) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=BYPASS_CSP)
+    page = context.new_page()
+    page.goto(rated_server)
+    page.check("input[name=game][value=kansas]")
+    assert page.locator("#difficulty-row").is_hidden()  # Kansas's deals are not rated yet
+    page.check("input[name=game][value=golf]")
+    assert page.locator("#difficulty-row").is_visible()
+    page.select_option("#options select", "true")
+    page.check("input[name=difficulty][value=easy]")
+    page.check("input[name=mode][value=practice]")
+    assert page.locator("#seed-row").is_hidden()  # the server chooses the deal
+    page.check("input[name=mode][value=timed]")
+    shot(page, "lobby-difficulty")
+    page.click("#start")
+    page.wait_for_selector("#board .card")
+    assert "Easy (tier 2 of 10)" in page.inner_text("#title")
+    shot(page, "golf-easy")
+    answered(page, lambda: page.click("#end"))
+    page.wait_for_selector("#result:not([hidden])")
+    assert "Easy, tier 2 of 10" in page.inner_text("#breakdown")
+    page.click("#to-lobby")
+    page.check("input[name=difficulty][value=expert]")
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#lobby-error').textContent !== ''")
+    assert "no expert golf deal is left" in page.inner_text("#lobby-error")
+    context.close()

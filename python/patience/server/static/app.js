@@ -20,14 +20,22 @@ async function showLobby() {
   $("result").hidden = true;
   $("status").hidden = true;
   if (!games.length) games = await api.games();
+  // Back in the lobby, the last game and its options stay chosen.
+  const form = new FormData($("new-game"));
+  const chosen = form.get("game") ?? games[0]?.name;
+  const options = [...form.entries()].filter(([key]) => key.startsWith("option:"));
   const choice = $("game-choice");
   choice.querySelectorAll("label").forEach((label) => label.remove());
-  games.forEach((game, index) => {
+  games.forEach((game) => {
     const label = document.createElement("label");
-    label.innerHTML = `<input type="radio" name="game" value="${game.name}" ${index ? "" : "checked"}> ${game.title}`;
+    label.innerHTML = `<input type="radio" name="game" value="${game.name}" ${game.name === chosen ? "checked" : ""}> ${game.title}`;
     choice.append(label);
   });
   renderOptions();
+  for (const [key, value] of options) {
+    const select = document.querySelector(`#options select[name="${key}"]`);
+    if (select) select.value = value;
+  }
 }
 
 function renderOptions() {
