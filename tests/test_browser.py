@@ -338,7 +338,7 @@ def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: s
     shot(page, "lobby-difficulty")
     page.click("#start")
     page.wait_for_selector("#board .card")
-    assert "Easy (tier 2 of 10)" in page.inner_text("#title")
+    assert "Easy 2/10" in page.inner_text("#title")
     shot(page, "golf-easy")
     answered(page, lambda: page.click("#end"))
     page.wait_for_selector("#result:not([hidden])")
@@ -347,5 +347,7 @@ def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: s
     page.check("input[name=difficulty][value=expert]")
     page.click("#start")
     page.wait_for_function("document.querySelector('#lobby-error').textContent !== ''")
-    assert "no expert golf deal is left" in page.inner_text("#lobby-error")
+    assert "no Expert deal of Golf (wrap) is left" in page.inner_text("#lobby-error")
+    # the status bar (clock, score) belongs to the table, not the lobby
+    assert page.locator("#status").is_hidden()
     context.close()

@@ -247,6 +247,7 @@ def test_players_choose_a_difficulty_and_see_the_tier(client: TestClient) -> Non
     games = {game["name"]: game for game in client.get("/api/games").json()}
     assert games["golf"]["difficulties"] == list(DIFFICULTIES)
     assert games["kansas"]["difficulties"] == []
+    assert {"wrap": True} in games["golf"]["rated_variants"]
     hard_ones = []
     for difficulty, tiers in [("easy", {2}), ("medium", {5}), ("expert", {9}), ("expert", {9})]:
         answer = new(client, difficulty=difficulty)
@@ -263,7 +264,7 @@ def test_players_choose_a_difficulty_and_see_the_tier(client: TestClient) -> Non
         assert again.json()["tier"] == body["tier"]
     refused = new(client, difficulty="expert")
     assert refused.status_code == 409
-    assert "no expert golf deal is left" in refused.json()["detail"]
+    assert "no Expert deal of Golf (wrap) is left" in refused.json()["detail"]
     hard = new(client, difficulty="hard")
     assert hard.status_code == 409  # none was ever there: not another tier instead
     practice = new(client, difficulty="easy", mode="practice")
@@ -283,3 +284,6 @@ def test_a_practice_game_of_a_difficulty_shows_its_seed(client: TestClient) -> N
     assert answer.status_code == 201, answer.text
     assert answer.json()["tier"] == 7
     assert answer.json()["seed"] == 100
+    again = new(client, mode="practice", seed=100)  # the deal again, by its seed
+    assert again.json()["tier"] == 7
+    assert new(client, mode="practice", seed=101).json()["tier"] is None

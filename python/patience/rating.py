@@ -53,6 +53,7 @@ __all__ = [
     "choose",
     "difficulty_of",
     "difficulty_score",
+    "is_rated",
     "players",
     "playout",
     "rate",
@@ -61,7 +62,7 @@ __all__ = [
     "win_rate",
 ]
 
-PLAYER_GAMES = ("klondike", "golf")
+PLAYER_GAMES = ("klondike", "golf", "expert")
 """Games with reference players so far."""
 
 #: Moves a playout may take before it is stopped (a player that draws forever in a game
@@ -94,9 +95,15 @@ def difficulty_of(tier: int | None) -> str | None:
     return None
 
 
-PLAYOUTS: Mapping[str, int] = {"random": 16, "greedy": 16, "hindsight": 4}
-"""Playouts a deal is rated with, by player (the strong player costs 50 to 300 ms a game,
-the others well under a millisecond)."""
+PLAYOUTS: Mapping[str, Mapping[str, int]] = {
+    "golf": {"random": 16, "greedy": 16, "hindsight": 8},
+    "klondike": {"random": 16, "greedy": 16, "hindsight": 4},
+    "expert": {"greedy": 4, "lookahead": 4, "solver": 4},
+}
+"""Playouts a deal is rated with, by game and player (the strong player costs 50 to 120 ms
+a Golf game and 300 to 400 ms a Klondike game, the others well under a millisecond;
+Solitaire Expert's players hide nothing from themselves and vary only in how they break
+ties, so a few playouts do)."""
 
 
 class PlayerError(AssertionError):
@@ -292,6 +299,13 @@ def _variant_key(variant: Mapping[str, object]) -> str:
     return json.dumps(dict(variant), sort_keys=True)
 
 
+def is_rated(name: str, variant: Mapping[str, object]) -> bool:
+    """Whether deals of ``name`` and ``variant`` (checked) get tiers: the game has reference
+    players and the variant a calibration."""
+    games = calibration().get("games", {})
+    return name in PLAYER_GAMES and _variant_key(variant) in games.get(name, {})
+
+
 def tier_of(name: str, variant: Mapping[str, object], score: float) -> int | None:
     """The tier, 1 (easiest) to 10 (hardest), of a deal of ``name`` and ``variant`` with
     difficulty ``score``: one more than the number of the calibration's cut scores at or
@@ -325,12 +339,12 @@ def rate(
     not a time limit, so that a rating is the same on every machine; ``time_limit`` only
     guards against a runaway); a deal it does not win raises :class:`NotCertifiedError`.
     Each reference player then plays ``playouts[player]`` games from the position
-    (:data:`PLAYOUTS` by default), seeded from ``playout_seed``; and every legal first move
-    is solved again on a small budget for the share that still wins. ``seed`` is the deal's
-    seed, kept in the rating.
+    (:data:`PLAYOUTS` of the game by default), seeded from ``playout_seed``; and every legal
+    first move is solved again on a small budget for the share that still wins. ``seed`` is
+    the deal's seed, kept in the rating.
     """
     ladder = players(game.name)
-    counts = dict(PLAYOUTS if playouts is None else playouts)
+    counts = dict(PLAYOUTS[game.name] if playouts is None else playouts)
     if set(counts) != set(ladder) or min(counts.values()) <= 0:
         raise ValueError(f"playouts are needed for each of {', '.join(ladder)}")
     certified = solve(game, time_limit=time_limit, node_limit=node_limit, wins_only=True)

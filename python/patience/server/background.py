@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from patience.errors import PatienceError
 from patience.games import GAMES
-from patience.rating import DIFFICULTIES, PLAYER_GAMES
+from patience.rating import DIFFICULTIES, PLAYER_GAMES, is_rated
 from patience.store.catalog import Certified, unused
 from patience.store.db import checkpoint
 from patience.store.games import GameStore, Outage, certify_deal, rate_deal
@@ -131,14 +131,15 @@ class Background:
             for name, variant in catalog_kinds():
                 stock = unused(connection, name, variant)
                 low = stock < target
-                if name in PLAYER_GAMES and not low and stock < 5 * target:
+                rated = is_rated(name, variant)
+                if rated and not low and stock < 5 * target:
                     low = any(
                         unused(connection, name, variant, tiers) < max(1, target // 4)
                         for tiers in DIFFICULTIES.values()
                     )
                 if not low:
                     continue
-                if name in PLAYER_GAMES:
+                if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
                     job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
                 else:
                     job = self._pool.try_idle(

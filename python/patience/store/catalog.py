@@ -4,7 +4,7 @@ A timed game promises a winnable deal. The server can certify one as the game st
 (:data:`.store.CERTIFIED_AT_START`), but that keeps the player waiting: Klondike's, Golf's
 and Solitaire Expert's solvers win most random deals in milliseconds, Kansas's takes about
 a second on average to find a deal it wins. This catalog, filled ahead of time by
-``patience deals catalog GAME --count N``, is dealt first in every game.
+``patience deals generate GAME --count N``, is dealt first in every game.
 Every seed in it was solved and its certificate replayed by the engine of record
 (:func:`patience.solve.solve`); each is dealt to one game at most.
 """
@@ -40,6 +40,7 @@ __all__ = [
     "generate",
     "stored",
     "take",
+    "tier_of_seed",
     "unused",
     "variant_key",
 ]
@@ -300,6 +301,22 @@ def _unused(name: str, variant: Mapping[str, Any], tiers: Tiers | None = None) -
     if tiers is not None:
         condition = and_(condition, deals.c.tier.between(*tiers))
     return condition
+
+
+def tier_of_seed(
+    connection: Connection, name: str, variant: Mapping[str, Any], seed: int
+) -> int | None:
+    """The tier of the catalog's deal ``seed`` of ``name`` and ``variant`` (checked), or None
+    when the catalog does not hold it rated."""
+    query = select(deals.c.tier).where(
+        and_(
+            deals.c.game == name,
+            deals.c.variant == variant_key(variant),
+            deals.c.seed == str(seed),
+        )
+    )
+    tier = connection.execute(query).scalar()
+    return None if tier is None else int(tier)
 
 
 def stored(

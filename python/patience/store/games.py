@@ -33,11 +33,11 @@ from patience.catalog import catalog_deal
 from patience.errors import PatienceError
 from patience.games import Game, game_class, new_game
 from patience.moves import Move
-from patience.rating import DIFFICULTIES, PLAYER_GAMES
+from patience.rating import DIFFICULTIES, is_rated
 from patience.session import Clock, Event, Session
 from patience.solve import solve
 
-from .catalog import Certified, Taken, add, take
+from .catalog import Certified, Taken, add, take, tier_of_seed
 from .db import events, heartbeats, outages, sessions
 
 __all__ = [
@@ -203,8 +203,10 @@ class GameStore:
                 raise PatienceError(
                     f"no difficulty {difficulty!r} (difficulties: {', '.join(DIFFICULTIES)})"
                 )
-            if name not in PLAYER_GAMES:
-                raise PatienceError(f"{cls.title} deals are not rated for difficulty yet")
+            if not is_rated(name, checked):
+                raise PatienceError(
+                    f"{cls.title}{variant_text(checked)} deals are not rated for difficulty yet"
+                )
             if seed is not None:
                 raise PatienceError("a deal of a difficulty is chosen by the server, not a seed")
         if seed is not None and not 0 <= seed < 2**63:
@@ -237,6 +239,13 @@ class GameStore:
         seconds = min(self._certify_seconds, CERTIFY_TRY_SECONDS.get(name, math.inf))
         seeds = [self._random_seed() for _ in range(CERTIFY_TRIES)]
         return {"name": name, "variant": variant, "try_seconds": seconds, "seeds": seeds}
+
+    def catalog_tier(self, name: str, variant: dict[str, object], seed: int) -> int | None:
+        """The tier of the catalog's deal ``seed`` of ``name`` and ``variant`` (checked), if
+        the catalog holds it rated (a practice game dealt again by its seed keeps its
+        tier)."""
+        with self._engine.connect() as connection:
+            return tier_of_seed(connection, name, variant, seed)
 
     def rate_request(self, name: str, variant: dict[str, object]) -> dict[str, Any]:
         """The arguments of :func:`rate_deal` for a deal of ``name`` and ``variant``."""
@@ -662,6 +671,23 @@ def certify_deal(
         if result.outcome == "solved":
             return Certified(seed, result.nodes, result.seconds, len(result.moves))
     raise PatienceError(f"no winnable {name} deal found in {len(seeds)} tries; try again")
+
+
+def variant_text(variant: dict[str, object]) -> str:
+    """A variant as players read it: ``" (wrap)"``, ``" (draw 3)"``, or nothing.
+
+    >>> variant_text({"wrap": True}), variant_text({"wrap": False}), variant_text({})
+    (' (wrap)', ' (no wrap)', '')
+    """
+    parts = []
+    for key, value in variant.items():
+        if value is True:
+            parts.append(key)
+        elif value is False:
+            parts.append(f"no {key}")
+        else:
+            parts.append(f"{key} {value}")
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def rate_deal(*, name: str, variant: dict[str, object], seeds: list[int]) -> Certified:

@@ -276,8 +276,13 @@ macro_rules! by_players {
                 type $G = Golf;
                 $body
             }
+            name if name == Expert::NAME => {
+                type $G = Expert;
+                $body
+            }
             other => Err(PyValueError::new_err(format!(
-                "no reference players for {other:?} yet (games with players: klondike, golf)"
+                "no reference players for {other:?} yet (games with players: klondike, golf, \
+                 expert)"
             ))),
         }
     };

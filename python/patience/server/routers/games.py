@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from patience.games import GAMES
-from patience.rating import DIFFICULTIES, PLAYER_GAMES
+from patience.rating import DIFFICULTIES, is_rated
 from patience.solve import SOLVABLE_GAMES
 from patience.store.games import CERTIFIED_AT_START
 
@@ -17,8 +17,8 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 @router.get("")
 def list_games() -> list[dict[str, Any]]:
     """Every game: name, title, clock, variant options, whether timed games get deals the
-    solver proved winnable, whether practice games offer hints, and the difficulties its
-    deals can be chosen by (none while its deals are not rated)."""
+    solver proved winnable, whether practice games offer hints, the difficulties its deals
+    can be chosen by (none while its deals are not rated) and the variants that are."""
     return [
         {
             "name": cls.name,
@@ -30,7 +30,9 @@ def list_games() -> list[dict[str, Any]]:
             ],
             "certified_deals": cls.name in CERTIFIED_AT_START,
             "hints": cls.name in SOLVABLE_GAMES,
-            "difficulties": list(DIFFICULTIES) if cls.name in PLAYER_GAMES else [],
+            "difficulties": list(DIFFICULTIES) if rated else [],
+            "rated_variants": rated,
         }
         for cls in GAMES.values()
+        for rated in [[v for v in cls.variants() if is_rated(cls.name, v)]]
     ]

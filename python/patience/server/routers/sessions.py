@@ -19,8 +19,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from patience.errors import IllegalMoveError, PatienceError
+from patience.games import game_class
 from patience.solve import SOLVABLE_GAMES
-from patience.store.games import Live, MoveConflictError, certify_deal, new_game_id
+from patience.store.games import Live, MoveConflictError, certify_deal, new_game_id, variant_text
 
 from ..deps import AppSettings, LiveGame, Pool, Store
 from ..pool import PoolFullError, first_winning_move
@@ -121,11 +122,11 @@ async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse
         if request.difficulty is not None:
             taken = store.claim(request.game, variant, game_id, request.difficulty)
             if taken is None:
+                title = game_class(request.game).title + variant_text(variant)
                 raise HTTPException(
                     409,
-                    f"no {request.difficulty} {request.game} deal is left in the catalog "
-                    "right now; choose another difficulty, or try again in a few minutes "
-                    "while the server rates more",
+                    f"no {request.difficulty.capitalize()} deal of {title} is left right now; "
+                    "choose another difficulty, or try again later",
                 )
             seed, tier, certified = taken.seed, taken.tier, True
         elif request.mode == "timed":
@@ -136,6 +137,8 @@ async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse
             else:
                 seed, tier = taken.seed, taken.tier
             certified = True
+        elif seed is not None:
+            tier = store.catalog_tier(request.game, variant, seed)  # a rated deal played again
         live, token = store.open(
             request.game,
             variant,

@@ -36,6 +36,7 @@ async function showLobby() {
     const select = document.querySelector(`#options select[name="${key}"]`);
     if (select) select.value = value;
   }
+  updateDifficultyRow();
 }
 
 function renderOptions() {
@@ -60,7 +61,19 @@ function renderOptions() {
   }
   // Difficulty: for the games whose deals are rated; a deal of a difficulty is the server's
   // choice, so it takes no seed.
-  const rated = (game?.difficulties ?? []).length > 0;
+  updateDifficultyRow();
+}
+
+// Difficulty is offered for the variants whose deals are rated.
+function updateDifficultyRow() {
+  const form = new FormData($("new-game"));
+  const game = games.find((g) => g.name === form.get("game"));
+  const variant = {};
+  for (const [key, value] of form.entries()) {
+    if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
+  }
+  const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
+  const rated = (game?.rated_variants ?? []).some((v) => same(v, variant));
   $("difficulty-row").hidden = !rated;
   if (!rated) document.querySelector('input[name="difficulty"][value=""]').checked = true;
   updateSeedRow();
@@ -75,12 +88,13 @@ const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert:
 
 function difficultyText(answer) {
   if (answer.tier === null || answer.tier === undefined) return "";
-  return ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} (tier ${answer.tier} of 10)`;
+  return ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} ${answer.tier}/10`;
 }
 
 $("new-game").addEventListener("change", (event) => {
   if (event.target.name === "game") renderOptions();
-  updateSeedRow();
+  else updateDifficultyRow();
+  $("lobby-error").textContent = "";
 });
 
 $("new-game").addEventListener("submit", async (event) => {
@@ -110,7 +124,19 @@ async function startGame(request) {
   const answer = await api.start(request);
   auth = { id: answer.id, token: answer.token, request };
   sessionStorage.setItem("patience-game", JSON.stringify(auth));
+  $("error").textContent = "";
   show(answer);
+}
+
+// A new game from the table or the result (the same request again, or the deal again): a
+// refusal (no deal of that difficulty left, say) goes back to the lobby with its reason.
+async function startAgain(request) {
+  try {
+    await startGame(request);
+  } catch (error) {
+    await showLobby();
+    $("lobby-error").textContent = error.message;
+  }
 }
 
 // -- showing the game --------------------------------------------------------------------
@@ -242,6 +268,7 @@ function showResult(result, answer) {
   $("breakdown").innerHTML = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
   $("result-title").textContent = result.won ? "You won!" : "Game over";
   $("result").hidden = false;
+  $("result").scrollIntoView({ block: "nearest" });
   announce(`Game over. Score ${result.score}, time bonus ${result.time_bonus}.`);
 }
 
@@ -527,10 +554,11 @@ $("hint").addEventListener("click", async () => {
   } catch (error) { refused(error); }
 });
 $("restart").addEventListener("click", () => {
-  const { difficulty, ...request } = auth.request; // the same deal again, by its seed
-  startGame({ ...request, seed: view.seed });
+  // the same deal again, by its seed (the server keeps a catalog deal's tier)
+  const { difficulty, ...request } = auth.request;
+  startAgain({ ...request, seed: view.seed });
 });
-$("again").addEventListener("click", () => startGame({ ...auth.request, seed: undefined }));
+$("again").addEventListener("click", () => startAgain({ ...auth.request, seed: undefined }));
 $("to-lobby").addEventListener("click", showLobby);
 $("typed").addEventListener("submit", (event) => {
   event.preventDefault();

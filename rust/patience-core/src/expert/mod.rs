@@ -23,6 +23,8 @@ use crate::shuffle::SplitMix64;
 
 pub use crate::search::Pruning;
 
+pub mod players;
+
 /// Columns in the tableau.
 pub const COLUMNS: usize = 10;
 /// Cards dealt to each column.
@@ -140,7 +142,7 @@ fn column_breaks(column: &[u8]) -> u32 {
 }
 
 /// A Solitaire Expert position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Expert {
     /// The columns, first card first (the exposed card last).
     pub columns: [Vec<u8>; COLUMNS],

@@ -11,7 +11,8 @@
 //! - `hindsight` (hindsight optimisation): deals the unseen cards into the stock in
 //!   [`SAMPLES`] random orders, and for each legal move solves every sample after that move
 //!   with the exact solver on a small budget; plays the move that wins the most samples
-//!   (the first in the engine's order among equals, and `greedy`'s move when none wins).
+//!   (`greedy`'s move among equals, then the first in the engine's order, and `greedy`'s
+//!   move when none wins).
 
 use super::{neighbours, rank, Golf, GolfMove, COLUMNS};
 use crate::players::Players;
@@ -159,8 +160,14 @@ fn hindsight(view: &GolfView, moves: &[GolfMove], rng: &mut SplitMix64) -> Optio
         max_seconds: f64::INFINITY,
         max_states: 0,
     };
+    // greedy's move first: among moves that win as many samples, the one a person would
+    // play anyway
+    let preferred = greedy(view, moves);
+    let candidates = preferred
+        .into_iter()
+        .chain(moves.iter().copied().filter(|&mv| Some(mv) != preferred));
     let mut best: Option<(usize, GolfMove)> = None;
-    for &mv in moves {
+    for mv in candidates {
         let wins = samples
             .iter()
             .filter(|sample| {

@@ -169,7 +169,7 @@ impl Players for Klondike {
         let chosen = match player {
             0 => (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize]),
             1 => greedy(view, memory, &moves),
-            2 => hindsight(view, memory, &moves, rng),
+            2 => hindsight(view, memory, &moves, rng, SAMPLES, SAMPLE_NODES),
             _ => panic!("no Klondike player {player}"),
         };
         memory.idle = match chosen {
@@ -219,12 +219,14 @@ fn greedy(view: &KlondikeView, memory: &KlondikeMemory, moves: &[Move]) -> Optio
     (!idle).then_some(best)
 }
 
-/// `hindsight`'s move among `moves`.
+/// `hindsight`'s move among `moves` with `samples` samples and `nodes` nodes a sample.
 fn hindsight(
     view: &KlondikeView,
     memory: &KlondikeMemory,
     moves: &[Move],
     rng: &mut SplitMix64,
+    samples: usize,
+    nodes: u64,
 ) -> Option<Move> {
     // Moves to a table not seen before, the ones greedy likes best first. A move that turns
     // up a card the player has not seen leads to a new table whatever the card; the
@@ -243,13 +245,14 @@ fn hindsight(
     if candidates.len() <= 1 {
         return candidates.first().copied();
     }
-    let samples: Vec<Klondike> = (0..SAMPLES)
+    let count = samples;
+    let samples: Vec<Klondike> = (0..count)
         .map(|_| view.sample(memory, Some(rng)))
         .collect();
     let budget = Budget {
-        max_nodes: SAMPLE_NODES,
+        max_nodes: nodes,
         max_seconds: f64::INFINITY,
-        max_states: 4 * SAMPLE_NODES as usize,
+        max_states: 4 * nodes as usize,
     };
     let mut best: Option<(usize, Move)> = None;
     for &mv in &candidates {
@@ -268,7 +271,7 @@ fn hindsight(
         if best.is_none_or(|(most, _)| wins > most) {
             best = Some((wins, mv));
         }
-        if wins == SAMPLES {
+        if wins == count {
             break;
         }
     }
@@ -276,6 +279,39 @@ fn hindsight(
         Some((0, _)) | None => greedy(view, memory, &candidates),
         Some((_, mv)) => Some(mv),
     }
+}
+
+/// A game played from `start` by `hindsight` with `samples` samples of `nodes` nodes each
+/// instead of the ladder's ([`SAMPLES`], [`SAMPLE_NODES`]): for measuring how strength
+/// grows with its budget (`examples/hindsight_budget.rs`). Returns whether it won.
+pub fn hindsight_playout(
+    start: &Klondike,
+    seed: u64,
+    samples: usize,
+    nodes: u64,
+    max_moves: usize,
+) -> bool {
+    let mut rng = SplitMix64::new(seed);
+    let mut memory = KlondikeMemory::default();
+    let mut state = start.clone();
+    for _ in 0..max_moves {
+        if state.is_solved() {
+            break;
+        }
+        let view = state.observe();
+        memory.see(&view);
+        let moves = view.sample(&memory, None).legal_moves();
+        let Some(mv) = hindsight(&view, &memory, &moves, &mut rng, samples, nodes) else {
+            break;
+        };
+        memory.idle = if matches!(mv, Move::Draw | Move::Recycle) {
+            memory.idle + 1
+        } else {
+            0
+        };
+        state.apply(mv);
+    }
+    state.is_solved()
 }
 
 #[cfg(test)]
