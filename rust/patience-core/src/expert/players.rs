@@ -46,7 +46,11 @@ fn fingerprint(table: &Expert) -> u64 {
 /// How good a table looks to a person (higher is better).
 pub fn evaluate(table: &Expert) -> i64 {
     let home = table.home() as i64;
-    let strings = table.columns.iter().filter(|c| string_start(c) == 0).count() as i64;
+    let strings = table
+        .columns
+        .iter()
+        .filter(|c| string_start(c) == 0)
+        .count() as i64;
     let empty = table.columns.iter().filter(|c| c.is_empty()).count() as i64;
     let buried: i64 = table.columns.iter().map(|c| string_start(c) as i64).sum();
     10 * home + 4 * strings + 3 * empty - 2 * table.hand.len() as i64 - buried
@@ -160,7 +164,9 @@ mod tests {
 
     #[test]
     fn the_ladder_is_ordered() {
-        let deals: Vec<Expert> = (0..30).map(|seed| Expert::from_seed(seed).unwrap()).collect();
+        let deals: Vec<Expert> = (0..30)
+            .map(|seed| Expert::from_seed(seed).unwrap())
+            .collect();
         let wins: Vec<usize> = (0..Expert::PLAYERS.len())
             .map(|player| {
                 deals
@@ -170,14 +176,20 @@ mod tests {
                     .count()
             })
             .collect();
-        assert!(wins[0] <= wins[1] && wins[1] < wins[2], "wins by player: {wins:?}");
+        assert!(
+            wins[0] <= wins[1] && wins[1] < wins[2],
+            "wins by player: {wins:?}"
+        );
     }
 
     #[test]
     fn a_player_is_deterministic_given_a_seed() {
         let deal = Expert::from_seed(3).unwrap();
         for player in 0..Expert::PLAYERS.len() {
-            assert_eq!(playout(&deal, player, 9, 500), playout(&deal, player, 9, 500));
+            assert_eq!(
+                playout(&deal, player, 9, 500),
+                playout(&deal, player, 9, 500)
+            );
         }
     }
 }

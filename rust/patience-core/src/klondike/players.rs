@@ -246,9 +246,7 @@ fn hindsight(
         return candidates.first().copied();
     }
     let count = samples;
-    let samples: Vec<Klondike> = (0..count)
-        .map(|_| view.sample(memory, Some(rng)))
-        .collect();
+    let samples: Vec<Klondike> = (0..count).map(|_| view.sample(memory, Some(rng))).collect();
     let budget = Budget {
         max_nodes: nodes,
         max_seconds: f64::INFINITY,
