@@ -26,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import game_and_variant  # benchmarks/common.py, beside this script
 from patience import _core
 from patience.catalog import CERTIFY_NODES, seed_stream
 from patience.games import GAMES
@@ -107,19 +108,10 @@ def _catalog(url: str) -> list[tuple[str, str | None]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--dask", action="store_true")
-    known, rest = parser.parse_known_args()
+    known, variant = game_and_variant(parser, sorted(GAMES))
     cls = GAMES[known.game]
-    options = argparse.ArgumentParser()
-    for option in cls.options:
-        if all(isinstance(v, bool) for v in option.values):
-            options.add_argument(f"--{option.name}", action=argparse.BooleanOptionalAction)
-        else:
-            options.add_argument(f"--{option.name}", type=type(option.default))
-    parsed = vars(options.parse_args(rest))
-    variant = cls.check_variant({k: v for k, v in parsed.items() if v is not None})
     seeds = seed_stream(known.game, variant, BENCH_STREAM)
     rows: list[dict[str, float]] = []
     failed: list[float] = []

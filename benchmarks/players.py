@@ -18,6 +18,7 @@ import json
 import sys
 import time
 
+from common import game_and_variant  # benchmarks/common.py, beside this script
 from patience import rating
 from patience.batch import run, wilson_interval
 from patience.games import GAMES
@@ -38,21 +39,12 @@ def _play(task: tuple[str, dict[str, object], str, int]) -> tuple[bool, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("game", choices=rating.PLAYER_GAMES)
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--jobs", type=int)
     parser.add_argument("--players", help="comma-separated (default: the whole ladder)")
-    known, rest = parser.parse_known_args()
+    known, variant = game_and_variant(parser, rating.PLAYER_GAMES)
     cls = GAMES[known.game]
-    options = argparse.ArgumentParser()
-    for option in cls.options:
-        if all(isinstance(v, bool) for v in option.values):
-            options.add_argument(f"--{option.name}", action=argparse.BooleanOptionalAction)
-        else:
-            options.add_argument(f"--{option.name}", type=type(option.default))
-    parsed = vars(options.parse_args(rest))
-    variant = cls.check_variant({k: v for k, v in parsed.items() if v is not None})
     ladder = known.players.split(",") if known.players else list(rating.players(known.game))
     seeds = range(known.first, known.first + known.count)
     print(f"{cls.title} {variant}, seeds {known.first}-{seeds[-1]}")

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from common import game_and_variant  # benchmarks/common.py, beside this script
 from patience.batch import run, wilson_interval
 from patience.catalog import seed_stream
 from patience.games import GAMES
@@ -63,19 +64,10 @@ def spearman(a: list[float], b: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--jobs", type=int)
-    known, rest = parser.parse_known_args()
+    known, variant = game_and_variant(parser, sorted(GAMES))
     cls = GAMES[known.game]
-    options = argparse.ArgumentParser()
-    for option in cls.options:
-        if all(isinstance(v, bool) for v in option.values):
-            options.add_argument(f"--{option.name}", action=argparse.BooleanOptionalAction)
-        else:
-            options.add_argument(f"--{option.name}", type=type(option.default))
-    parsed = vars(options.parse_args(rest))
-    variant = cls.check_variant({k: v for k, v in parsed.items() if v is not None})
     seeds = seed_stream(known.game, variant, STUDY_STREAM)
     results: list[tuple[Any, Any, float]] = []
     tried = 0

@@ -51,57 +51,41 @@ pub trait NativeGame: Clone + Send + Sync + 'static {
     ) -> Report<Self::Move>;
 }
 
-impl NativeGame for Klondike {
-    type Move = Move;
-    const NAME: &'static str = "klondike";
+/// [`NativeGame`] for a game whose position has `legal_moves` and `apply`, whose win is
+/// `$won` and whose solver is `$solve` (it takes no options).
+macro_rules! native_game {
+    ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path) => {
+        impl NativeGame for $game {
+            type Move = $move;
+            const NAME: &'static str = $name;
 
-    fn moves(&self) -> Vec<Move> {
-        self.legal_moves()
-    }
+            fn moves(&self) -> Vec<$move> {
+                self.legal_moves()
+            }
 
-    fn play(&mut self, mv: Move) {
-        self.apply(mv);
-    }
+            fn play(&mut self, mv: $move) {
+                self.apply(mv);
+            }
 
-    fn won(&self) -> bool {
-        self.is_solved()
-    }
+            fn won(&self) -> bool {
+                self.$won()
+            }
 
-    fn solve(
-        &self,
-        budget: &Budget,
-        _options: SolveOptions,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Report<Move> {
-        solver::solve(self, budget, stop)
-    }
+            fn solve(
+                &self,
+                budget: &Budget,
+                _options: SolveOptions,
+                stop: &mut dyn FnMut() -> bool,
+            ) -> Report<$move> {
+                $solve(self, budget, stop)
+            }
+        }
+    };
 }
 
-impl NativeGame for Golf {
-    type Move = GolfMove;
-    const NAME: &'static str = "golf";
-
-    fn moves(&self) -> Vec<GolfMove> {
-        self.legal_moves()
-    }
-
-    fn play(&mut self, mv: GolfMove) {
-        self.apply(mv);
-    }
-
-    fn won(&self) -> bool {
-        self.is_won()
-    }
-
-    fn solve(
-        &self,
-        budget: &Budget,
-        _options: SolveOptions,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Report<GolfMove> {
-        golf::solve(self, budget, stop)
-    }
-}
+native_game!(Klondike, Move, "klondike", is_solved, solver::solve);
+native_game!(Golf, GolfMove, "golf", is_won, golf::solve);
+native_game!(Expert, ExpertMove, "expert", is_solved, expert::solve);
 
 impl NativeGame for Kansas {
     type Move = KansasMove;
@@ -130,31 +114,5 @@ impl NativeGame for Kansas {
         } else {
             kansas::solve(self, budget, stop)
         }
-    }
-}
-
-impl NativeGame for Expert {
-    type Move = ExpertMove;
-    const NAME: &'static str = "expert";
-
-    fn moves(&self) -> Vec<ExpertMove> {
-        self.legal_moves()
-    }
-
-    fn play(&mut self, mv: ExpertMove) {
-        self.apply(mv);
-    }
-
-    fn won(&self) -> bool {
-        self.is_solved()
-    }
-
-    fn solve(
-        &self,
-        budget: &Budget,
-        _options: SolveOptions,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Report<ExpertMove> {
-        expert::solve(self, budget, stop)
     }
 }

@@ -367,7 +367,7 @@ mod tests {
     fn no_player_peeks_at_a_hidden_card() {
         let mut rng = SplitMix64::new(5);
         for draw in [1, 3] {
-            for (i, game) in positions(2000, draw).into_iter().enumerate() {
+            for (i, game) in positions(1000, draw).into_iter().enumerate() {
                 let other = reshuffled(&game, &mut rng);
                 other.check().unwrap();
                 assert_eq!(game.observe(), other.observe());
