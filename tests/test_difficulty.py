@@ -203,6 +203,9 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
     assert gone.returncode == 1
     assert f"no unused Golf, wrap True deal of tier {first['tier']}" in gone.stdout
     assert cli(database, "pick", "golf", "--tier", "11").returncode == 2
+    bad = cli(database, "generate", "golf", "--count", "1", "--scheduler", "nonsense")
+    assert bad.returncode == 2
+    assert "tcp://HOST:PORT" in bad.stderr
 
     png = tmp_path / "report.png"
     report = cli(database, "report", "--json", "--png", str(png))

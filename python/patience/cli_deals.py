@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
 import secrets
 import statistics
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -44,7 +46,9 @@ def add_commands(
         parser.add_argument("--count", type=positive, default=100, help="deals the catalog holds")
         parser.add_argument("--stream", type=int, default=0, help="the job's seed stream")
         parser.add_argument("--jobs", type=positive, help="local processes (default: all cores)")
-        parser.add_argument("--scheduler", help="a Dask scheduler's address (tcp://HOST:PORT)")
+        parser.add_argument(
+            "--scheduler", type=_scheduler, help="a Dask scheduler's address (tcp://HOST:PORT)"
+        )
         parser.add_argument(
             "--chunk", type=positive, default=64, help="seeds written at a time (default 64)"
         )
@@ -112,6 +116,13 @@ def run_command(args: argparse.Namespace) -> int | None:
     return None if command is None else command(args)
 
 
+def _scheduler(text: str) -> str:
+    """A Dask scheduler's address: ``tcp://HOST:PORT`` (or another Dask protocol)."""
+    if not re.fullmatch(r"[a-z]+://[^\s/]+:\d+", text):
+        raise argparse.ArgumentTypeError(f"a scheduler's address is tcp://HOST:PORT, not {text!r}")
+    return text
+
+
 def _generate(args: argparse.Namespace) -> int:
     from rich.progress import (
         BarColumn,
@@ -142,17 +153,23 @@ def _generate(args: argparse.Namespace) -> int:
             rate = f"{done / elapsed:.1f} deals/s" if elapsed > 0 else ""
             progress.update(task, completed=done, rate=rate)
 
-        generated = generate(
-            engine,
-            args.game,
-            variant,
-            args.count,
-            stream=args.stream,
-            jobs=args.jobs,
-            scheduler=args.scheduler,
-            chunk=args.chunk,
-            progress=advance,
-        )
+        try:
+            generated = generate(
+                engine,
+                args.game,
+                variant,
+                args.count,
+                stream=args.stream,
+                jobs=args.jobs,
+                scheduler=args.scheduler,
+                chunk=args.chunk,
+                progress=advance,
+            )
+        except OSError as error:  # the cluster cannot be reached, or went away
+            engine.dispose()
+            print(f"patience: the Dask scheduler {args.scheduler}: {error}", file=sys.stderr)
+            print("patience: what was done so far is kept; run the job again", file=sys.stderr)
+            return 1
     with engine.connect() as connection:
         free = unused(connection, args.game, GAMES[args.game].check_variant(variant))
     engine.dispose()
