@@ -256,7 +256,12 @@ def _report(args: argparse.Namespace) -> int:
     with engine.connect() as connection:
         rows = counts(connection)
     if args.png:
-        _draw(engine, rows, args.png)
+        try:
+            _draw(engine, rows, args.png)
+        except OSError as error:
+            engine.dispose()
+            print(f"patience: cannot write {args.png}: {error.strerror}", file=sys.stderr)
+            return 1
     engine.dispose()
     if args.json:
         print(json.dumps({"deals": rows}))
