@@ -12,7 +12,6 @@ installed). :func:`solve_seeds` solves seeded deals with it.
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from patience.games import game_class
+from patience.rating import wilson_interval
 from patience.solve import solve
 
 __all__ = ["SeedResult", "Summary", "run", "solve_seeds", "summarise", "wilson_interval"]
@@ -111,17 +111,6 @@ def solve_seeds(
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(_solve_one, tasks, chunksize=8)
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default)."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True, slots=True)

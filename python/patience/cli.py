@@ -17,6 +17,7 @@ from typing import Any
 from patience.batch import solve_seeds, summarise
 from patience.cli_deals import add_commands as add_catalog_commands
 from patience.cli_deals import run_command as run_catalog_command
+from patience.cli_deals import variant_from
 from patience.games import GAMES, Game, new_game
 from patience.records import GameRecord, ReplayError, ReplayResult, replay_json
 from patience.solve import SOLVABLE_GAMES, solve
@@ -41,10 +42,6 @@ def _add_variant_options(parser: argparse.ArgumentParser, cls: type[Game]) -> No
                 default=option.default,
                 help=f"variant option (default: {option.default})",
             )
-
-
-def _variant_from(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]:
-    return {option.name: getattr(args, option.name) for option in cls.options}
 
 
 def _seed(text: str) -> int:
@@ -168,7 +165,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from patience.terminal import TerminalGame, read_key
 
     cls = GAMES[args.game]
-    variant = _variant_from(args, cls)
+    variant = variant_from(args, cls)
     try:
         if args.deal is not None:
             game = new_game(args.game, deal=args.deal, variant=variant)
@@ -226,7 +223,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     cls = GAMES[args.game]
-    variant = _variant_from(args, cls)
+    variant = variant_from(args, cls)
     try:
         if args.record is not None:
             record = GameRecord.from_json(_read_record(args.record))
@@ -277,7 +274,7 @@ def _cmd_deals(args: argparse.Namespace) -> int:
 
 def _cmd_stats(args: argparse.Namespace) -> int:
     cls = GAMES[args.game]
-    variant = _variant_from(args, cls)
+    variant = variant_from(args, cls)
     seeds = range(args.first, args.first + args.count)
     results = list(
         solve_seeds(

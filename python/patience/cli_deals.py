@@ -23,7 +23,7 @@ from patience.games import GAMES, Game
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
 from patience.solve import SOLVABLE_GAMES
 
-__all__ = ["add_commands", "run_command"]
+__all__ = ["add_commands", "run_command", "variant_from"]
 
 CALIBRATION_STREAM = 1_000_000
 """The stream calibration deals come from: apart from the streams catalogs are built
@@ -85,7 +85,8 @@ def _tier(text: str) -> int:
     return value
 
 
-def _variant(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]:
+def variant_from(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]:
+    """The variant the command line's options of game ``cls`` chose."""
     return {option.name: getattr(args, option.name) for option in cls.options}
 
 
@@ -135,7 +136,7 @@ def _generate(args: argparse.Namespace) -> int:
 
     from patience.store.catalog import generate, unused
 
-    variant = _variant(args, GAMES[args.game])
+    variant = variant_from(args, GAMES[args.game])
     engine = _engine()
     columns = (
         TextColumn("{task.description}"),
@@ -186,7 +187,7 @@ def _pick(args: argparse.Namespace) -> int:
     from patience.store.db import deals
 
     cls = GAMES[args.game]
-    variant = cls.check_variant(_variant(args, cls))
+    variant = cls.check_variant(variant_from(args, cls))
     engine = _engine()
     with engine.begin() as connection:
         taken = take(
@@ -221,7 +222,7 @@ def _rating_text(rating: dict[str, Any]) -> str:
 
 
 def _rate(args: argparse.Namespace) -> int:
-    variant = _variant(args, GAMES[args.game])
+    variant = variant_from(args, GAMES[args.game])
     try:
         rating = rate_seed(args.game, variant, args.seed)
     except NotCertifiedError as error:
@@ -240,7 +241,7 @@ def _export(args: argparse.Namespace) -> int:
     from patience.store.catalog import export
 
     cls = GAMES[args.game]
-    variant = cls.check_variant(_variant(args, cls))
+    variant = cls.check_variant(variant_from(args, cls))
     engine = _engine()
     with engine.connect() as connection:
         for row in export(connection, args.game, variant):
@@ -328,7 +329,7 @@ def _calibration_task(task: tuple[str, dict[str, object], int]) -> dict[str, Any
 
 def _calibrate(args: argparse.Namespace) -> int:
     cls = GAMES[args.game]
-    variant = cls.check_variant(_variant(args, cls))
+    variant = cls.check_variant(variant_from(args, cls))
     seeds = seed_stream(args.game, variant, CALIBRATION_STREAM)
     scores: list[float] = []
     tried = 0

@@ -59,6 +59,7 @@ __all__ = [
     "rate",
     "rate_seed",
     "tier_of",
+    "wilson_interval",
     "win_rate",
 ]
 
@@ -196,21 +197,30 @@ class WinRate:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the rate (Wilson, 1927): unlike the normal
-        approximation it stays within 0 and 1 and is sound at rates near either.
+        """The 95% Wilson score interval of the rate (:func:`wilson_interval`).
 
         >>> low, high = WinRate(0, 100).interval
         >>> round(low, 3), round(high, 3)
         (0.0, 0.037)
         """
-        if not self.games:
-            return (0.0, 1.0)
-        z = 1.959964
-        n = self.games
-        p = self.rate
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        return wilson_interval(self.wins, self.games)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default; Wilson, 1927): unlike
+    the normal approximation it stays within 0 and 1 and is sound at rates near either.
+
+    >>> low, high = wilson_interval(820, 1000)
+    >>> round(low, 4), round(high, 4)
+    (0.795, 0.8426)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def win_rate(game: Game, player: str, *, games: int, seed: int = 0) -> WinRate:
