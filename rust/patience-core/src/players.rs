@@ -62,19 +62,35 @@ pub fn playout<G: Players>(
     max_moves: usize,
 ) -> Playout<G::Move> {
     assert!(player < G::PLAYERS.len(), "no player {player}");
+    playout_with(start, seed, max_moves, |view, memory, rng| {
+        G::choose(view, memory, player, rng)
+    })
+}
+
+/// [`playout`] with a policy of the caller's instead of a player of the ladder (for
+/// measuring a player at other settings than the ladder's): `choose` is handed what
+/// [`Players::choose`] is, and nothing else.
+///
+/// # Panics
+/// When `choose` picks a move the position does not allow.
+pub fn playout_with<G: Players>(
+    start: &G,
+    seed: u64,
+    max_moves: usize,
+    mut choose: impl FnMut(&G::Observation, &mut G::Memory, &mut SplitMix64) -> Option<G::Move>,
+) -> Playout<G::Move> {
     let mut rng = SplitMix64::new(seed);
     let mut state = start.clone();
     let mut memory = G::Memory::default();
     let mut moves = Vec::new();
     while !state.won() && moves.len() < max_moves {
-        let Some(mv) = G::choose(&state.observe(), &mut memory, player, &mut rng) else {
+        let Some(mv) = choose(&state.observe(), &mut memory, &mut rng) else {
             break;
         };
         assert!(
             state.moves().contains(&mv),
-            "{} player {} chose the illegal move {mv}",
-            G::NAME,
-            G::PLAYERS[player]
+            "a {} player chose the illegal move {mv}",
+            G::NAME
         );
         state.play(mv);
         moves.push(mv);

@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::{solver, Klondike, Move, COLUMNS};
-use crate::players::Players;
+use crate::players::{playout_with, Players};
 use crate::search::{Budget, Outcome};
 use crate::shuffle::{fisher_yates, SplitMix64};
 
@@ -164,20 +164,32 @@ impl Players for Klondike {
         player: usize,
         rng: &mut SplitMix64,
     ) -> Option<Move> {
-        memory.see(view);
-        let moves = view.sample(memory, None).legal_moves();
-        let chosen = match player {
+        decide(view, memory, |memory, known, moves| match player {
             0 => (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize]),
-            1 => greedy(view, memory, &moves),
-            2 => hindsight(view, memory, &moves, rng, SAMPLES, SAMPLE_NODES),
+            1 => greedy(view, memory, moves),
+            2 => hindsight(view, memory, known, moves, rng, SAMPLES, SAMPLE_NODES),
             _ => panic!("no Klondike player {player}"),
-        };
-        memory.idle = match chosen {
-            Some(Move::Draw | Move::Recycle) => memory.idle + 1,
-            _ => 0,
-        };
-        chosen
+        })
     }
+}
+
+/// One decision of a Klondike player: the memory learns from `view`, `pick` chooses among
+/// the legal moves (handed the memory and the position with the unseen cards in ascending
+/// order, which lists the same moves as the real one), and the memory counts the draws
+/// and recycles in a row.
+fn decide(
+    view: &KlondikeView,
+    memory: &mut KlondikeMemory,
+    pick: impl FnOnce(&KlondikeMemory, &Klondike, &[Move]) -> Option<Move>,
+) -> Option<Move> {
+    memory.see(view);
+    let known = view.sample(memory, None);
+    let chosen = pick(memory, &known, &known.legal_moves());
+    memory.idle = match chosen {
+        Some(Move::Draw | Move::Recycle) => memory.idle + 1,
+        _ => 0,
+    };
+    chosen
 }
 
 /// How much `greedy` wants `mv`; `None` for moves it never makes.
@@ -223,6 +235,7 @@ fn greedy(view: &KlondikeView, memory: &KlondikeMemory, moves: &[Move]) -> Optio
 fn hindsight(
     view: &KlondikeView,
     memory: &KlondikeMemory,
+    known: &Klondike,
     moves: &[Move],
     rng: &mut SplitMix64,
     samples: usize,
@@ -230,8 +243,7 @@ fn hindsight(
 ) -> Option<Move> {
     // Moves to a table not seen before, the ones greedy likes best first. A move that turns
     // up a card the player has not seen leads to a new table whatever the card; the
-    // placeholder the ascending sample puts there was never in any table seen.
-    let known = view.sample(memory, None);
+    // placeholder the ascending sample (`known`) puts there was never in any table seen.
     let mut candidates: Vec<Move> = moves
         .iter()
         .copied()
@@ -289,27 +301,12 @@ pub fn hindsight_playout(
     nodes: u64,
     max_moves: usize,
 ) -> bool {
-    let mut rng = SplitMix64::new(seed);
-    let mut memory = KlondikeMemory::default();
-    let mut state = start.clone();
-    for _ in 0..max_moves {
-        if state.is_solved() {
-            break;
-        }
-        let view = state.observe();
-        memory.see(&view);
-        let moves = view.sample(&memory, None).legal_moves();
-        let Some(mv) = hindsight(&view, &memory, &moves, &mut rng, samples, nodes) else {
-            break;
-        };
-        memory.idle = if matches!(mv, Move::Draw | Move::Recycle) {
-            memory.idle + 1
-        } else {
-            0
-        };
-        state.apply(mv);
-    }
-    state.is_solved()
+    playout_with(start, seed, max_moves, |view, memory, rng| {
+        decide(view, memory, |memory, known, moves| {
+            hindsight(view, memory, known, moves, rng, samples, nodes)
+        })
+    })
+    .won
 }
 
 #[cfg(test)]
