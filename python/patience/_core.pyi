@@ -37,7 +37,8 @@ def playout(
 ) -> tuple[bool, list[str]]:
     """``(won, moves)``: a game played from ``position`` by reference player ``player``."""
 
-def wins(
+def results(
     game: str, position: Position, player: str, seeds: list[int], max_moves: int
-) -> list[bool]:
-    """Whether reference player ``player`` wins from ``position`` with each seed."""
+) -> list[float]:
+    """How far reference player ``player`` gets from ``position`` with each seed: 1.0 for
+    a win, else the game's progress (Kansas: the share of cards home; the others: 0.0)."""

@@ -29,6 +29,17 @@ pub trait Players: NativeGame {
     /// cards the player cannot see lie have the same observation.
     fn observe(&self) -> Self::Observation;
 
+    /// How far a game in this position has come towards a win, from 0 to 1, and 1 exactly
+    /// when it is won: what a playout's result is measured by. By default a game is won or
+    /// lost; a game whose own score counts progress (Kansas: the cards home) says so.
+    fn progress(&self) -> f64 {
+        if self.won() {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
     /// The move player `player` (an index into [`Players::PLAYERS`]) makes, or `None`
     /// when it has none or gives up. It updates `memory` from `observation`. Randomness
     /// comes from `rng` only.
@@ -41,10 +52,12 @@ pub trait Players: NativeGame {
 }
 
 /// One game played by a reference player.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Playout<M> {
     /// Whether the game was won (as [`NativeGame::won`] counts it).
     pub won: bool,
+    /// [`Players::progress`] of the position the game ended in.
+    pub progress: f64,
     /// The moves played, in order.
     pub moves: Vec<M>,
 }
@@ -97,6 +110,7 @@ pub fn playout_with<G: Players>(
     }
     Playout {
         won: state.won(),
+        progress: state.progress(),
         moves,
     }
 }

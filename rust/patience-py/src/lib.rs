@@ -1,11 +1,11 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 //!
 //! Each capability is one function taking the game's name: `successors`, `solve`,
-//! `players`, `choose`, `playout` and `wins`. The name picks the game's type in `by_game!` (or
-//! `by_players!`), and the capability is written once, generic over the core's
-//! [`NativeGame`] and [`Players`] traits; `Bridge` turns each game's position tuple (as
-//! the game's Python module gives it, `native_position()`) into the core's position and
-//! back. A fifth game adds its `Bridge` and a line to each registry macro.
+//! `players`, `choose`, `playout` and `results`. The name picks the game's type in the
+//! registry macro `by_game!`, and the capability is written once, generic over the core's
+//! [`NativeGame`] and [`Players`] traits (every game implements both); `Bridge` turns each
+//! game's position tuple (as the game's Python module gives it, `native_position()`) into
+//! the core's position and back. A fifth game adds its `Bridge` and a line to the registry.
 
 use patience_core::expert::{self, Expert};
 use patience_core::game::{NativeGame, SolveOptions};
@@ -264,30 +264,6 @@ macro_rules! by_game {
     };
 }
 
-/// The registry of games with reference players, as [`by_game`].
-macro_rules! by_players {
-    ($name:expr, $G:ident => $body:expr) => {
-        match $name {
-            name if name == Klondike::NAME => {
-                type $G = Klondike;
-                $body
-            }
-            name if name == Golf::NAME => {
-                type $G = Golf;
-                $body
-            }
-            name if name == Expert::NAME => {
-                type $G = Expert;
-                $body
-            }
-            other => Err(PyValueError::new_err(format!(
-                "no reference players for {other:?} yet (games with players: klondike, golf, \
-                 expert)"
-            ))),
-        }
-    };
-}
-
 /// `(outcome, moves, nodes, seconds, reason)` as `solve` returns it.
 type SolveAnswer = (String, Vec<String>, u64, f64, Option<String>);
 
@@ -377,7 +353,7 @@ fn answer<M: ToString>(report: Report<M>) -> SolveAnswer {
 /// The reference players of game `game`, weakest first.
 #[pyfunction]
 fn players(game: &str) -> PyResult<Vec<&'static str>> {
-    by_players!(game, G => Ok(G::PLAYERS.to_vec()))
+    by_game!(game, G => Ok(G::PLAYERS.to_vec()))
 }
 
 /// The index of player `name` of game `G`, or a `ValueError` naming the ladder.
@@ -415,7 +391,7 @@ fn choose(
             .detach(|| G::choose(&view, &mut G::Memory::default(), index, &mut rng))
             .map(|mv| mv.to_string()))
     }
-    by_players!(game, G => each::<G>(py, position, player, seed))
+    by_game!(game, G => each::<G>(py, position, player, seed))
 }
 
 /// A game played from a position of game `game` by reference player `player` with seed
@@ -444,38 +420,39 @@ fn playout(
             game.moves.iter().map(ToString::to_string).collect(),
         ))
     }
-    by_players!(game, G => each::<G>(py, position, player, seed, max_moves))
+    by_game!(game, G => each::<G>(py, position, player, seed, max_moves))
 }
 
-/// Whether reference player `player` wins a position of game `game` in each of the
-/// playouts seeded by `seeds` (at most `max_moves` moves each); the GIL is released while
-/// playing.
+/// How far reference player `player` gets from a position of game `game` in each of the
+/// playouts seeded by `seeds` (at most `max_moves` moves each): the progress of the
+/// position each ended in, 1.0 exactly for a win (the core's `Players::progress`: won or
+/// lost, but Kansas's share of cards home). The GIL is released while playing.
 #[pyfunction]
-fn wins(
+fn results(
     py: Python<'_>,
     game: &str,
     position: &Bound<'_, PyAny>,
     player: &str,
     seeds: Vec<u64>,
     max_moves: usize,
-) -> PyResult<Vec<bool>> {
+) -> PyResult<Vec<f64>> {
     fn each<G: Bridge + Players>(
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         player: &str,
         seeds: &[u64],
         max_moves: usize,
-    ) -> PyResult<Vec<bool>> {
+    ) -> PyResult<Vec<f64>> {
         let index = player_of::<G>(player)?;
         let start = G::from_py(position)?;
         Ok(py.detach(|| {
             seeds
                 .iter()
-                .map(|&seed| play_game(&start, index, seed, max_moves).won)
+                .map(|&seed| play_game(&start, index, seed, max_moves).progress)
                 .collect()
         }))
     }
-    by_players!(game, G => each::<G>(py, position, player, &seeds, max_moves))
+    by_game!(game, G => each::<G>(py, position, player, &seeds, max_moves))
 }
 
 /// The native core of `patience`.
@@ -487,7 +464,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(players, module)?)?;
     module.add_function(wrap_pyfunction!(choose, module)?)?;
     module.add_function(wrap_pyfunction!(playout, module)?)?;
-    module.add_function(wrap_pyfunction!(wins, module)?)?;
+    module.add_function(wrap_pyfunction!(results, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
