@@ -50,7 +50,7 @@ def _stages(name: str, variant: dict[str, object], seed: int) -> dict[str, float
     for index, player in enumerate(players(name)):
         started = time.perf_counter()
         seeds = [index * 1_000_003 + k for k in range(PLAYOUTS[name][player])]
-        _core.wins(name, position, player, seeds, MAX_MOVES)
+        _core.results(name, position, player, seeds, MAX_MOVES)
         costs[player] = time.perf_counter() - started
     started = time.perf_counter()
     for move in game.legal_moves():

@@ -9,6 +9,8 @@ catalog job's) twice, with playout seeds 0 and 1, on all cores, and prints:
 - each reference player's win rate per tier, tiers from the first rating, win rates from the
   second one's playouts (not used to rate), with 95% Wilson intervals;
 - the skill gap per tier (the strongest player's win rate minus the weakest's);
+- for Kansas, where a playout's result is the share of cards home, the same per tier for
+  that share (mean over deals, with a 95% normal interval);
 - stability: Spearman's rank correlation of the two ratings' scores, and the share of deals
   whose tier moves by more than one;
 - the cost of a rating per deal.
@@ -100,6 +102,27 @@ def main() -> None:
         print(
             f"{tier:4}  {len(rows):5}  " + "  ".join(f"{c:>22}" for c in cells) + f"   {gap:+.1%}"
         )
+    if any(r["progress"] != r["players"] for _, r, _ in results):
+        # Kansas: a playout's result is also the share of cards home, which the score uses
+        print("\nmean share of cards home per tier (playouts of rating 2), 95% intervals:")
+        print("tier  deals  " + "  ".join(f"{p:>22}" for p in players) + "   skill gap")
+        for tier in range(1, 11):
+            rows = [second for first, second, _ in results if first["tier"] == tier]
+            cells, means = [], []
+            for player in players:
+                shares = [r["progress"][player] for r in rows]
+                mean = statistics.fmean(shares) if shares else 0.0
+                half = (
+                    1.96 * statistics.stdev(shares) / len(shares) ** 0.5 if len(shares) > 1 else 0.0
+                )
+                means.append(mean)
+                cells.append(f"{mean:6.1%} [{mean - half:5.1%},{mean + half:6.1%}]")
+            gap = means[-1] - means[0] if rows else 0.0
+            print(
+                f"{tier:4}  {len(rows):5}  "
+                + "  ".join(f"{c:>22}" for c in cells)
+                + f"   {gap:+.1%}"
+            )
     first_scores = [first["score"] for first, _, _ in results]
     second_scores = [second["score"] for _, second, _ in results]
     moved = sum(

@@ -62,7 +62,7 @@ def test_a_rating_holds_the_evidence_and_a_calibrated_tier() -> None:
     assert 0.0 <= rating.score <= 1.0
     assert rating.tier is not None
     assert 1 <= rating.tier <= 10
-    assert rating.score == difficulty_score(rating.players, rating.first_moves, rating.nodes)
+    assert rating.score == difficulty_score(rating.progress, rating.first_moves, rating.nodes)
     assert rate_seed("golf", GOLF_WRAP, 0) == rating  # deterministic
 
 
@@ -78,7 +78,7 @@ def test_tiers_come_from_the_calibration_deciles() -> None:
     assert tier_of("golf", GOLF_WRAP, 0.0) == 1
     assert tier_of("golf", GOLF_WRAP, 1.0) == 10
     assert tier_of("golf", GOLF_WRAP, cuts[4]) == 6
-    assert tier_of("kansas", {}, 0.5) is None  # no ratings for Kansas yet
+    assert tier_of("freecell", {}, 0.5) is None  # no calibration
 
 
 def test_the_score_grows_with_the_players_losses() -> None:
@@ -249,7 +249,7 @@ def test_players_choose_a_difficulty_and_see_the_tier(client: TestClient) -> Non
     stock(client, {2: 1, 5: 1, 9: 2})
     games = {game["name"]: game for game in client.get("/api/games").json()}
     assert games["golf"]["difficulties"] == list(DIFFICULTIES)
-    assert games["kansas"]["difficulties"] == []
+    assert games["kansas"]["difficulties"] == list(DIFFICULTIES)  # every game is rated
     assert {"wrap": True} in games["golf"]["rated_variants"]
     hard_ones = []
     for difficulty, tiers in [("easy", {2}), ("medium", {5}), ("expert", {9}), ("expert", {9})]:
@@ -273,9 +273,6 @@ def test_players_choose_a_difficulty_and_see_the_tier(client: TestClient) -> Non
     practice = new(client, difficulty="easy", mode="practice")
     assert practice.status_code == 409  # the one easy deal was dealt
     assert new(client, difficulty="impossible").status_code == 422
-    kansas = client.post("/api/sessions", json={"game": "kansas", "difficulty": "easy"})
-    assert kansas.status_code == 400
-    assert "not rated" in kansas.json()["detail"]
     seeded = new(client, difficulty="easy", mode="practice", seed=5)
     assert seeded.status_code == 400
     assert "not a seed" in seeded.json()["detail"]

@@ -46,6 +46,18 @@ def hidden_dealt_again(name: str, position: Any, rng: random.Random) -> Any:
     if name == "golf":
         wrap, columns, stock, top = position
         return (wrap, columns, rng.sample(stock, len(stock)), top)
+    if name == "kansas":
+        base, reserve, columns, stock, waste, foundation = position
+        below_top = max(len(reserve) - 1, 0)
+        unseen = rng.sample(reserve[:below_top] + stock, below_top + len(stock))
+        return (
+            base,
+            unseen[:below_top] + reserve[below_top:],
+            columns,
+            unseen[below_top:],
+            waste,
+            foundation,
+        )
     assert name == "klondike"
     draw, columns, hidden, stock, waste, foundation = position
     unseen = [card for column, h in zip(columns, hidden, strict=True) for card in column[:h]]
@@ -119,10 +131,12 @@ def test_bad_requests_are_refused_with_a_reason() -> None:
         playout(game, "perfect", 1)
     with pytest.raises(ValueError, match="from 0 to 2"):
         playout(game, "random", -1)
-    with pytest.raises(NoPlayersError, match="no reference players for kansas"):
-        playout(new_game("kansas", seed=1), "random", 1)
-    with pytest.raises(ValueError, match='no reference players for "kansas"'):
-        _core.playout("kansas", new_game("kansas", seed=1).native_position(), "random", 1, 9)
+    with pytest.raises(NoPlayersError, match="no reference players for freecell"):
+        players("freecell")
+    with pytest.raises(ValueError, match='no native game "freecell"'):
+        _core.playout("freecell", new_game("kansas", seed=1).native_position(), "random", 1, 9)
+    with pytest.raises(ValueError, match="no kansas player 'hindsight'"):
+        playout(new_game("kansas", seed=1), "hindsight", 1)
     with pytest.raises(ValueError, match="expected tuple of length 4"):
         _core.choose("golf", new_game("klondike", seed=1).native_position(), "random", 1)
 

@@ -214,6 +214,9 @@ def _pick(args: argparse.Namespace) -> int:
 
 def _rating_text(rating: dict[str, Any]) -> str:
     players = ", ".join(f"{name} {rate:.0%}" for name, rate in rating["players"].items())
+    if rating.get("progress", rating["players"]) != rating["players"]:
+        home = ", ".join(f"{name} {share:.0%}" for name, share in rating["progress"].items())
+        players += f"; cards home: {home}"
     return (
         f"score {rating['score']:.3f} (rating version {rating['version']}); players won: "
         f"{players}; solver {rating['nodes']} nodes, a win in {rating['moves']} moves, "
@@ -282,7 +285,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _draw(engine: Engine, rows: list[dict[str, Any]], path: Path) -> None:
     """The catalog's difficulty: for each rated game and variant, its deals per tier, and
-    each reference player's mean win rate per tier."""
+    each reference player's mean win rate per tier (Kansas: mean share of cards home)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -302,13 +305,17 @@ def _draw(engine: Engine, rows: list[dict[str, Any]], path: Path) -> None:
         count_axis.bar(tiers, [sum(d["tier"] == t for d in deals) for t in tiers], color="#2e7d32")
         count_axis.set_title(f"{_describe(name, variant)}: deals per tier")
         count_axis.set_xticks(list(tiers))
-        for player in deals[0]["players"] if deals else []:
+        # a player's progress is its win rate, but in Kansas the share of cards home
+        measure = "progress" if name == "kansas" else "players"
+        for player in deals[0][measure] if deals else []:
             means = [
-                statistics.fmean([d["players"][player] for d in deals if d["tier"] == t] or [0.0])
+                statistics.fmean([d[measure][player] for d in deals if d["tier"] == t] or [0.0])
                 for t in tiers
             ]
             rate_axis.plot(list(tiers), means, marker="o", label=player)
-        rate_axis.set_title("mean win rate per tier")
+        rate_axis.set_title(
+            "mean share of cards home per tier" if name == "kansas" else "mean win rate per tier"
+        )
         rate_axis.set_ylim(0, 1)
         rate_axis.set_xticks(list(tiers))
         rate_axis.legend()

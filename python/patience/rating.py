@@ -17,6 +17,8 @@ formula and the calibration carry :data:`RATING_VERSION`, stored with every rate
 >>> from patience.games import new_game
 >>> players("golf")
 ('random', 'greedy', 'hindsight')
+>>> players("kansas")
+('random', 'greedy', 'rollout')
 >>> game = playout(new_game("golf", seed=1, variant={"wrap": True}), "greedy", seed=0)
 >>> game.won, game.moves[:3]
 (False, ('t4', 't6', 'draw'))
@@ -63,8 +65,8 @@ __all__ = [
     "win_rate",
 ]
 
-PLAYER_GAMES = ("klondike", "golf", "expert")
-"""Games with reference players so far."""
+PLAYER_GAMES = ("klondike", "golf", "kansas", "expert")
+"""Games with reference players (all four)."""
 
 #: Moves a playout may take before it is stopped (a player that draws forever in a game
 #: with unlimited passes through the stock loses).
@@ -99,14 +101,15 @@ def difficulty_of(tier: int | None) -> str | None:
 PLAYOUTS: Mapping[str, Mapping[str, int]] = {
     "golf": {"random": 16, "greedy": 16, "hindsight": 8},
     "klondike": {"random": 16, "greedy": 16, "hindsight": 8},
+    "kansas": {"random": 16, "greedy": 1, "rollout": 8},
     "expert": {"greedy": 4, "lookahead": 4, "solver": 4},
 }
 """Playouts a deal is rated with, by game and player (the strong player costs 50 to 120 ms
-a Golf game and 300 to 400 ms a Klondike game, the others well under a millisecond; with
-4 Klondike playouts of it, two ratings of the same draw-3 deals agreed only to a Spearman
-0.825;
-Solitaire Expert's players hide nothing from themselves and vary only in how they break
-ties, so a few playouts do)."""
+a Golf game, 300 to 400 ms a Klondike game and about 90 ms a Kansas game, the others well
+under a millisecond; with 4 Klondike playouts of it, two ratings of the same draw-3 deals
+agreed only to a Spearman 0.825). Kansas's greedy player draws no random number, so one
+playout is all of them; Solitaire Expert's players hide nothing from themselves and vary
+only in how they break ties, so a few playouts do."""
 
 
 class PlayerError(AssertionError):
@@ -246,6 +249,11 @@ class Rating:
     version: int
     players: dict[str, float]
     """Each reference player's share of playouts won."""
+    progress: dict[str, float]
+    """Each reference player's mean progress over its playouts, a win counting 1: its
+    share of playouts won in Klondike, Golf and Solitaire Expert, which are won or lost;
+    in Kansas, whose own score counts the cards home and which a player who cannot see
+    the stock seldom wins, the mean share of the 52 cards home."""
     playouts: dict[str, int]
     nodes: int
     """The solver's positions to find a win (looking for wins only)."""
@@ -268,6 +276,7 @@ class Rating:
             "tier": self.tier,
             "score": round(self.score, 6),
             "players": {name: round(rate, 6) for name, rate in self.players.items()},
+            "progress": {name: round(share, 6) for name, share in self.progress.items()},
             "playouts": self.playouts,
             "nodes": self.nodes,
             "moves": self.moves,
@@ -275,24 +284,26 @@ class Rating:
         }
 
 
-def difficulty_score(players: Mapping[str, float], first_moves: float, nodes: int) -> float:
+def difficulty_score(progress: Mapping[str, float], first_moves: float, nodes: int) -> float:
     """The difficulty score of version 1, from 0 (easiest) to 1 (hardest)::
 
-        0.8 * (mean over the ladder of 1 - win rate)
+        0.8 * (mean over the ladder of 1 - progress)
       + 0.1 * (1 - share of first moves that still win)
       + 0.1 * min(1, log10(1 + solver nodes) / 7)
 
     Mostly how often the reference players lose, every player weighing the same (a deal
-    the weak players lose and the strong one wins sits in the middle); the two solver
+    the weak players lose and the strong one wins sits in the middle): a player's progress
+    (:attr:`Rating.progress`) is its win rate but in Kansas, where it is the mean share of
+    cards home. The two solver
     terms separate deals the players treat alike: a deal with few winning first moves, or
     whose win the solver had to search for, is harder.
 
     >>> round(difficulty_score({"a": 1.0, "b": 0.5}, 0.5, 999_999), 4)
     0.3357
     """
-    if not players:
-        raise ValueError("a score needs at least one player's win rate")
-    loss = sum(1 - rate for rate in players.values()) / len(players)
+    if not progress:
+        raise ValueError("a score needs at least one player's progress")
+    loss = sum(1 - share for share in progress.values()) / len(progress)
     effort = min(1.0, math.log10(1 + nodes) / 7)
     return 0.8 * loss + 0.1 * (1 - first_moves) + 0.1 * effort
 
@@ -366,20 +377,22 @@ def rate(
             + (f" ({certified.reason})" if certified.reason else "")
         )
     position = game.native_position()
-    rates = {}
+    rates, progress = {}, {}
     for index, player in enumerate(ladder):
-        won = _core.wins(
+        results = _core.results(
             game.name, position, player, _seeds(playout_seed, index, counts[player]), MAX_MOVES
         )
-        rates[player] = sum(won) / len(won)
+        rates[player] = sum(result == 1.0 for result in results) / len(results)
+        progress[player] = sum(results) / len(results)
     first_moves = _winning_first_moves(game)
-    score = difficulty_score(rates, first_moves, certified.nodes)
+    score = difficulty_score(progress, first_moves, certified.nodes)
     return Rating(
         game=game.name,
         variant=game.variant,
         seed=seed,
         version=RATING_VERSION,
         players=rates,
+        progress=progress,
         playouts=counts,
         nodes=certified.nodes,
         moves=len(certified.moves),

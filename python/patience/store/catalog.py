@@ -340,8 +340,9 @@ def export(
 ) -> Iterator[dict[str, Any]]:
     """Every catalog deal of ``name`` and ``variant`` (checked), oldest first, as
     ``patience deals export`` prints it: ``seed``, ``tier``, ``score``, ``players`` (name
-    to win rate), ``moves``, ``nodes``, ``version`` (of the rating; None when unrated) and
-    whether it was ``dealt``."""
+    to win rate), ``progress`` (name to mean progress: the win rate but in Kansas, the
+    share of cards home), ``moves``, ``nodes``, ``version`` (of the rating; None when
+    unrated) and whether it was ``dealt``."""
     query = (
         select(deals)
         .where(and_(deals.c.game == name, deals.c.variant == variant_key(variant)))
@@ -354,6 +355,7 @@ def export(
             "tier": row.tier,
             "score": row.score,
             "players": rating.get("players"),
+            "progress": rating.get("progress", rating.get("players")),
             "first_moves": rating.get("first_moves"),
             "moves": row.moves,
             "nodes": row.nodes,
