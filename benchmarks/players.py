@@ -14,14 +14,13 @@ sparse UCT player.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 from common import game_and_variant  # benchmarks/common.py, beside this script
 from patience import rating
 from patience.batch import run, wilson_interval
-from patience.games import GAMES
+from patience.games import GAMES, variant_key
 
 PUBLISHED = {
     ("klondike", '{"draw": 3}'): "lonelybot 47.58% ± 0.80% (15,024 deals, about 3 s a deal); "
@@ -60,7 +59,7 @@ def main() -> None:
             f"{player:>10}: {wins}/{len(results)} won, {wins / len(results):.2%} "
             f"[{low:.2%}, {high:.2%}]; {per_deal:.3f} s a deal on one core ({wall:.0f} s wall)"
         )
-    published = PUBLISHED.get((known.game, json.dumps(variant, sort_keys=True)))
+    published = PUBLISHED.get((known.game, variant_key(variant)))
     if published:
         print(f"published: {published}")
 

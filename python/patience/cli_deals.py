@@ -19,7 +19,7 @@ from sqlalchemy import Engine
 from patience.batch import run
 from patience.catalog import seed_stream
 from patience.errors import PatienceError
-from patience.games import GAMES, Game
+from patience.games import GAMES, Game, variant_key
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
 from patience.solve import SOLVABLE_GAMES
 
@@ -357,7 +357,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         "seeds_tried": tried,
         "made": datetime.date.today().isoformat(),
     }
-    key = json.dumps(variant, sort_keys=True)
+    key = variant_key(variant)
     print(json.dumps({"game": args.game, "variant": variant, **entry}))
     if args.write:
         data = json.loads(args.write.read_text()) if args.write.exists() else {}

@@ -37,7 +37,7 @@ from typing import Any
 
 from patience import _core
 from patience.errors import PatienceError
-from patience.games import Game, game_class
+from patience.games import Game, game_class, variant_key
 from patience.solve import solve
 
 __all__ = [
@@ -318,15 +318,11 @@ def calibration() -> dict[str, Any]:
     return data
 
 
-def _variant_key(variant: Mapping[str, object]) -> str:
-    return json.dumps(dict(variant), sort_keys=True)
-
-
 def is_rated(name: str, variant: Mapping[str, object]) -> bool:
     """Whether deals of ``name`` and ``variant`` (checked) get tiers: the game has reference
     players and the variant a calibration."""
     games = calibration().get("games", {})
-    return name in PLAYER_GAMES and _variant_key(variant) in games.get(name, {})
+    return name in PLAYER_GAMES and variant_key(variant) in games.get(name, {})
 
 
 def tier_of(name: str, variant: Mapping[str, object], score: float) -> int | None:
@@ -335,7 +331,7 @@ def tier_of(name: str, variant: Mapping[str, object], score: float) -> int | Non
     below it, so each tier holds a tenth of the calibration deals. None when the variant
     has no calibration."""
     games = calibration().get("games", {})
-    cuts = games.get(name, {}).get(_variant_key(variant), {}).get("cuts")
+    cuts = games.get(name, {}).get(variant_key(variant), {}).get("cuts")
     if cuts is None:
         return None
     return 1 + bisect.bisect_right(cuts, score)

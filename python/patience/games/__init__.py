@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from patience.cards import Card
 from patience.errors import InvalidDealError, InvalidRecordError
@@ -32,6 +33,7 @@ __all__ = [
     "VariantOption",
     "game_class",
     "new_game",
+    "variant_key",
 ]
 
 GAMES: Final[Mapping[str, type[Game]]] = {
@@ -67,3 +69,13 @@ def new_game(
         return cls.from_seed(seed, variant)
     assert deal is not None
     return cls.from_variant(deal, variant)
+
+
+def variant_key(variant: Mapping[str, Any]) -> str:
+    """The key of a checked variant wherever variants are stored or looked up (the deal
+    catalog, the calibration): its JSON, keys sorted.
+
+    >>> variant_key({"wrap": True}), variant_key({})
+    ('{"wrap": true}', '{}')
+    """
+    return json.dumps(dict(variant), sort_keys=True)

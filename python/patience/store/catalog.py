@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from patience.batch import run, solve_seeds
 from patience.catalog import CatalogDeal, catalog_deal, seed_stream
-from patience.games import game_class
+from patience.games import game_class, variant_key
 
 from .db import deals
 
@@ -44,15 +44,6 @@ __all__ = [
     "unused",
     "variant_key",
 ]
-
-
-def variant_key(variant: Mapping[str, Any]) -> str:
-    """The catalog's key for a checked variant: its JSON, keys sorted.
-
-    >>> variant_key({"wrap": True}), variant_key({})
-    ('{"wrap": true}', '{}')
-    """
-    return json.dumps(dict(variant), sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)
