@@ -23,7 +23,7 @@ from patience.games import GAMES, Game, variant_key
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
 from patience.solve import SOLVABLE_GAMES
 
-__all__ = ["add_commands", "run_command", "variant_from"]
+__all__ = ["add_commands", "open_database", "run_command", "variant_from"]
 
 CALIBRATION_STREAM = 1_000_000
 """The stream calibration deals come from: apart from the streams catalogs are built
@@ -90,7 +90,8 @@ def variant_from(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]
     return {option.name: getattr(args, option.name) for option in cls.options}
 
 
-def _engine() -> Engine:
+def open_database() -> Engine:
+    """The database the server uses (``PATIENCE_DATABASE_URL``), migrated."""
     from patience.server import Settings
     from patience.store.db import make_engine, migrate
 
@@ -137,7 +138,7 @@ def _generate(args: argparse.Namespace) -> int:
     from patience.store.catalog import generate, unused
 
     variant = variant_from(args, GAMES[args.game])
-    engine = _engine()
+    engine = open_database()
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -188,7 +189,7 @@ def _pick(args: argparse.Namespace) -> int:
 
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
-    engine = _engine()
+    engine = open_database()
     with engine.begin() as connection:
         taken = take(
             connection, args.game, variant, f"pick-{secrets.token_hex(6)}", (args.tier, args.tier)
@@ -245,7 +246,7 @@ def _export(args: argparse.Namespace) -> int:
 
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
-    engine = _engine()
+    engine = open_database()
     with engine.connect() as connection:
         for row in export(connection, args.game, variant):
             print(json.dumps(row))
@@ -256,7 +257,7 @@ def _export(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from patience.store.catalog import counts
 
-    engine = _engine()
+    engine = open_database()
     with engine.connect() as connection:
         rows = counts(connection)
     if args.png:

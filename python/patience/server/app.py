@@ -13,13 +13,14 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from patience.players import Accounts
 from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore
 
 from .background import Background
 from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
 from .pool import SolverPool
-from .routers import games, sessions
+from .routers import accounts, games, sessions
 from .settings import Settings
 
 __all__ = ["DOCS_ASSETS", "STATIC", "create_app"]
@@ -47,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_live=settings.max_live_games,
             idle_seconds=settings.idle_seconds,
         )
+        app.state.accounts = Accounts(engine, session_days=settings.session_days)
         app.state.pool = pool = SolverPool(
             workers=settings.solver_workers, queue=settings.solver_queue
         )
@@ -79,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(games.router)
     app.include_router(sessions.router)
+    app.include_router(accounts.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
 

@@ -1,5 +1,5 @@
 """Typed dependencies of the routers: the store, the settings, the solver pool, the
-caller's game.
+signed-in player, the caller's game.
 
 They are ``async`` so that FastAPI runs them on the event loop rather than in a worker
 thread: each is a dictionary lookup, or one indexed read of the database. A game not in
@@ -10,22 +10,30 @@ one.
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 from starlette.concurrency import run_in_threadpool
 
+from patience.players import Accounts, User, csrf_token
 from patience.store.games import GameNotFoundError, GameStore, Live, NotYourGameError
 
 from .pool import SolverPool
 from .settings import Settings
 
 __all__ = [
+    "COOKIE",
+    "CSRF_HEADER",
+    "AccountStore",
     "AppSettings",
     "LiveGame",
+    "Player",
     "Pool",
     "Store",
+    "get_accounts",
     "get_live",
+    "get_player",
     "get_pool",
     "get_settings",
     "get_store",
@@ -50,7 +58,58 @@ async def get_pool(request: Request) -> SolverPool:
     return pool
 
 
+async def get_accounts(request: Request) -> Accounts:
+    """The application's accounts."""
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+COOKIE = "patience_session"
+"""The cookie of a signed-in session: ``HttpOnly``, ``SameSite=Strict``, ``Secure`` over TLS."""
+
+CSRF_HEADER = "X-CSRF-Token"
+"""The header a signed-in page sends its CSRF token in, on every request that changes
+anything (the token comes with the sign-in and with ``GET /api/me``)."""
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def same_origin(request: Request) -> bool:
+    """Whether the request's ``Origin`` (when the browser sent one) is this server's."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    own = f"{request.url.scheme}://{request.url.netloc}"
+    return origin == own
+
+
+async def get_player(request: Request) -> User | None:
+    """The signed-in player, from the session cookie; None for a guest (or a session that
+    expired). A request that changes anything while signed in must come from this origin
+    and carry the session's CSRF token in :data:`CSRF_HEADER`, or it is refused (403):
+    another site's page can make a browser send the cookie only where ``SameSite`` is not
+    honoured, and can never read the token."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    accounts: Accounts = request.app.state.accounts
+    user = accounts.session(token)
+    if user is None:
+        return None
+    if request.method not in SAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not same_origin(request) or not secrets.compare_digest(sent, csrf_token(token)):
+            raise HTTPException(
+                403,
+                f"a signed-in request that changes anything needs the {CSRF_HEADER} header "
+                "of this page's session (and to come from this site)",
+            )
+    return user
+
+
 Store = Annotated[GameStore, Depends(get_store)]
+AccountStore = Annotated[Accounts, Depends(get_accounts)]
+Player = Annotated[User | None, Depends(get_player)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 Pool = Annotated[SolverPool, Depends(get_pool)]
 
@@ -58,18 +117,22 @@ Pool = Annotated[SolverPool, Depends(get_pool)]
 async def get_live(
     game_id: str,
     store: Store,
+    player: Player,
     authorization: Annotated[str | None, Header()] = None,
 ) -> Live:
-    """The game ``game_id``, if the request's ``Authorization: Bearer TOKEN`` holds it."""
+    """The game ``game_id``, if the request's ``Authorization: Bearer TOKEN`` holds it, or,
+    without a token, if it is the signed-in player's."""
     token = None
     if authorization is not None:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() == "bearer" and value:
             token = value.strip()
-    if token is None:
-        raise HTTPException(401, "send the game's token as 'Authorization: Bearer TOKEN'")
+    if token is None and player is None:
+        raise HTTPException(
+            401, "send the game's token as 'Authorization: Bearer TOKEN', or sign in"
+        )
     try:
-        live = store.authorize(game_id, token)
+        live = store.authorize(game_id, token, user_id=None if player is None else player.id)
         if live is None:
             live = await run_in_threadpool(store.load, game_id)
     except GameNotFoundError as error:

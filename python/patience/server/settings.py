@@ -92,6 +92,9 @@ class Settings:
     idle_seconds: float = 600.0
     """A game unused this long leaves memory (``PATIENCE_IDLE_SECONDS``); a finished one
     after 30 s."""
+    session_days: float = 14.0
+    """How long a log-in lasts before the player signs in again
+    (``PATIENCE_SESSION_DAYS``)."""
     heartbeat_seconds: float = 1.0
     """How often the server writes that it is up (``PATIENCE_HEARTBEAT_SECONDS``): after
     two of these without a heartbeat from any server, a starting server credits the time
@@ -138,6 +141,7 @@ class Settings:
             catalog_refill=int(env.get("PATIENCE_CATALOG_REFILL", defaults.catalog_refill)),
             max_live_games=int(env.get("PATIENCE_MAX_LIVE_GAMES", defaults.max_live_games)),
             idle_seconds=float(env.get("PATIENCE_IDLE_SECONDS", defaults.idle_seconds)),
+            session_days=float(env.get("PATIENCE_SESSION_DAYS", defaults.session_days)),
             heartbeat_seconds=float(
                 env.get("PATIENCE_HEARTBEAT_SECONDS", defaults.heartbeat_seconds)
             ),

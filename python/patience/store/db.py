@@ -36,11 +36,14 @@ __all__ = [
     "deals",
     "events",
     "heartbeats",
+    "login_failures",
+    "logins",
     "make_engine",
     "metadata",
     "migrate",
     "outages",
     "sessions",
+    "users",
 ]
 
 metadata = MetaData()
@@ -61,7 +64,12 @@ sessions = Table(
     Column("ended_at", Float, nullable=True),  # wall-clock seconds; null while running
     Column("paused", Float, nullable=False, server_default="0"),  # outage seconds credited
     Column("tier", Integer, nullable=True),  # the dealt deal's difficulty tier, if rated
+    Column("user_id", String(32), nullable=True),  # the player's; null: a guest's game
+    Column("won", Boolean, nullable=True),  # the result, written when the game ends
+    Column("score", Integer, nullable=True),
+    Column("elapsed", Float, nullable=True),  # seconds of the clock used
     Index("sessions_running", "ended_at"),
+    Index("sessions_by_user", "user_id", "ended_at"),
 )
 """One row a game: everything needed to deal it again, and whether it is still running."""
 
@@ -121,6 +129,43 @@ deals = Table(
 """The catalog: seeds whose deals the solver proved winnable (each certificate replayed),
 each dealt to one game at most, with their difficulty rating where the game has reference
 players."""
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(32), nullable=False),  # the display name as written
+    Column("name_key", String(32), nullable=False, unique=True),  # casefolded: one per name
+    Column("password_hash", Text, nullable=False),  # argon2id, with its salt and parameters
+    Column("operator", Boolean, nullable=False, server_default="0"),
+    Column("created_at", Float, nullable=False),
+)
+"""Players' accounts. A password is kept only as its argon2id hash."""
+
+logins = Table(
+    "logins",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the cookie's token
+    Column("user_id", String(32), ForeignKey("users.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("logins_by_user", "user_id"),
+)
+"""Signed-in browser sessions: the cookie's token is kept only as its hash, so the table
+lets nobody sign in as anyone."""
+
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name_key", String(32), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("login_failures_by_name", "name_key", "at"),
+    Index("login_failures_by_address", "address", "at"),
+)
+"""Failed log-ins, counted per account and per address to slow password guessing (in the
+database, so that every server process counts the same)."""
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

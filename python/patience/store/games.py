@@ -51,6 +51,7 @@ __all__ = [
     "MoveConflictError",
     "NotYourGameError",
     "Outage",
+    "UnfinishedGameError",
     "certify_deal",
     "rate_deal",
 ]
@@ -83,6 +84,14 @@ class NotYourGameError(PermissionError):
     """The token does not hold this game."""
 
 
+class UnfinishedGameError(PatienceError):
+    """A player asked for a timed game while one of the same kind still runs."""
+
+    def __init__(self, message: str, game_id: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
 class MoveConflictError(PatienceError):
     """A request that says which move count it has seen does not fit the game's log: it was
     made from a view the game has moved on from, or it names a move not yet seen."""
@@ -104,6 +113,7 @@ class Live:
     certified: bool
     saved: int  # events of the session's log known to be in the database
     tier: int | None = None  # the deal's difficulty tier, when it came rated from the catalog
+    user_id: str | None = None  # the signed-in player's; None for a guest's game
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
 
@@ -186,11 +196,15 @@ class GameStore:
         seed: int | None,
         mode: Mode,
         difficulty: str | None = None,
+        user_id: str | None = None,
     ) -> dict[str, object]:
         """The checked variant of a request for a new game; raises a :class:`PatienceError`
         for an unknown game, a bad variant or seed, a seed asked for a timed game (a timed
         game is dealt by the server only: a player who chose the seed could have solved it
-        beforehand), or a difficulty the game has no ratings for, or asked with a seed."""
+        beforehand), a difficulty the game has no ratings for, or asked with a seed, and
+        :class:`UnfinishedGameError` when player ``user_id`` asks for a timed game while one
+        of the same game and variant is still running (a timed deal counts once dealt: no
+        dealing until an easy one comes)."""
         cls = game_class(name)
         checked = cls.check_variant(variant)
         if mode == "timed" and seed is not None:
@@ -211,7 +225,34 @@ class GameStore:
                 raise PatienceError("a deal of a difficulty is chosen by the server, not a seed")
         if seed is not None and not 0 <= seed < 2**63:
             raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
+        if mode == "timed" and user_id is not None:
+            running = self.unfinished_timed(user_id, name, checked)
+            if running is not None:
+                raise UnfinishedGameError(
+                    f"you have a timed game of {cls.title}{variant_text(checked)} running "
+                    f"(game {running}): finish or end it before dealing another",
+                    running,
+                )
         return checked
+
+    def unfinished_timed(self, user_id: str, name: str, variant: dict[str, object]) -> str | None:
+        """The id of player ``user_id``'s timed game of ``name`` and ``variant`` (checked)
+        whose clock still runs, if any."""
+        now = self._clock()
+        with self._engine.connect() as connection:
+            found: str | None = connection.execute(
+                select(sessions.c.id).where(
+                    and_(
+                        sessions.c.user_id == user_id,
+                        sessions.c.mode == "timed",
+                        sessions.c.game == name,
+                        sessions.c.variant == json.dumps(variant),
+                        sessions.c.ended_at.is_(None),
+                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
+                    )
+                )
+            ).scalar()
+        return found
 
     def claim(
         self,
@@ -259,12 +300,18 @@ class GameStore:
             return add(connection, name, variant, deal, at=self._clock())
 
     def start(
-        self, name: str, variant: dict[str, object], *, seed: int | None, mode: Mode
+        self,
+        name: str,
+        variant: dict[str, object],
+        *,
+        seed: int | None,
+        mode: Mode,
+        user_id: str | None = None,
     ) -> tuple[Live, str]:
         """A new game and the token that holds it, all in this thread: a timed game gets the
         catalog's next deal or one certified now (the server does the certifying in its
         bounded pool instead: :meth:`claim`, :meth:`certify`, :meth:`open`)."""
-        checked = self.check_start(name, variant, seed=seed, mode=mode)
+        checked = self.check_start(name, variant, seed=seed, mode=mode, user_id=user_id)
         game_id = new_game_id()
         certified = False
         tier = None
@@ -276,7 +323,14 @@ class GameStore:
                 seed, tier = taken.seed, taken.tier
             certified = True
         return self.open(
-            name, checked, seed=seed, mode=mode, certified=certified, game_id=game_id, tier=tier
+            name,
+            checked,
+            seed=seed,
+            mode=mode,
+            certified=certified,
+            game_id=game_id,
+            tier=tier,
+            user_id=user_id,
         )
 
     def open(
@@ -289,9 +343,11 @@ class GameStore:
         certified: bool,
         game_id: str | None = None,
         tier: int | None = None,
+        user_id: str | None = None,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
-        with the token that holds it; ``tier`` is the deal's difficulty tier, if rated."""
+        with the token that holds it; ``tier`` is the deal's difficulty tier, if rated;
+        ``user_id`` the signed-in player whose game it is (None: a guest's)."""
         if seed is None:
             seed = self._random_seed()
         game = new_game(name, seed=seed, variant=variant)
@@ -305,6 +361,7 @@ class GameStore:
             certified=certified,
             saved=0,
             tier=tier,
+            user_id=user_id,
         )
         with self._engine.begin() as connection:
             connection.execute(
@@ -318,6 +375,7 @@ class GameStore:
                     mode=mode,
                     certified=certified,
                     tier=tier,
+                    user_id=user_id,
                     time_limit=live.session.time_limit,
                     created_at=live.session.log[0].at,
                 )
@@ -332,26 +390,73 @@ class GameStore:
 
     # -- finding --------------------------------------------------------------------
 
-    def authorize(self, game_id: str, token: str | None) -> Live | None:
+    def authorize(
+        self, game_id: str, token: str | None, *, user_id: str | None = None
+    ) -> Live | None:
         """The game ``game_id`` if it is in memory, or None when it must be rebuilt from the
         database (:meth:`load`, slow for a long game: the server runs it off its event loop);
-        either way only once ``token`` is checked against it. Raises
-        :class:`GameNotFoundError` or :class:`NotYourGameError`."""
+        either way only once ``token`` is checked against it, or, without a token, that it
+        is signed-in player ``user_id``'s game (a player's games are theirs on any device).
+        Raises :class:`GameNotFoundError` or :class:`NotYourGameError`."""
         with self._lock:
             live = self._live.get(game_id)
             if live is not None:
                 self._live.move_to_end(game_id)
-        token_hash: str | None = None if live is None else live.token_hash
-        if token_hash is None:
+        if live is not None:
+            token_hash, owner = live.token_hash, live.user_id
+        else:
             with self._engine.connect() as connection:
-                token_hash = connection.execute(
-                    select(sessions.c.token_hash).where(sessions.c.id == game_id)
-                ).scalar()
-            if token_hash is None:
+                row = connection.execute(
+                    select(sessions.c.token_hash, sessions.c.user_id).where(
+                        sessions.c.id == game_id
+                    )
+                ).first()
+            if row is None:
                 raise GameNotFoundError(f"no game {game_id!r}")
-        if token is None or not secrets.compare_digest(_hash(token), token_hash):
-            raise NotYourGameError("this token does not hold that game")
+            token_hash, owner = row.token_hash, row.user_id
+        if token is not None:
+            if not secrets.compare_digest(_hash(token), token_hash):
+                raise NotYourGameError("this token does not hold that game")
+        elif user_id is None or owner != user_id:
+            raise NotYourGameError("this game is not yours")
         return live
+
+    def claim_games(self, user_id: str, games: list[tuple[str, str]]) -> int:
+        """Make the guest games ``games`` (id and token pairs, each token checked) player
+        ``user_id``'s: a guest who signs up keeps what they played on that browser. Games
+        already a player's are left alone. How many were claimed."""
+        claimed = 0
+        with self._engine.begin() as connection:
+            for game_id, token in games:
+                done = connection.execute(
+                    update(sessions)
+                    .where(
+                        and_(
+                            sessions.c.id == game_id,
+                            sessions.c.token_hash == _hash(token),
+                            sessions.c.user_id.is_(None),
+                        )
+                    )
+                    .values(user_id=user_id)
+                ).rowcount
+                claimed += done
+                if done:
+                    with self._lock:
+                        live = self._live.get(game_id)
+                    if live is not None:
+                        live.user_id = user_id
+        return claimed
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The game record (RULES.md) of finished game ``game_id`` (the caller has checked
+        whose it is); :class:`PatienceError` while it is running."""
+        with self._lock:
+            live = self._live.get(game_id)
+        live = live or self._read(game_id)
+        with live.lock:
+            if not live.session.is_over():
+                raise PatienceError("the record is shown once the game is over (it holds the deal)")
+            return live.session.record().to_json()
 
     def get(self, game_id: str, token: str | None) -> Live:
         """The game ``game_id`` if ``token`` holds it, rebuilt from its log when not in memory:
@@ -394,6 +499,7 @@ class GameStore:
             certified=row.certified,
             saved=len(log),
             tier=row.tier,
+            user_id=row.user_id,
         )
 
     def _keep(self, live: Live) -> None:
@@ -530,10 +636,16 @@ class GameStore:
             with self._engine.begin() as connection:
                 connection.execute(insert(events), rows)
                 if over:
+                    outcome = live.session.outcome()
                     connection.execute(
                         update(sessions)
                         .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
-                        .values(ended_at=log[-1].at)
+                        .values(
+                            ended_at=log[-1].at,
+                            won=outcome is not None and outcome.won,
+                            score=live.session.score(),
+                            elapsed=live.session.elapsed(),
+                        )
                     )
         live.saved = len(log)
 

@@ -21,9 +21,16 @@ from pydantic import BaseModel, Field
 from patience.errors import IllegalMoveError, PatienceError
 from patience.games import game_class
 from patience.solve import SOLVABLE_GAMES
-from patience.store.games import Live, MoveConflictError, certify_deal, new_game_id, variant_text
+from patience.store.games import (
+    Live,
+    MoveConflictError,
+    UnfinishedGameError,
+    certify_deal,
+    new_game_id,
+    variant_text,
+)
 
-from ..deps import AppSettings, LiveGame, Pool, Store
+from ..deps import AppSettings, LiveGame, Player, Pool, Store
 from ..pool import PoolFullError, first_winning_move
 from ..views import session_json
 
@@ -101,15 +108,22 @@ def _busy(error: PoolFullError) -> HTTPException:
 
 START_REFUSALS = _refusals(400, 409, 413, 422, 429) | BUSY
 START_REFUSALS[409] = {
-    "description": "No unused deal of the difficulty asked for is left in the catalog now"
+    "description": "No unused deal of the difficulty asked for is left in the catalog now, "
+    "or the signed-in player has a timed game of this kind running"
+}
+START_REFUSALS[403] = {
+    "description": "Signed in, but without the session's CSRF token or from another site"
 }
 
 
 @router.post("", status_code=201, responses=START_REFUSALS)
-async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse:
+async def start_game(request: NewGame, store: Store, pool: Pool, player: Player) -> JSONResponse:
     """Start a game; the answer holds the token that every later request must carry. A
     timed game gets the catalog's next certified deal, or one certified now; a game of a
-    difficulty (timed or practice) gets the catalog's next deal of that difficulty."""
+    difficulty (timed or practice) gets the catalog's next deal of that difficulty. A
+    signed-in player's game is theirs (on any device, with the session cookie), and a
+    player has one timed game of a game and variant running at most (409)."""
+    user_id = None if player is None else player.id
     try:
         variant = store.check_start(
             request.game,
@@ -117,6 +131,7 @@ async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse
             seed=request.seed,
             mode=request.mode,
             difficulty=request.difficulty,
+            user_id=user_id,
         )
         game_id, seed, certified, tier = new_game_id(), request.seed, False, None
         if request.difficulty is not None:
@@ -147,7 +162,10 @@ async def start_game(request: NewGame, store: Store, pool: Pool) -> JSONResponse
             certified=certified,
             game_id=game_id,
             tier=tier,
+            user_id=user_id,
         )
+    except UnfinishedGameError as error:
+        raise HTTPException(409, str(error)) from None
     except PoolFullError as error:
         raise _busy(error) from None
     except PatienceError as error:

@@ -1,0 +1,24 @@
+"""Players (ARCHITECTURE.md, layer 9): accounts and signed-in sessions
+(:mod:`.accounts`), and what a player has played (:mod:`.history`)."""
+
+from .accounts import (
+    AccountError,
+    Accounts,
+    BadCredentialsError,
+    NameTakenError,
+    SignedIn,
+    TooManyAttemptsError,
+    User,
+    csrf_token,
+)
+
+__all__ = [
+    "AccountError",
+    "Accounts",
+    "BadCredentialsError",
+    "NameTakenError",
+    "SignedIn",
+    "TooManyAttemptsError",
+    "User",
+    "csrf_token",
+]

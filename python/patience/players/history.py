@@ -1,0 +1,160 @@
+"""What a player has played: finished games, statistics and streaks.
+
+Every number comes from the games' rows, whose result (won, score, seconds used) the game
+store writes when a game ends, whether the player ended it, won it, or left it to run out
+of time: an abandoned timed game is a loss like any other.
+
+>>> rows = [
+...     Finished("a", "golf", {"wrap": True}, "timed", None, 1.0, True, 30, 50.0),
+...     Finished("b", "golf", {"wrap": True}, "timed", None, 2.0, False, 12, 180.0),
+...     Finished("c", "golf", {"wrap": True}, "timed", None, 3.0, True, 25, 70.0),
+... ]
+>>> [group.to_json()["current_streak"] for group in statistics_of(rows)]
+[1]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, and_, select
+
+from patience.store.db import sessions
+
+__all__ = ["Finished", "Statistics", "finished_games", "statistics_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished game as a player's history lists it."""
+
+    id: str
+    game: str
+    variant: dict[str, Any]
+    mode: str
+    tier: int | None
+    ended_at: float
+    won: bool
+    score: int
+    elapsed: float
+    seed: int | None = None
+    created_at: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as ``GET /api/me/games`` lists it (the seed as a string: it may not fit
+        a JavaScript number)."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "variant": self.variant,
+            "mode": self.mode,
+            "tier": self.tier,
+            "seed": None if self.seed is None else str(self.seed),
+            "started_at": self.created_at,
+            "ended_at": self.ended_at,
+            "won": self.won,
+            "score": self.score,
+            "elapsed": round(self.elapsed, 3),
+        }
+
+
+@dataclass(slots=True)
+class Statistics:
+    """One player's figures for one game, variant and mode (and, in ``tiers``, per
+    difficulty tier)."""
+
+    game: str
+    variant: dict[str, Any]
+    mode: str
+    games: int = 0
+    wins: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    best_score: int | None = None
+    fastest_win: float | None = None
+    total_score: int = 0
+    tiers: dict[int, list[int]] = field(default_factory=dict)  # tier: [games, wins]
+
+    def add(self, game: Finished) -> None:
+        """Count ``game``, which ended after every game counted so far."""
+        self.games += 1
+        self.total_score += game.score
+        self.best_score = (
+            game.score if self.best_score is None else max(self.best_score, game.score)
+        )
+        if game.won:
+            self.wins += 1
+            self.current_streak += 1
+            self.best_streak = max(self.best_streak, self.current_streak)
+            if self.fastest_win is None or game.elapsed < self.fastest_win:
+                self.fastest_win = game.elapsed
+        else:
+            self.current_streak = 0
+        if game.tier is not None:
+            counts = self.tiers.setdefault(game.tier, [0, 0])
+            counts[0] += 1
+            counts[1] += game.won
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as ``GET /api/me/stats`` gives them."""
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "mode": self.mode,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.wins / self.games, 6) if self.games else 0.0,
+            "current_streak": self.current_streak,
+            "best_streak": self.best_streak,
+            "best_score": self.best_score,
+            "fastest_win": None if self.fastest_win is None else round(self.fastest_win, 3),
+            "average_score": round(self.total_score / self.games, 3) if self.games else None,
+            "tiers": [
+                {"tier": tier, "games": games, "wins": wins}
+                for tier, (games, wins) in sorted(self.tiers.items())
+            ],
+        }
+
+
+def statistics_of(games: Iterable[Finished]) -> list[Statistics]:
+    """The statistics of ``games`` (in the order they ended), one entry per game, variant
+    and mode, in the order each was first played."""
+    groups: dict[tuple[str, str, str], Statistics] = {}
+    for game in sorted(games, key=lambda g: (g.ended_at, g.id)):
+        key = (game.game, json.dumps(game.variant, sort_keys=True), game.mode)
+        if key not in groups:
+            groups[key] = Statistics(game.game, game.variant, game.mode)
+        groups[key].add(game)
+    return list(groups.values())
+
+
+def finished_games(
+    engine: Engine, user_id: str, *, before: float | None = None, limit: int | None = None
+) -> Iterator[Finished]:
+    """Player ``user_id``'s finished games, the newest first; with ``before``, only those
+    that ended before it (the next page), ``limit`` at most."""
+    condition = and_(sessions.c.user_id == user_id, sessions.c.ended_at.is_not(None))
+    if before is not None:
+        condition = and_(condition, sessions.c.ended_at < before)
+    query = select(sessions).where(condition).order_by(sessions.c.ended_at.desc())
+    if limit is not None:
+        query = query.limit(limit)
+    with engine.connect() as connection:
+        rows = connection.execute(query).all()
+    for row in rows:
+        yield Finished(
+            id=row.id,
+            game=row.game,
+            variant=json.loads(row.variant),
+            mode=row.mode,
+            tier=row.tier,
+            ended_at=row.ended_at,
+            won=bool(row.won),
+            score=row.score or 0,
+            elapsed=row.elapsed or 0.0,
+            seed=None if row.seed is None else int(row.seed),
+            created_at=row.created_at,
+        )

@@ -1,0 +1,237 @@
+"""``/api/accounts`` and ``/api/me``: sign up, log in and out, change the password; the
+signed-in player's account, finished games, statistics and export.
+
+A signed-in browser holds a cookie (:data:`..deps.COOKIE`: ``HttpOnly``, ``SameSite=Strict``,
+``Secure`` over TLS); every request of it that changes anything carries the session's CSRF
+token (``X-CSRF-Token``), which sign-up, log-in and ``GET /api/me`` give. Password hashing
+(argon2id, tenths of a second on purpose) runs in worker threads, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+
+from patience.errors import PatienceError
+from patience.players import (
+    AccountError,
+    BadCredentialsError,
+    NameTakenError,
+    SignedIn,
+    TooManyAttemptsError,
+    csrf_token,
+)
+from patience.players.history import finished_games, statistics_of
+
+from ..deps import COOKIE, AccountStore, Player, Store, same_origin
+
+router = APIRouter(tags=["accounts"])
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "Malformed, or not an acceptable name or password: see `detail`"},
+    401: {"description": "Not signed in, or a wrong name or password"},
+    403: {"description": "A signed-in request without its CSRF token, or from another site"},
+    409: {"description": "The name is taken"},
+    413: {"description": "The body is larger than the server takes"},
+    422: {"description": "The body is not of the shape asked for"},
+    429: {"description": "Too many failed log-ins: see `Retry-After`"},
+}
+
+
+def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: REFUSALS[code] for code in codes}
+
+
+class Credentials(BaseModel):
+    """A name and a password."""
+
+    name: str = Field(max_length=64, description="2 to 24 characters")
+    password: str = Field(max_length=256, description="8 to 256 characters")
+
+
+class GuestGame(BaseModel):
+    """A game played as a guest on this browser: its id and token."""
+
+    id: str = Field(max_length=64)
+    token: str = Field(max_length=128)
+
+
+class SignUp(Credentials):
+    """A new account, and the guest games of this browser it takes over."""
+
+    claim: list[GuestGame] = Field(
+        default_factory=list,
+        max_length=200,
+        description="guest games of this browser (id and token) that become the new account's",
+    )
+
+
+class NewPassword(BaseModel):
+    """The old password and the new one."""
+
+    old: str = Field(max_length=256)
+    new: str = Field(max_length=256)
+
+
+def _signed_in(request: Request, signed: SignedIn, status: int = 200, **extra: Any) -> JSONResponse:
+    """The answer to a sign-in: the account and its CSRF token, the cookie set."""
+    answer = JSONResponse(
+        {
+            "name": signed.user.name,
+            "operator": signed.user.operator,
+            "csrf": signed.csrf,
+            "expires_at": signed.expires_at,
+            **extra,
+        },
+        status_code=status,
+    )
+    answer.set_cookie(
+        COOKIE,
+        signed.token,
+        max_age=max(0, int(signed.expires_at - time.time())),
+        path="/",
+        secure=request.url.scheme == "https",
+        httponly=True,
+        samesite="strict",
+    )
+    return answer
+
+
+def _from_this_site(request: Request) -> None:
+    if not same_origin(request):
+        raise HTTPException(403, "sign-ups and log-ins come from this site's own pages")
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+@router.post("/api/accounts", status_code=201, responses=_refusals(400, 403, 409, 413, 422))
+def sign_up(
+    body: SignUp, request: Request, accounts: AccountStore, store: Store, player: Player
+) -> JSONResponse:
+    """Make an account and sign in; the guest games named in ``claim`` (with their tokens)
+    become the account's."""
+    _from_this_site(request)
+    if player is not None:
+        raise HTTPException(400, f"you are signed in as {player.name}: log out first")
+    try:
+        signed = accounts.sign_up(body.name, body.password)
+    except NameTakenError as error:
+        raise HTTPException(409, str(error)) from None
+    except AccountError as error:
+        raise HTTPException(400, str(error)) from None
+    claimed = store.claim_games(signed.user.id, [(g.id, g.token) for g in body.claim])
+    return _signed_in(request, signed, 201, claimed=claimed)
+
+
+@router.post("/api/accounts/login", responses=_refusals(401, 403, 413, 422, 429))
+def log_in(body: Credentials, request: Request, accounts: AccountStore) -> JSONResponse:
+    """Sign in with a name and password. Failed attempts are limited per account and per
+    address (429 with ``Retry-After``)."""
+    _from_this_site(request)
+    try:
+        signed = accounts.log_in(body.name, body.password, address=_address(request))
+    except TooManyAttemptsError as error:
+        raise HTTPException(
+            429, str(error), headers={"Retry-After": str(error.retry_after)}
+        ) from None
+    except (BadCredentialsError, AccountError) as error:
+        raise HTTPException(401, str(error)) from None
+    return _signed_in(request, signed)
+
+
+@router.post("/api/accounts/logout", status_code=204, responses=_refusals(403))
+def log_out(request: Request, accounts: AccountStore, player: Player) -> Response:
+    """End this browser's signed-in session (nothing when not signed in)."""
+    token = request.cookies.get(COOKIE)
+    if token and player is not None:
+        accounts.log_out(token)
+    answer = Response(status_code=204)
+    answer.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    return answer
+
+
+@router.post("/api/accounts/password", responses=_refusals(400, 401, 403, 413, 422))
+def change_password(
+    body: NewPassword, request: Request, accounts: AccountStore, player: Player
+) -> JSONResponse:
+    """Change the password, given the old one. Every signed-in session of the account ends;
+    this browser is signed in again (a new cookie and CSRF token)."""
+    user = _need(player)
+    try:
+        accounts.change_password(user, body.old, body.new)
+    except BadCredentialsError as error:
+        raise HTTPException(401, str(error)) from None
+    except AccountError as error:
+        raise HTTPException(400, str(error)) from None
+    return _signed_in(request, accounts.sign_in_again(user))
+
+
+def _need(player: Player) -> Any:
+    if player is None:
+        raise HTTPException(401, "sign in first")
+    return player
+
+
+@router.get("/api/me", responses=_refusals(401))
+def me(request: Request, player: Player) -> dict[str, Any]:
+    """The signed-in account, and the CSRF token this page sends with every change."""
+    user = _need(player)
+    return {
+        "name": user.name,
+        "operator": user.operator,
+        "csrf": csrf_token(request.cookies[COOKIE]),
+    }
+
+
+@router.get("/api/me/games", responses=_refusals(401))
+def my_games(
+    store: Store,
+    player: Player,
+    before: Annotated[float | None, Query(description="ended before this (the next page)")] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """The signed-in player's finished games, the newest first, ``limit`` a page; the next
+    page is asked for with ``before`` = the last game's ``ended_at``."""
+    user = _need(player)
+    games = [g.to_json() for g in finished_games(store.engine, user.id, before=before, limit=limit)]
+    return {"games": games, "more": len(games) == limit}
+
+
+@router.get("/api/me/stats", responses=_refusals(401))
+def my_stats(store: Store, player: Player) -> dict[str, Any]:
+    """The signed-in player's statistics per game, variant and mode: games, wins, win rate,
+    current and best streak, best and average score, fastest win, and per difficulty
+    tier."""
+    user = _need(player)
+    groups = statistics_of(finished_games(store.engine, user.id))
+    return {"stats": [group.to_json() for group in groups]}
+
+
+@router.get("/api/me/export", responses=_refusals(401))
+def export(store: Store, player: Player) -> StreamingResponse:
+    """Every finished game of the signed-in player as a game record (RULES.md), one JSON
+    object a line, the oldest first."""
+    user = _need(player)
+    games = list(finished_games(store.engine, user.id))[::-1]
+
+    def lines() -> Iterator[str]:
+        for game in games:
+            try:
+                record = store.record(game.id)
+            except PatienceError:
+                continue
+            yield json.dumps({"id": game.id, **record}) + "\n"
+
+    return StreamingResponse(
+        lines(),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": 'attachment; filename="patience-games.jsonl"'},
+    )
