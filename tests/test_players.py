@@ -259,6 +259,9 @@ def test_nobody_reads_another_players_games(client: TestClient) -> None:
     assert client.get(f"/api/sessions/{game['id']}").status_code == 200
     play_out(client, game["id"], ada)
     assert client.get(f"/api/sessions/{game['id']}/record").status_code == 200
+    replay = client.get(f"/api/sessions/{game['id']}/replay").json()
+    assert [step["move"] for step in replay["steps"]] == [None, "end"]
+    assert replay["steps"][0]["board"]["game"] == "golf"
     mine = client.get("/api/me/games").json()["games"]
     assert [g["id"] for g in mine] == [game["id"]]
     assert mine[0]["seed"] == "9"
@@ -268,6 +271,7 @@ def test_nobody_reads_another_players_games(client: TestClient) -> None:
     grace = sign_up(client, "Grace")
     assert client.get(f"/api/sessions/{game['id']}").status_code == 403
     assert client.get(f"/api/sessions/{game['id']}/record").status_code == 403
+    assert client.get(f"/api/sessions/{game['id']}/replay").status_code == 403
     moved = client.post(f"/api/sessions/{game['id']}/end", headers=grace)
     assert moved.status_code == 403
     assert client.get("/api/me/games").json()["games"] == []

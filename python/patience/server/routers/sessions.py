@@ -238,6 +238,32 @@ async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) 
     return {"move": None, "reason": reasons.get(outcome, "the solver found no line in time")}
 
 
+@router.get("/{game_id}/replay", responses=_refusals(401, 403, 404, 409))
+def replay(live: LiveGame, store: Store) -> dict[str, Any]:
+    """A finished game step by step, for the replay viewer: the board as its player saw it
+    at the deal and after each move of its record (face-down cards stay face down), with
+    the move and the points so far. Replayed by the engine of record from the record."""
+    with live.lock:
+        store.refresh(live)
+        if not live.session.is_over():
+            raise HTTPException(409, "a game is replayed once it is over")
+        record = live.session.record()
+    game = record.new_game()
+    steps: list[dict[str, Any]] = [{"move": None, "board": game.observation(), "points": 0}]
+    for move in record.moves:
+        game.play(move)
+        steps.append({"move": move, "board": game.observation(), "points": game.score()})
+    return {
+        "id": live.id,
+        "game": game.name,
+        "title": game.title,
+        "variant": game.variant,
+        "seed": live.seed,
+        "tier": live.tier,
+        "steps": steps,
+    }
+
+
 @router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409))
 async def record(live: LiveGame, store: Store) -> dict[str, Any]:
     """The game record (RULES.md) of a finished game, to replay and verify."""
