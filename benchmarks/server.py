@@ -637,6 +637,9 @@ def _rate_limits(think: float) -> dict[str, str]:
         limits[name] = "0" if rate is None else str(rate)
     if think < QUICKEST_THINK:
         limits |= {"PATIENCE_RATE_MOVES": "0", "PATIENCE_RATE_ADDRESS": "0"}
+    # a simulated player starts its games one after another from a shared address, which a
+    # bound on guests' running timed games per address would count as one person
+    limits["PATIENCE_GUEST_TIMED"] = "0"
     return limits
 
 

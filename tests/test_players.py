@@ -371,3 +371,21 @@ def test_the_first_operator_is_made_on_the_command_line(tmp_path: Any) -> None:
         assert signed.user.operator
     finally:
         engine.dispose()
+
+
+def test_guests_timed_games_are_limited_per_address(database_url: str) -> None:
+    settings = Settings(
+        database_url=database_url, catalog_refill=0, guest_timed=2, rate_starts=None
+    )
+    with TestClient(create_app(settings)) as client:
+        golf = {"game": "golf", "variant": {"wrap": True}}
+        for _ in range(2):
+            assert client.post("/api/sessions", json=golf).status_code == 201
+        third = client.post("/api/sessions", json=golf)
+        assert third.status_code == 409
+        assert "guests at your address" in third.json()["detail"]
+        other = client.post("/api/sessions", json={"game": "golf", "variant": {"wrap": False}})
+        assert other.status_code == 201  # counted per game and variant
+        assert client.post("/api/sessions", json={**golf, "mode": "practice"}).status_code == 201
+        headers = sign_up(client, "Edsger")
+        assert client.post("/api/sessions", json=golf, headers=headers).status_code == 201

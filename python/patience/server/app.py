@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             time_limit=settings.time_limit,
             max_live=settings.max_live_games,
             idle_seconds=settings.idle_seconds,
+            guest_timed=settings.guest_timed,
         )
         app.state.accounts = Accounts(engine, session_days=settings.session_days)
         app.state.pool = pool = SolverPool(

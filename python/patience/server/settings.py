@@ -92,6 +92,9 @@ class Settings:
     idle_seconds: float = 600.0
     """A game unused this long leaves memory (``PATIENCE_IDLE_SECONDS``); a finished one
     after 30 s."""
+    guest_timed: int = 4
+    """Timed games of one game and variant that guests at one address may have running at
+    once (``PATIENCE_GUEST_TIMED``; 0: no limit); a signed-in player has one."""
     session_days: float = 14.0
     """How long a log-in lasts before the player signs in again
     (``PATIENCE_SESSION_DAYS``)."""
@@ -142,6 +145,7 @@ class Settings:
             max_live_games=int(env.get("PATIENCE_MAX_LIVE_GAMES", defaults.max_live_games)),
             idle_seconds=float(env.get("PATIENCE_IDLE_SECONDS", defaults.idle_seconds)),
             session_days=float(env.get("PATIENCE_SESSION_DAYS", defaults.session_days)),
+            guest_timed=int(env.get("PATIENCE_GUEST_TIMED", defaults.guest_timed)),
             heartbeat_seconds=float(
                 env.get("PATIENCE_HEARTBEAT_SECONDS", defaults.heartbeat_seconds)
             ),

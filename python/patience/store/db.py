@@ -65,6 +65,7 @@ sessions = Table(
     Column("paused", Float, nullable=False, server_default="0"),  # outage seconds credited
     Column("tier", Integer, nullable=True),  # the dealt deal's difficulty tier, if rated
     Column("user_id", String(32), nullable=True),  # the player's; null: a guest's game
+    Column("address", String(64), nullable=True),  # SHA-256 of a guest's address (limits)
     Column("won", Boolean, nullable=True),  # the result, written when the game ends
     Column("score", Integer, nullable=True),
     Column("elapsed", Float, nullable=True),  # seconds of the clock used

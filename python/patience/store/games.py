@@ -87,7 +87,7 @@ class NotYourGameError(PermissionError):
 class UnfinishedGameError(PatienceError):
     """A player asked for a timed game while one of the same kind still runs."""
 
-    def __init__(self, message: str, game_id: str) -> None:
+    def __init__(self, message: str, game_id: str | None) -> None:
         super().__init__(message)
         self.game_id = game_id
 
@@ -163,6 +163,7 @@ class GameStore:
         max_live: int = 10_000,
         idle_seconds: float = 600.0,
         finished_seconds: float = 30.0,
+        guest_timed: int = 4,
     ) -> None:
         self._engine = engine
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -173,6 +174,7 @@ class GameStore:
         self._max_live = max_live
         self._idle_seconds = idle_seconds
         self._finished_seconds = finished_seconds
+        self._guest_timed = guest_timed
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -197,6 +199,7 @@ class GameStore:
         mode: Mode,
         difficulty: str | None = None,
         user_id: str | None = None,
+        address: str | None = None,
     ) -> dict[str, object]:
         """The checked variant of a request for a new game; raises a :class:`PatienceError`
         for an unknown game, a bad variant or seed, a seed asked for a timed game (a timed
@@ -204,7 +207,8 @@ class GameStore:
         beforehand), a difficulty the game has no ratings for, or asked with a seed, and
         :class:`UnfinishedGameError` when player ``user_id`` asks for a timed game while one
         of the same game and variant is still running (a timed deal counts once dealt: no
-        dealing until an easy one comes)."""
+        dealing until an easy one comes), or when guests at ``address`` have
+        ``guest_timed`` such games running already."""
         cls = game_class(name)
         checked = cls.check_variant(variant)
         if mode == "timed" and seed is not None:
@@ -225,6 +229,14 @@ class GameStore:
                 raise PatienceError("a deal of a difficulty is chosen by the server, not a seed")
         if seed is not None and not 0 <= seed < 2**63:
             raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
+        if mode == "timed" and user_id is None and address is not None and self._guest_timed:
+            count = self.guest_timed(address, name, checked)
+            if count >= self._guest_timed:
+                raise UnfinishedGameError(
+                    f"{count} timed games of {cls.title}{variant_text(checked)} are running "
+                    "for guests at your address: finish one, or sign in",
+                    None,
+                )
         if mode == "timed" and user_id is not None:
             running = self.unfinished_timed(user_id, name, checked)
             if running is not None:
@@ -234,6 +246,26 @@ class GameStore:
                     running,
                 )
         return checked
+
+    def guest_timed(self, address: str, name: str, variant: dict[str, object]) -> int:
+        """How many guests' timed games of ``name`` and ``variant`` (checked) from
+        ``address`` still run."""
+        now = self._clock()
+        with self._engine.connect() as connection:
+            count: int = connection.execute(
+                select(func.count()).where(
+                    and_(
+                        sessions.c.address == _hash(address),
+                        sessions.c.user_id.is_(None),
+                        sessions.c.mode == "timed",
+                        sessions.c.game == name,
+                        sessions.c.variant == json.dumps(variant),
+                        sessions.c.ended_at.is_(None),
+                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
+                    )
+                )
+            ).scalar_one()
+        return count
 
     def unfinished_timed(self, user_id: str, name: str, variant: dict[str, object]) -> str | None:
         """The id of player ``user_id``'s timed game of ``name`` and ``variant`` (checked)
@@ -307,11 +339,14 @@ class GameStore:
         seed: int | None,
         mode: Mode,
         user_id: str | None = None,
+        address: str | None = None,
     ) -> tuple[Live, str]:
         """A new game and the token that holds it, all in this thread: a timed game gets the
         catalog's next deal or one certified now (the server does the certifying in its
         bounded pool instead: :meth:`claim`, :meth:`certify`, :meth:`open`)."""
-        checked = self.check_start(name, variant, seed=seed, mode=mode, user_id=user_id)
+        checked = self.check_start(
+            name, variant, seed=seed, mode=mode, user_id=user_id, address=address
+        )
         game_id = new_game_id()
         certified = False
         tier = None
@@ -331,6 +366,7 @@ class GameStore:
             game_id=game_id,
             tier=tier,
             user_id=user_id,
+            address=address,
         )
 
     def open(
@@ -344,10 +380,12 @@ class GameStore:
         game_id: str | None = None,
         tier: int | None = None,
         user_id: str | None = None,
+        address: str | None = None,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
         with the token that holds it; ``tier`` is the deal's difficulty tier, if rated;
-        ``user_id`` the signed-in player whose game it is (None: a guest's)."""
+        ``user_id`` the signed-in player whose game it is (None: a guest's, whose
+        ``address`` is kept hashed for the limit on guests' timed games)."""
         if seed is None:
             seed = self._random_seed()
         game = new_game(name, seed=seed, variant=variant)
@@ -376,6 +414,7 @@ class GameStore:
                     certified=certified,
                     tier=tier,
                     user_id=user_id,
+                    address=None if user_id is not None or address is None else _hash(address),
                     time_limit=live.session.time_limit,
                     created_at=live.session.log[0].at,
                 )

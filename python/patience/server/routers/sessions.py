@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, HTTPException
+from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -117,13 +117,16 @@ START_REFUSALS[403] = {
 
 
 @router.post("", status_code=201, responses=START_REFUSALS)
-async def start_game(request: NewGame, store: Store, pool: Pool, player: Player) -> JSONResponse:
+async def start_game(
+    request: NewGame, store: Store, pool: Pool, player: Player, http: Request
+) -> JSONResponse:
     """Start a game; the answer holds the token that every later request must carry. A
     timed game gets the catalog's next certified deal, or one certified now; a game of a
     difficulty (timed or practice) gets the catalog's next deal of that difficulty. A
     signed-in player's game is theirs (on any device, with the session cookie), and a
     player has one timed game of a game and variant running at most (409)."""
     user_id = None if player is None else player.id
+    address = http.client.host if http.client else None
     try:
         variant = store.check_start(
             request.game,
@@ -132,6 +135,7 @@ async def start_game(request: NewGame, store: Store, pool: Pool, player: Player)
             mode=request.mode,
             difficulty=request.difficulty,
             user_id=user_id,
+            address=address,
         )
         game_id, seed, certified, tier = new_game_id(), request.seed, False, None
         if request.difficulty is not None:
@@ -163,6 +167,7 @@ async def start_game(request: NewGame, store: Store, pool: Pool, player: Player)
             game_id=game_id,
             tier=tier,
             user_id=user_id,
+            address=address,
         )
     except UnfinishedGameError as error:
         raise HTTPException(409, str(error)) from None

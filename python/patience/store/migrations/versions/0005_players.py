@@ -1,5 +1,5 @@
-"""Players: accounts, signed-in sessions, failed log-ins; a game's player and its result
-(won, score, seconds used), written when it ends.
+"""Players: accounts, signed-in sessions, failed log-ins; a game's player (or, hashed, the
+address of a guest) and its result (won, score, seconds used), written when it ends.
 
 Revision ID: 0005
 Revises: 0004
@@ -43,6 +43,7 @@ def upgrade() -> None:
     op.create_index("login_failures_by_address", "login_failures", ["address", "at"])
     with op.batch_alter_table("sessions") as batch:
         batch.add_column(sa.Column("user_id", sa.String(32), nullable=True))
+        batch.add_column(sa.Column("address", sa.String(64), nullable=True))
         batch.add_column(sa.Column("won", sa.Boolean, nullable=True))
         batch.add_column(sa.Column("score", sa.Integer, nullable=True))
         batch.add_column(sa.Column("elapsed", sa.Float, nullable=True))
@@ -55,6 +56,7 @@ def downgrade() -> None:
         batch.drop_column("elapsed")
         batch.drop_column("score")
         batch.drop_column("won")
+        batch.drop_column("address")
         batch.drop_column("user_id")
     op.drop_index("login_failures_by_address", "login_failures")
     op.drop_index("login_failures_by_name", "login_failures")
