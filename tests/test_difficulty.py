@@ -224,7 +224,9 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
 
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
-    settings = Settings(database_url=database_url, catalog_refill=0, rate_starts=None)
+    settings = Settings(
+        database_url=database_url, catalog_refill=0, rate_starts=None, guest_timed=0
+    )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 

@@ -16,6 +16,7 @@ of time: an abandoned timed game is a loss like any other.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,6 +145,7 @@ def finished_games(
         query = query.limit(limit)
     with engine.connect() as connection:
         rows = connection.execute(query).all()
+    now = time.time()
     for row in rows:
         yield Finished(
             id=row.id,
@@ -155,6 +157,9 @@ def finished_games(
             won=bool(row.won),
             score=row.score or 0,
             elapsed=row.elapsed or 0.0,
-            seed=None if row.seed is None else int(row.seed),
+            # a tournament's deal stays secret until its close
+            seed=None
+            if row.seed is None or (row.sealed_until is not None and row.sealed_until > now)
+            else int(row.seed),
             created_at=row.created_at,
         )

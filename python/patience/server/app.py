@@ -16,11 +16,12 @@ from fastapi.staticfiles import StaticFiles
 from patience.players import Accounts
 from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore
+from patience.tournaments import Tournaments
 
 from .background import Background
 from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
 from .pool import SolverPool
-from .routers import accounts, games, sessions
+from .routers import accounts, games, sessions, tournaments
 from .settings import Settings
 
 __all__ = ["DOCS_ASSETS", "STATIC", "create_app"]
@@ -50,6 +51,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             guest_timed=settings.guest_timed,
         )
         app.state.accounts = Accounts(engine, session_days=settings.session_days)
+        app.state.tournaments = events = Tournaments(store)
+        store.on_game_end(events.game_ended)
         app.state.pool = pool = SolverPool(
             workers=settings.solver_workers, queue=settings.solver_queue
         )
@@ -83,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(sessions.router)
     app.include_router(accounts.router)
+    app.include_router(tournaments.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
 

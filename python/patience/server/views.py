@@ -7,12 +7,19 @@ public and the seed would tell every hidden card.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from patience.rating import difficulty_of
 from patience.store.games import Answer, Live
 
 __all__ = ["session_json"]
+
+
+def _sealed(live: Live) -> bool:
+    """A tournament's game before its close: the deal (its seed) stays secret, even to a
+    player who has finished (``GameStore.sealed``, on the server's wall clock)."""
+    return live.sealed_until is not None and time.time() < live.sealed_until
 
 
 def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
@@ -43,7 +50,7 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "certified": live.certified,
         "tier": live.tier,
         "difficulty": difficulty_of(live.tier),
-        "seed": live.seed if live.mode == "practice" or over else None,
+        "seed": live.seed if (live.mode == "practice" or over) and not _sealed(live) else None,
         "board": board,
         "legal_moves": [] if over else [str(move) for move in game.legal_moves()],
         "can_undo": not over and bool(board["can_undo"]),

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    desc,
     event,
     text,
 )
@@ -43,6 +44,9 @@ __all__ = [
     "migrate",
     "outages",
     "sessions",
+    "tournament_entries",
+    "tournament_games",
+    "tournaments",
     "users",
 ]
 
@@ -69,6 +73,7 @@ sessions = Table(
     Column("won", Boolean, nullable=True),  # the result, written when the game ends
     Column("score", Integer, nullable=True),
     Column("elapsed", Float, nullable=True),  # seconds of the clock used
+    Column("sealed_until", Float, nullable=True),  # a tournament's game: deal secret until
     Index("sessions_running", "ended_at"),
     Index("sessions_by_user", "user_id", "ended_at"),
 )
@@ -167,6 +172,63 @@ login_failures = Table(
 )
 """Failed log-ins, counted per account and per address to slow password guessing (in the
 database, so that every server process counts the same)."""
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("variant", Text, nullable=False),  # JSON object, keys sorted
+    Column("policy", String(8), nullable=False),  # "shared" or "tier"
+    Column("tier", Integer, nullable=True),
+    Column("time_limit", Float, nullable=False),
+    Column("opens_at", Float, nullable=False),
+    Column("closes_at", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("max_entrants", Integer, nullable=False),
+    Column("created_by", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("commitment", String(64), nullable=False),  # SHA-256 of the committed document
+    Column("secret", Text, nullable=False),  # JSON: the salt and the deals, shown at the close
+    Index("tournaments_by_close", "closes_at"),
+)
+"""Tournaments, each with its published commitment to its deals (patience.tournaments)."""
+
+tournament_entries = Table(
+    "tournament_entries",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("tournaments.id"), primary_key=True),
+    Column("user_id", String(32), primary_key=True),
+    Column("number", Integer, nullable=False),  # joined n-th, from 0: which deals it gets
+    Column("joined_at", Float, nullable=False),
+    Column("attempts_used", Integer, nullable=False, server_default="0"),
+    Column("best_score", Integer, nullable=True),  # the best finished attempt's
+    Column("best_elapsed", Float, nullable=True),
+    Column("best_at", Float, nullable=True),  # when that attempt ended
+    Index(
+        "tournament_standings",
+        "tournament_id",
+        desc("best_score"),
+        "best_elapsed",
+        "best_at",
+    ),
+    UniqueConstraint("tournament_id", "number"),
+)
+"""Entrants and their best attempt, indexed in standings order (score, then time, then
+who finished first)."""
+
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("session_id", String(32), primary_key=True),
+    Column("tournament_id", String(32), ForeignKey("tournaments.id"), nullable=False),
+    Column("user_id", String(32), nullable=False),
+    Column("attempt", Integer, nullable=False),
+    Column("deal", Integer, nullable=False),  # index into the committed deals
+    UniqueConstraint("tournament_id", "user_id", "attempt"),
+)
+"""Every attempt dealt: a game of the game store, played like any other."""
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

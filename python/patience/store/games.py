@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Engine, Float, and_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Engine, Float, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from patience.catalog import catalog_deal
@@ -114,6 +114,7 @@ class Live:
     saved: int  # events of the session's log known to be in the database
     tier: int | None = None  # the deal's difficulty tier, when it came rated from the catalog
     user_id: str | None = None  # the signed-in player's; None for a guest's game
+    sealed_until: float | None = None  # a tournament's game: its deal is secret until then
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
 
@@ -164,6 +165,7 @@ class GameStore:
         idle_seconds: float = 600.0,
         finished_seconds: float = 30.0,
         guest_timed: int = 4,
+        on_end: Callable[[Connection, Live], None] | None = None,
     ) -> None:
         self._engine = engine
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -175,8 +177,14 @@ class GameStore:
         self._idle_seconds = idle_seconds
         self._finished_seconds = finished_seconds
         self._guest_timed = guest_timed
+        self._on_end = on_end
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
+
+    def on_game_end(self, hook: Callable[[Connection, Live], None]) -> None:
+        """Call ``hook`` with the transaction and the game whenever a game ends, as its end
+        is written (the tournaments keep their standings so)."""
+        self._on_end = hook
 
     @property
     def engine(self) -> Engine:
@@ -381,11 +389,16 @@ class GameStore:
         tier: int | None = None,
         user_id: str | None = None,
         address: str | None = None,
+        time_limit: float | None = None,
+        sealed_until: float | None = None,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
         with the token that holds it; ``tier`` is the deal's difficulty tier, if rated;
         ``user_id`` the signed-in player whose game it is (None: a guest's, whose
-        ``address`` is kept hashed for the limit on guests' timed games)."""
+        ``address`` is kept hashed for the limit on guests' timed games). ``time_limit``
+        overrides the game's clock (a tournament's), and ``sealed_until`` keeps the deal
+        (seed, record, replay) secret until then, even once the game is over (a
+        tournament's close)."""
         if seed is None:
             seed = self._random_seed()
         game = new_game(name, seed=seed, variant=variant)
@@ -393,13 +406,18 @@ class GameStore:
         live = Live(
             id=game_id or new_game_id(),
             token_hash=_hash(token),
-            session=Session(game, clock=self._clock, time_limit=self._time_limit),
+            session=Session(
+                game,
+                clock=self._clock,
+                time_limit=self._time_limit if time_limit is None else time_limit,
+            ),
             mode=mode,
             seed=seed,
             certified=certified,
             saved=0,
             tier=tier,
             user_id=user_id,
+            sealed_until=sealed_until,
         )
         with self._engine.begin() as connection:
             connection.execute(
@@ -415,6 +433,7 @@ class GameStore:
                     tier=tier,
                     user_id=user_id,
                     address=None if user_id is not None or address is None else _hash(address),
+                    sealed_until=sealed_until,
                     time_limit=live.session.time_limit,
                     created_at=live.session.log[0].at,
                 )
@@ -488,14 +507,49 @@ class GameStore:
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The game record (RULES.md) of finished game ``game_id`` (the caller has checked
-        whose it is); :class:`PatienceError` while it is running."""
+        whose it is); :class:`PatienceError` while it is running or its deal is sealed."""
         with self._lock:
             live = self._live.get(game_id)
         live = live or self._read(game_id)
         with live.lock:
             if not live.session.is_over():
                 raise PatienceError("the record is shown once the game is over (it holds the deal)")
+            self.check_unsealed(live)
             return live.session.record().to_json()
+
+    def sealed(self, live: Live) -> bool:
+        """Whether ``live``'s deal is still secret (a tournament game before the close)."""
+        return live.sealed_until is not None and self._clock() < live.sealed_until
+
+    def check_unsealed(self, live: Live) -> None:
+        """Refuse (:class:`PatienceError`) to show a sealed game's deal."""
+        if self.sealed(live):
+            raise PatienceError(
+                "this game's deal is a tournament's: it is shown when the tournament closes"
+            )
+
+    def close_games(self, game_ids: list[str], at: float) -> None:
+        """Stop the clocks of games ``game_ids`` at ``at`` (a tournament closed early): each
+        ends by its clock there, with what it had scored (no time bonus), and its deal is
+        unsealed then."""
+        with self._engine.begin() as connection:
+            for game_id in game_ids:
+                row = connection.execute(
+                    select(sessions.c.created_at, sessions.c.paused, sessions.c.ended_at).where(
+                        sessions.c.id == game_id
+                    )
+                ).first()
+                if row is None:
+                    continue
+                values: dict[str, Any] = {"sealed_until": at}
+                if row.ended_at is None:
+                    values["time_limit"] = max(0.0, at - row.created_at - row.paused)
+                connection.execute(
+                    update(sessions).where(sessions.c.id == game_id).values(**values)
+                )
+        with self._lock:
+            for game_id in game_ids:
+                self._live.pop(game_id, None)
 
     def get(self, game_id: str, token: str | None) -> Live:
         """The game ``game_id`` if ``token`` holds it, rebuilt from its log when not in memory:
@@ -539,6 +593,7 @@ class GameStore:
             saved=len(log),
             tier=row.tier,
             user_id=row.user_id,
+            sealed_until=row.sealed_until,
         )
 
     def _keep(self, live: Live) -> None:
@@ -686,6 +741,8 @@ class GameStore:
                             elapsed=live.session.elapsed(),
                         )
                     )
+                    if self._on_end is not None:
+                        self._on_end(connection, live)
         live.saved = len(log)
 
     # -- keeping memory and the clock honest ----------------------------------------
@@ -726,7 +783,7 @@ class GameStore:
                 .where(
                     and_(
                         sessions.c.ended_at.is_(None),
-                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit < now,
+                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit <= now,
                     )
                 )
                 .limit(limit)

@@ -252,6 +252,10 @@ def replay(live: LiveGame, store: Store) -> dict[str, Any]:
         store.refresh(live)
         if not live.session.is_over():
             raise HTTPException(409, "a game is replayed once it is over")
+        try:
+            store.check_unsealed(live)
+        except PatienceError as error:
+            raise HTTPException(409, str(error)) from None
         record = live.session.record()
     game = record.new_game()
     steps: list[dict[str, Any]] = [{"move": None, "board": game.observation(), "points": 0}]
@@ -278,4 +282,8 @@ async def record(live: LiveGame, store: Store) -> dict[str, Any]:
             raise HTTPException(
                 409, "the record is shown once the game is over (it holds the deal)"
             )
+        try:
+            store.check_unsealed(live)
+        except PatienceError as error:
+            raise HTTPException(409, str(error)) from None
         return live.session.record().to_json()

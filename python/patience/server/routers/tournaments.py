@@ -1,0 +1,168 @@
+"""``/api/tournaments``: list, create (operators), join, play an attempt, standings (a page,
+or around me), close (operators), and the verification once closed."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from patience.errors import PatienceError
+from patience.players import User
+from patience.tournaments import TournamentError, Tournaments
+
+from ..deps import Player
+from ..views import session_json
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "Not possible now, or malformed: the reason is in `detail`"},
+    401: {"description": "Sign in first"},
+    403: {"description": "Operators only, or a signed-in request without its CSRF token"},
+    404: {"description": "No such tournament"},
+    422: {"description": "The body is not of the shape asked for"},
+}
+
+
+def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: REFUSALS[code] for code in codes}
+
+
+class NewTournament(BaseModel):
+    """A tournament to make."""
+
+    name: str = Field(max_length=64)
+    game: str = Field(max_length=32, description="klondike, golf, kansas or expert")
+    variant: dict[str, Any] = Field(default_factory=dict)
+    policy: Literal["shared", "tier"] = Field(
+        description="one deal shared by every entrant, or one deal of `tier` per attempt"
+    )
+    tier: int | None = Field(default=None, ge=1, le=10)
+    opens_at: float = Field(description="Unix time")
+    closes_at: float = Field(description="Unix time")
+    attempts: int = Field(default=1, ge=1, le=100)
+    max_entrants: int = Field(default=100, ge=1, le=100_000)
+    clock: float | None = Field(default=None, description="seconds; the game's own by default")
+
+
+def _tournaments(request: Request) -> Tournaments:
+    tournaments: Tournaments = request.app.state.tournaments
+    return tournaments
+
+
+def _need(player: User | None) -> User:
+    if player is None:
+        raise HTTPException(401, "sign in first")
+    return player
+
+
+def _refused(error: PatienceError) -> HTTPException:
+    text = str(error)
+    if text.startswith("no tournament"):
+        return HTTPException(404, text)
+    if text.startswith("only an operator"):
+        return HTTPException(403, text)
+    return HTTPException(400, text)
+
+
+@router.get("")
+def list_tournaments(request: Request) -> dict[str, Any]:
+    """Every tournament (open, running, finished), the latest to close first."""
+    return {"tournaments": _tournaments(request).all()}
+
+
+@router.post("", status_code=201, responses=_refusals(400, 401, 403, 422))
+def create(body: NewTournament, request: Request, player: Player) -> dict[str, Any]:
+    """Make a tournament (operators): its deals are claimed from the catalog and its
+    commitment published at once."""
+    user = _need(player)
+    try:
+        return _tournaments(request).create(
+            user,
+            name=body.name,
+            game=body.game,
+            variant=body.variant,
+            policy=body.policy,
+            tier=body.tier,
+            opens_at=body.opens_at,
+            closes_at=body.closes_at,
+            attempts=body.attempts,
+            max_entrants=body.max_entrants,
+            time_limit=body.clock,
+        )
+    except PatienceError as error:
+        raise _refused(error) from None
+
+
+@router.get("/{tournament_id}", responses=_refusals(404))
+def read(tournament_id: str, request: Request) -> dict[str, Any]:
+    """A tournament: rules, status, entrants, commitment (and once closed, its document)."""
+    try:
+        return _tournaments(request).public(tournament_id)
+    except TournamentError as error:
+        raise _refused(error) from None
+
+
+@router.post("/{tournament_id}/join", responses=_refusals(400, 401, 403, 404))
+def join(tournament_id: str, request: Request, player: Player) -> dict[str, Any]:
+    """Enter the tournament."""
+    user = _need(player)
+    try:
+        return _tournaments(request).join(user, tournament_id)
+    except TournamentError as error:
+        raise _refused(error) from None
+
+
+@router.post("/{tournament_id}/attempts", status_code=201, responses=_refusals(400, 401, 403, 404))
+def attempt(tournament_id: str, request: Request, player: Player) -> JSONResponse:
+    """Deal the next attempt: a timed game, played with the game endpoints like any other
+    (its seed, record and replay stay hidden until the tournament closes)."""
+    user = _need(player)
+    try:
+        live, token = _tournaments(request).start_attempt(user, tournament_id)
+    except PatienceError as error:
+        raise _refused(error) from None
+    return JSONResponse({"token": token, **session_json(live)}, status_code=201)
+
+
+@router.get("/{tournament_id}/standings", responses=_refusals(400, 401, 404))
+def standings(
+    tournament_id: str,
+    request: Request,
+    player: Player,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    around: Annotated[Literal["me"] | None, Query(description="the player's own rows")] = None,
+) -> dict[str, Any]:
+    """The standings, a page at a time, or around the signed-in player's own row; live
+    while the tournament runs. The rule is in `rule`."""
+    tournaments = _tournaments(request)
+    try:
+        if around == "me":
+            return tournaments.around(tournament_id, _need(player).id)
+        return tournaments.standings(tournament_id, offset=offset, limit=limit)
+    except TournamentError as error:
+        raise _refused(error) from None
+
+
+@router.post("/{tournament_id}/close", responses=_refusals(400, 401, 403, 404))
+def close(tournament_id: str, request: Request, player: Player) -> dict[str, Any]:
+    """Close the tournament now (operators): running games end here with what they had."""
+    user = _need(player)
+    try:
+        return _tournaments(request).close(user, tournament_id)
+    except TournamentError as error:
+        raise _refused(error) from None
+
+
+@router.get("/{tournament_id}/verification", responses=_refusals(400, 404))
+def verification(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Once closed: the committed document, the commitment, and every entry's attempts with
+    their game records, scores and ranks (check it with `patience tournament verify`)."""
+    try:
+        return _tournaments(request).verification(tournament_id)
+    except TournamentError as error:
+        raise _refused(error) from None

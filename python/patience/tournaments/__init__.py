@@ -1,0 +1,18 @@
+"""Tournaments (ARCHITECTURE.md, layer 10): the same deal or deals of the same tier for
+every entrant, standings with fair ties, and a commitment anyone can verify
+(:mod:`.fairness`, docs/fairness.md)."""
+
+from .core import RULE, Standing, TournamentError, Tournaments
+from .fairness import SCHEME_VERSION, canonical, commitment, rank_entries, verify
+
+__all__ = [
+    "RULE",
+    "SCHEME_VERSION",
+    "Standing",
+    "TournamentError",
+    "Tournaments",
+    "canonical",
+    "commitment",
+    "rank_entries",
+    "verify",
+]

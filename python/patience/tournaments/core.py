@@ -1,0 +1,546 @@
+"""Tournaments: made by an operator, joined by players, played through the game store,
+ranked by the scores the server's engine gives the recorded moves.
+
+A tournament deals from the rated catalog, at its creation, every deal it will ever
+deal: one deal shared by every entrant (``shared``), or one deal of one tier for every
+attempt of every possible entrant (``tier``: entrant n, in the order they joined, plays
+deals ``n * attempts`` onwards). The deals, the rules and a secret salt make its document,
+whose SHA-256 is published at once (:mod:`.fairness`); nothing about the deals is shown
+before the close, not even to an entrant who has finished (the games are *sealed* until
+then: no seed, record or replay). An attempt counts once dealt, finished or not, and the
+best counts. A game still running at the close ends there (its clock was set to stop
+there when it was dealt), with what it had scored.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from patience.cards import SHUFFLE_VERSION
+from patience.errors import PatienceError
+from patience.games import game_class, variant_key
+from patience.players import User
+from patience.rating import RATING_VERSION, is_rated
+from patience.store.catalog import take
+from patience.store.db import sessions, tournament_entries, tournament_games, tournaments, users
+from patience.store.games import GameStore, Live
+
+from .fairness import SCHEME_VERSION, commitment, rank_entries
+
+__all__ = [
+    "RULE",
+    "Standing",
+    "TournamentError",
+    "Tournaments",
+]
+
+Policy = Literal["shared", "tier"]
+
+RULE = (
+    "Ranked by score (higher first), then by time used (less first), then by who finished "
+    "first; players equal on all three share a rank. Each player's best attempt counts; an "
+    "attempt counts once dealt, finished or not."
+)
+"""The standings' rule, as the standings page writes it."""
+
+
+class TournamentError(PatienceError):
+    """A request about a tournament that cannot be granted, with the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One entrant's row of the standings."""
+
+    rank: int
+    name: str
+    score: int
+    elapsed: float
+    finished_at: float
+    attempts: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as the standings endpoint gives it."""
+        return {
+            "rank": self.rank,
+            "name": self.name,
+            "score": self.score,
+            "elapsed": round(self.elapsed, 3),
+            "finished_at": self.finished_at,
+            "attempts": self.attempts,
+        }
+
+
+def _status(row: Any, now: float) -> str:
+    if now >= row.closes_at:
+        return "finished"
+    return "running" if now >= row.opens_at else "open"
+
+
+class Tournaments:
+    """The tournaments of ``store``'s database. ``clock``: wall-clock seconds."""
+
+    def __init__(self, store: GameStore, *, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._engine: Engine = store.engine
+        self._clock = clock
+
+    # -- making ---------------------------------------------------------------------
+
+    def create(
+        self,
+        operator: User,
+        *,
+        name: str,
+        game: str,
+        variant: dict[str, object],
+        policy: Policy,
+        tier: int | None,
+        opens_at: float,
+        closes_at: float,
+        attempts: int = 1,
+        max_entrants: int = 100,
+        time_limit: float | None = None,
+    ) -> dict[str, Any]:
+        """A new tournament, its deals claimed from the catalog and committed to; only an
+        operator makes one."""
+        if not operator.operator:
+            raise TournamentError("only an operator makes tournaments")
+        cls = game_class(game)
+        checked = cls.check_variant(variant)
+        name = name.strip()
+        if not 1 <= len(name) <= 64:
+            raise TournamentError("a tournament's name has 1 to 64 characters")
+        if policy not in ("shared", "tier"):
+            raise TournamentError("the deal policy is 'shared' or 'tier'")
+        if tier is not None and not 1 <= tier <= 10:
+            raise TournamentError("a tier is 1 (easiest) to 10 (hardest)")
+        if policy == "tier" and tier is None:
+            raise TournamentError("a tournament of one tier names the tier")
+        if tier is not None and not is_rated(game, checked):
+            raise TournamentError(f"{cls.title} deals of that variant are not rated")
+        if not 1 <= attempts <= 100 or not 1 <= max_entrants <= 100_000:
+            raise TournamentError("attempts are 1 to 100 and entrants 1 to 100,000")
+        if not closes_at > opens_at or closes_at <= self._clock():
+            raise TournamentError("a tournament closes after it opens, and in the future")
+        clock = float(time_limit if time_limit is not None else cls.time_limit)
+        if not 10 <= clock <= 3600:
+            raise TournamentError("a tournament's clock is 10 s to an hour")
+        tournament_id = secrets.token_hex(8)
+        wanted = 1 if policy == "shared" else attempts * max_entrants
+        tiers = None if tier is None else (tier, tier)
+        deals: list[dict[str, Any]] = []
+        with self._engine.begin() as connection:
+            for _ in range(wanted):
+                taken = take(connection, game, checked, f"tournament-{tournament_id}", tiers)
+                if taken is None:
+                    raise TournamentError(
+                        f"the catalog has {len(deals)} unused {cls.title} deals "
+                        f"{'' if tier is None else f'of tier {tier} '}and {wanted} are "
+                        "needed: patience deals generate fills it"
+                    )
+                deals.append({"seed": str(taken.seed), "tier": taken.tier})
+            document = {
+                "scheme": SCHEME_VERSION,
+                "tournament": tournament_id,
+                "name": name,
+                "game": game,
+                "variant": checked,
+                "policy": policy,
+                "tier": tier,
+                "clock": clock,
+                "attempts": attempts,
+                "max_entrants": max_entrants,
+                "opens_at": opens_at,
+                "closes_at": closes_at,
+                "rule": RULE,
+                "shuffle_version": SHUFFLE_VERSION,
+                "rating_version": RATING_VERSION,
+                "deals": deals,
+                "salt": secrets.token_hex(32),
+            }
+            connection.execute(
+                insert(tournaments).values(
+                    id=tournament_id,
+                    name=name,
+                    game=game,
+                    variant=variant_key(checked),
+                    policy=policy,
+                    tier=tier,
+                    time_limit=clock,
+                    opens_at=opens_at,
+                    closes_at=closes_at,
+                    attempts=attempts,
+                    max_entrants=max_entrants,
+                    created_by=operator.id,
+                    created_at=self._clock(),
+                    commitment=commitment(document),
+                    secret=json.dumps(document),
+                )
+            )
+        return self.public(tournament_id)
+
+    # -- reading --------------------------------------------------------------------
+
+    def _row(self, connection: Connection, tournament_id: str) -> Any:
+        row = connection.execute(
+            select(tournaments).where(tournaments.c.id == tournament_id)
+        ).first()
+        if row is None:
+            raise TournamentError(f"no tournament {tournament_id!r}")
+        return row
+
+    def public(self, tournament_id: str) -> dict[str, Any]:
+        """What anybody may know of a tournament: its rules, status, entrants and
+        commitment, and once it has closed its whole document (salt and deals)."""
+        with self._engine.connect() as connection:
+            row = self._row(connection, tournament_id)
+            entrants = connection.execute(
+                select(func.count()).where(tournament_entries.c.tournament_id == row.id)
+            ).scalar_one()
+        return self._describe(row, entrants)
+
+    def _describe(self, row: Any, entrants: int) -> dict[str, Any]:
+        now = self._clock()
+        status = _status(row, now)
+        described = {
+            "id": row.id,
+            "name": row.name,
+            "game": row.game,
+            "title": game_class(row.game).title,
+            "variant": json.loads(row.variant),
+            "policy": row.policy,
+            "tier": row.tier,
+            "clock": row.time_limit,
+            "attempts": row.attempts,
+            "max_entrants": row.max_entrants,
+            "entrants": entrants,
+            "opens_at": row.opens_at,
+            "closes_at": row.closes_at,
+            "status": status,
+            "rule": RULE,
+            "commitment": row.commitment,
+        }
+        if status == "finished":
+            described["document"] = json.loads(row.secret)
+        return described
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every tournament, the latest to close first."""
+        with self._engine.connect() as connection:
+            counts: dict[str, int] = dict(
+                connection.execute(
+                    select(tournament_entries.c.tournament_id, func.count()).group_by(
+                        tournament_entries.c.tournament_id
+                    )
+                ).all()
+            )
+            rows = connection.execute(
+                select(tournaments).order_by(tournaments.c.closes_at.desc())
+            ).all()
+        return [self._describe(row, counts.get(row.id, 0)) for row in rows]
+
+    # -- playing --------------------------------------------------------------------
+
+    def join(self, user: User, tournament_id: str) -> dict[str, Any]:
+        """Enter ``user`` (once; refused once it is full or closed)."""
+        now = self._clock()
+        try:
+            with self._engine.begin() as connection:
+                row = self._row(connection, tournament_id)
+                if now >= row.closes_at:
+                    raise TournamentError("the tournament has closed")
+                count = connection.execute(
+                    select(func.count()).where(tournament_entries.c.tournament_id == row.id)
+                ).scalar_one()
+                if count >= row.max_entrants:
+                    raise TournamentError(f"the tournament is full ({row.max_entrants} entrants)")
+                connection.execute(
+                    insert(tournament_entries).values(
+                        tournament_id=row.id, user_id=user.id, number=count, joined_at=now
+                    )
+                )
+        except IntegrityError:
+            # joined already, or another entrant took this place at the same moment
+            if self._entry(tournament_id, user.id) is not None:
+                raise TournamentError("you have joined this tournament already") from None
+            raise TournamentError("many joined at once: try again") from None
+        return self.public(tournament_id)
+
+    def _entry(self, tournament_id: str, user_id: str) -> Any:
+        with self._engine.connect() as connection:
+            return connection.execute(
+                select(tournament_entries).where(
+                    and_(
+                        tournament_entries.c.tournament_id == tournament_id,
+                        tournament_entries.c.user_id == user_id,
+                    )
+                )
+            ).first()
+
+    def start_attempt(self, user: User, tournament_id: str) -> tuple[Live, str]:
+        """Deal ``user``'s next attempt as a timed game (its clock stops at the close at
+        the latest; its deal sealed until then). Refused before the opening, after the
+        close, past the attempts, to one who has not joined, or while an attempt runs."""
+        now = self._clock()
+        with self._engine.connect() as connection:
+            row = self._row(connection, tournament_id)
+        if now < row.opens_at:
+            raise TournamentError("the tournament has not opened yet")
+        if now >= row.closes_at:
+            raise TournamentError("the tournament has closed")
+        entry = self._entry(tournament_id, user.id)
+        if entry is None:
+            raise TournamentError("join the tournament first")
+        if entry.attempts_used >= row.attempts:
+            raise TournamentError(f"you have played your {row.attempts} attempt(s)")
+        with self._engine.connect() as connection:
+            running = connection.execute(
+                select(tournament_games.c.session_id)
+                .join(sessions, sessions.c.id == tournament_games.c.session_id)
+                .where(
+                    and_(
+                        tournament_games.c.tournament_id == tournament_id,
+                        tournament_games.c.user_id == user.id,
+                        sessions.c.ended_at.is_(None),
+                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
+                    )
+                )
+            ).scalar()
+        if running is not None:
+            raise TournamentError(f"your attempt {running} is still running")
+        attempt = entry.attempts_used
+        with self._engine.begin() as connection:
+            claimed = connection.execute(
+                update(tournament_entries)
+                .where(
+                    and_(
+                        tournament_entries.c.tournament_id == tournament_id,
+                        tournament_entries.c.user_id == user.id,
+                        tournament_entries.c.attempts_used == attempt,
+                    )
+                )
+                .values(attempts_used=attempt + 1)
+            ).rowcount
+        if not claimed:
+            raise TournamentError("that attempt was dealt already: try again")
+        document = json.loads(row.secret)
+        deal = 0 if row.policy == "shared" else entry.number * row.attempts + attempt
+        seed = int(document["deals"][deal]["seed"])
+        live, token = self._store.open(
+            row.game,
+            json.loads(row.variant),
+            seed=seed,
+            mode="timed",
+            certified=True,
+            tier=document["deals"][deal]["tier"],
+            user_id=user.id,
+            time_limit=min(row.time_limit, row.closes_at - now),
+            sealed_until=row.closes_at,
+        )
+        with self._engine.begin() as connection:
+            connection.execute(
+                insert(tournament_games).values(
+                    session_id=live.id,
+                    tournament_id=tournament_id,
+                    user_id=user.id,
+                    attempt=attempt,
+                    deal=deal,
+                )
+            )
+        return live, token
+
+    def game_ended(self, connection: Connection, live: Live) -> None:
+        """The game store's hook when a game ends (in its transaction): a tournament
+        attempt's result becomes its entrant's best when it is better."""
+        found = connection.execute(
+            select(tournament_games.c.tournament_id, tournament_games.c.user_id).where(
+                tournament_games.c.session_id == live.id
+            )
+        ).first()
+        if found is None:
+            return
+        score, elapsed = live.session.score(), round(live.session.elapsed(), 3)
+        at = live.session.log[-1].at
+        entry = tournament_entries.c
+        better = or_(
+            entry.best_score.is_(None),
+            entry.best_score < score,
+            and_(entry.best_score == score, entry.best_elapsed > elapsed),
+        )
+        connection.execute(
+            update(tournament_entries)
+            .where(
+                and_(
+                    entry.tournament_id == found.tournament_id,
+                    entry.user_id == found.user_id,
+                    better,
+                )
+            )
+            .values(best_score=score, best_elapsed=elapsed, best_at=at)
+        )
+
+    # -- standings ------------------------------------------------------------------
+
+    def _better_than(self, tournament_id: str, score: int, elapsed: float, at: float) -> Any:
+        entry = tournament_entries.c
+        return and_(
+            entry.tournament_id == tournament_id,
+            entry.best_score.is_not(None),
+            or_(
+                entry.best_score > score,
+                and_(entry.best_score == score, entry.best_elapsed < elapsed),
+                and_(
+                    entry.best_score == score,
+                    entry.best_elapsed == elapsed,
+                    entry.best_at < at,
+                ),
+            ),
+        )
+
+    def standings(self, tournament_id: str, *, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        """A page of the standings, in rank order (by the index: no sort per request), the
+        rule, and how many entrants have a finished attempt."""
+        entry = tournament_entries.c
+        with self._engine.connect() as connection:
+            self._row(connection, tournament_id)
+            ranked = and_(entry.tournament_id == tournament_id, entry.best_score.is_not(None))
+            total = connection.execute(select(func.count()).where(ranked)).scalar_one()
+            rows = connection.execute(
+                select(tournament_entries, users.c.name)
+                .join(users, users.c.id == entry.user_id)
+                .where(ranked)
+                .order_by(entry.best_score.desc(), entry.best_elapsed, entry.best_at)
+                .offset(offset)
+                .limit(limit)
+            ).all()
+            page = self._ranked(connection, tournament_id, rows)
+        return {"rule": RULE, "total": total, "offset": offset, "entries": page}
+
+    def _ranked(self, connection: Connection, tournament_id: str, rows: Sequence[Any]) -> list[Any]:
+        page: list[dict[str, Any]] = []
+        previous: tuple[Any, ...] | None = None
+        rank = 0
+        for row in rows:
+            mine = (row.best_score, row.best_elapsed, row.best_at)
+            if mine != previous:
+                rank = (
+                    1
+                    + connection.execute(
+                        select(func.count()).where(self._better_than(tournament_id, *mine))
+                    ).scalar_one()
+                )
+            previous = mine
+            page.append(
+                Standing(
+                    rank, row.name, row.best_score, row.best_elapsed, row.best_at, row.attempts_used
+                ).to_json()
+            )
+        return page
+
+    def around(self, tournament_id: str, user_id: str, *, span: int = 2) -> dict[str, Any]:
+        """A player's own row and ``span`` rows either side."""
+        mine = self._entry(tournament_id, user_id)
+        if mine is None:
+            raise TournamentError("you have not joined this tournament")
+        if mine.best_score is None:
+            return {"rule": RULE, "me": None, "entries": []}
+        with self._engine.connect() as connection:
+            better = connection.execute(
+                select(func.count()).where(
+                    self._better_than(
+                        tournament_id, mine.best_score, mine.best_elapsed, mine.best_at
+                    )
+                )
+            ).scalar_one()
+        page = self.standings(tournament_id, offset=max(0, better - span), limit=2 * span + 1)
+        return {"rule": RULE, "me": better + 1, "entries": page["entries"]}
+
+    # -- closing and verifying ------------------------------------------------------
+
+    def close(self, operator: User, tournament_id: str) -> dict[str, Any]:
+        """Close a tournament now (an operator only): games still running end here, with
+        what they had scored."""
+        if not operator.operator:
+            raise TournamentError("only an operator closes tournaments")
+        now = self._clock()
+        with self._engine.begin() as connection:
+            row = self._row(connection, tournament_id)
+            if now >= row.closes_at:
+                raise TournamentError("the tournament has closed already")
+            connection.execute(
+                update(tournaments).where(tournaments.c.id == tournament_id).values(closes_at=now)
+            )
+            games = list(
+                connection.execute(
+                    select(tournament_games.c.session_id).where(
+                        tournament_games.c.tournament_id == tournament_id
+                    )
+                ).scalars()
+            )
+        self._store.close_games(games, now)
+        self._store.expire(limit=len(games) + 1)
+        return self.public(tournament_id)
+
+    def verification(self, tournament_id: str) -> dict[str, Any]:
+        """Everything needed to check a closed tournament (:func:`.fairness.verify`): the
+        document and commitment, and every entry's attempts with their game records,
+        scores and ranks."""
+        self._store.expire()
+        with self._engine.connect() as connection:
+            row = self._row(connection, tournament_id)
+            if self._clock() < row.closes_at:
+                raise TournamentError("a tournament is verified once it has closed")
+            entries = connection.execute(
+                select(tournament_entries, users.c.name)
+                .join(users, users.c.id == tournament_entries.c.user_id)
+                .where(tournament_entries.c.tournament_id == tournament_id)
+                .order_by(tournament_entries.c.number)
+            ).all()
+            games = connection.execute(
+                select(tournament_games, sessions.c.score, sessions.c.elapsed, sessions.c.ended_at)
+                .join(sessions, sessions.c.id == tournament_games.c.session_id)
+                .where(tournament_games.c.tournament_id == tournament_id)
+                .order_by(tournament_games.c.attempt)
+            ).all()
+        published = []
+        best = [
+            {"score": e.best_score, "elapsed": e.best_elapsed, "finished_at": e.best_at}
+            for e in entries
+        ]
+        for entry, rank in zip(entries, rank_entries(best), strict=True):
+            attempts = [
+                {
+                    "attempt": game.attempt,
+                    "deal": game.deal,
+                    "score": game.score,
+                    "elapsed": None if game.elapsed is None else round(game.elapsed, 3),
+                    "finished_at": game.ended_at,
+                    "record": self._store.record(game.session_id),
+                }
+                for game in games
+                if game.user_id == entry.user_id and game.ended_at is not None
+            ]
+            published.append(
+                {
+                    "name": entry.name,
+                    "rank": rank,
+                    "score": entry.best_score,
+                    "elapsed": entry.best_elapsed,
+                    "attempts": attempts,
+                }
+            )
+        return {
+            "tournament": tournament_id,
+            "commitment": row.commitment,
+            "document": json.loads(row.secret),
+            "entries": published,
+        }

@@ -1,0 +1,129 @@
+"""Fairness anyone can verify: the commitment a tournament publishes when it is created,
+and the check of everything it reveals when it closes (docs/fairness.md).
+
+The commitment is the SHA-256 of the tournament's *document*, a JSON object written in one
+canonical way (keys sorted, no spaces, UTF-8): the rules it is played by, the versions of
+the shuffle and the rating, its deals (seeds, as strings, with their tiers) and a secret
+salt of 32 random bytes (hex), so that the hash tells nothing about the seeds before the
+close. After the close the document is published whole; anybody can hash it again.
+
+>>> doc = {"deals": [{"seed": "7", "tier": 3}], "salt": "00"}
+>>> canonical(doc)
+b'{"deals":[{"seed":"7","tier":3}],"salt":"00"}'
+>>> commitment(doc)[:16]
+'a512066a29465323'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from patience.games import GAMES
+from patience.records import GameRecord, replay
+
+__all__ = ["SCHEME_VERSION", "canonical", "commitment", "rank_entries", "verify"]
+
+SCHEME_VERSION = 1
+"""The version of this scheme: the document's fields, its canonical form, the hash."""
+
+
+def canonical(document: Mapping[str, Any]) -> bytes:
+    """The one byte string of ``document``: JSON, keys sorted, no spaces, UTF-8."""
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def commitment(document: Mapping[str, Any]) -> str:
+    """The SHA-256 of the canonical ``document``, in hex."""
+    return hashlib.sha256(canonical(document)).hexdigest()
+
+
+def rank_entries(entries: list[dict[str, Any]]) -> list[int | None]:
+    """The ranks of ``entries`` (each with ``score``, ``elapsed`` and ``finished_at`` of its
+    best attempt, or a ``score`` of None): by score (higher first), then time used (less
+    first), then who finished first; entries equal on all three share a rank, and one
+    without a finished attempt has none.
+
+    >>> rank_entries([{"score": 5, "elapsed": 9.0, "finished_at": 2.0},
+    ...               {"score": 7, "elapsed": 9.0, "finished_at": 3.0},
+    ...               {"score": 5, "elapsed": 9.0, "finished_at": 2.0},
+    ...               {"score": None, "elapsed": None, "finished_at": None}])
+    [2, 1, 2, None]
+    """
+
+    def key(entry: Mapping[str, Any]) -> tuple[float, float, float]:
+        return (-entry["score"], entry["elapsed"], entry["finished_at"])
+
+    keys = [None if e["score"] is None else key(e) for e in entries]
+    ranks: list[int | None] = []
+    for mine in keys:
+        ranks.append(None if mine is None else 1 + sum(k is not None and k < mine for k in keys))
+    return ranks
+
+
+def verify(
+    published: Mapping[str, Any],
+    *,
+    tier_of: Callable[[str, dict[str, Any], int], int | None] | None = None,
+) -> list[str]:
+    """Check a closed tournament's publication (``GET /api/tournaments/{id}/verification``)
+    and return what is wrong (nothing: it verifies):
+
+    - the document hashes to the commitment published at the creation;
+    - every deal's tier is what rating its seed gives (``tier_of(game, variant, seed)``;
+      skipped when None);
+    - every attempt's record is of a committed deal and replays in the engine of record to
+      the published score;
+    - every entry's best attempt and rank follow from those scores by the published rule.
+    """
+    problems: list[str] = []
+    document = published["document"]
+    if commitment(document) != published["commitment"]:
+        problems.append("the document does not hash to the published commitment")
+    game, variant = document["game"], document["variant"]
+    if game not in GAMES:
+        return [*problems, f"no game {game!r}"]
+    seeds = [int(deal["seed"]) for deal in document["deals"]]
+    if tier_of is not None:
+        for deal, seed in zip(document["deals"], seeds, strict=True):
+            tier = tier_of(game, variant, seed)
+            if tier != deal["tier"]:
+                problems.append(f"seed {seed} is of tier {tier}, not {deal['tier']}")
+    best_of: list[dict[str, Any]] = []
+    for entry in published["entries"]:
+        best: dict[str, Any] | None = None
+        for attempt in entry["attempts"]:
+            where = f"{entry['name']}'s attempt {attempt['attempt']}"
+            index = attempt["deal"]
+            if not 0 <= index < len(seeds):
+                problems.append(f"{where} is of no committed deal")
+                continue
+            record = GameRecord.from_json(attempt["record"])
+            expected = GAMES[game].from_seed(seeds[index], variant)
+            if list(record.deal) != list(expected.deal) or record.variant != expected.variant:
+                problems.append(f"{where} was not dealt committed deal {index}")
+            result = replay(record)
+            if result.error is not None:
+                problems.append(f"{where} does not replay: {result.error.reason}")
+            if result.score != attempt["score"]:
+                problems.append(f"{where} replays to {result.score} points, not {attempt['score']}")
+            mine = {
+                "score": result.score,
+                "elapsed": attempt["elapsed"],
+                "finished_at": attempt["finished_at"],
+            }
+            if best is None or (-mine["score"], mine["elapsed"], mine["finished_at"]) < (
+                -best["score"],
+                best["elapsed"],
+                best["finished_at"],
+            ):
+                best = mine
+        best_of.append(best or {"score": None, "elapsed": None, "finished_at": None})
+        if (best or {}).get("score") != entry["score"]:
+            problems.append(f"{entry['name']}'s best score is not {entry['score']}")
+    for entry, rank in zip(published["entries"], rank_entries(best_of), strict=True):
+        if rank != entry["rank"]:
+            problems.append(f"{entry['name']} ranks {rank}, not {entry['rank']}")
+    return problems

@@ -1,0 +1,339 @@
+"""Tournaments: standings with ties, equal times, late joins, attempt limits and a close
+mid-game; the commitment verifies after the close and fails when anything is changed;
+nothing about the deals before the close; who may do what."""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from patience.players import Accounts, User
+from patience.rating import rate_seed
+from patience.server import Settings, create_app
+from patience.store.catalog import Certified, add
+from patience.store.db import make_engine, migrate
+from patience.store.games import GameStore, Live
+from patience.tournaments import TournamentError, Tournaments, verify
+
+GOLF = {"wrap": True}
+PASSWORD = "correct horse battery"
+
+
+class Clock:
+    """Wall-clock seconds the test moves."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def stock(engine: Engine, count: int, tier: int | None = None, first: int = 100) -> None:
+    """``count`` Golf deals in the catalog (seeds ``first`` up), of ``tier`` as rated."""
+    rating = None if tier is None else {"tier": tier, "score": tier / 10, "version": 1}
+    with engine.begin() as connection:
+        for seed in range(first, first + count):
+            add(connection, "golf", GOLF, Certified(seed, 9, 0.01, 40, rating), at=1.0)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[tuple[Engine, Clock, GameStore, Tournaments, Accounts]]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    migrate(engine)
+    clock = Clock()
+    store = GameStore(engine, clock=clock)
+    tournaments = Tournaments(store, clock=clock)
+    store.on_game_end(tournaments.game_ended)
+    yield engine, clock, store, tournaments, Accounts(engine, clock=clock)
+    engine.dispose()
+
+
+def users(accounts: Accounts, *names: str) -> list[User]:
+    return [accounts.create(name, PASSWORD) for name in names]
+
+
+def play(store: GameStore, clock: Clock, live: Live, seconds: float, moves: int = 0) -> None:
+    """Play ``moves`` legal moves (the first legal one each time), then end the game
+    ``seconds`` after it was dealt."""
+    for _ in range(moves):
+        store.play(live, str(live.game.legal_moves()[0]))
+    clock.now = live.session.log[0].at + seconds
+    if not live.session.is_over():
+        store.play(live, "end")
+
+
+def test_standings_with_ties_late_joins_attempt_limits_and_a_close_mid_game(
+    world: tuple[Engine, Clock, GameStore, Tournaments, Accounts],
+) -> None:
+    engine, clock, store, tournaments, accounts = world
+    stock(engine, 1)
+    (operator,) = [accounts.create("Operator", PASSWORD, operator=True)]
+    ada, bob, cyd, dee, eve = users(accounts, "Ada", "Bob", "Cyd", "Dee", "Eve")
+    made = tournaments.create(
+        operator,
+        name="Friday Golf",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=clock.now,
+        closes_at=clock.now + 3600,
+        attempts=2,
+        max_entrants=5,
+    )
+    tid = made["id"]
+    assert "document" not in made  # nothing about the deals before the close
+    for user in (ada, bob, cyd, dee):
+        tournaments.join(user, tid)
+    with pytest.raises(TournamentError, match="joined this tournament already"):
+        tournaments.join(ada, tid)
+
+    start = clock.now
+    games = {}
+    for user in (ada, bob, cyd, dee):
+        clock.now = start
+        games[user.name] = tournaments.start_attempt(user, tid)[0]
+    assert len({live.seed for live in games.values()}) == 1  # one deal for everyone
+    with pytest.raises(TournamentError, match="still running"):
+        tournaments.start_attempt(ada, tid)
+    # Ada and Bob: the same moves, the same time, finished at the same moment: one rank
+    play(store, clock, games["Ada"], 60.0, moves=3)
+    play(store, clock, games["Bob"], 60.0, moves=3)
+    # Cyd: the same moves, more time
+    play(store, clock, games["Cyd"], 65.0, moves=3)
+    # Dee: fewer moves, so fewer points
+    play(store, clock, games["Dee"], 20.0, moves=0)
+    ada_score = games["Ada"].session.score()
+    assert games["Bob"].session.score() == ada_score
+
+    # Ada's second attempt is worse: her best stays; a third is refused
+    clock.now = start + 100
+    second = tournaments.start_attempt(ada, tid)[0]
+    play(store, clock, second, 30.0, moves=0)
+    with pytest.raises(TournamentError, match="played your 2 attempt"):
+        tournaments.start_attempt(ada, tid)
+
+    # Eve joins late and is still playing when the operator closes the tournament
+    clock.now = start + 200
+    tournaments.join(eve, tid)
+    eves, _ = tournaments.start_attempt(eve, tid)
+    for _ in range(2):
+        store.play(eves, str(eves.game.legal_moves()[0]))
+    points_at_close = eves.game.score()
+    clock.now = start + 210
+    with pytest.raises(TournamentError, match="only an operator"):
+        tournaments.close(ada, tid)
+    tournaments.close(operator, tid)
+    clock.now += 1
+    with pytest.raises(TournamentError, match="closed"):
+        tournaments.start_attempt(bob, tid)
+
+    table = tournaments.standings(tid)
+    rows = {row["name"]: row for row in table["entries"]}
+    assert table["rule"].startswith("Ranked by score")
+    assert rows["Ada"]["rank"] == rows["Bob"]["rank"]
+    assert rows["Ada"]["score"] == ada_score
+    assert rows["Ada"]["attempts"] == 2
+    assert rows["Cyd"]["rank"] > rows["Ada"]["rank"]  # equal score, more time
+    assert rows["Eve"]["score"] == points_at_close  # what it had at the close, no bonus
+    ranks = [row["rank"] for row in table["entries"]]
+    assert ranks == sorted(ranks)
+    assert tournaments.around(tid, dee.id, span=1)["me"] == rows["Dee"]["rank"]
+
+    published = tournaments.verification(tid)
+    assert verify(published) == []
+    assert [e["rank"] for e in published["entries"]] == [
+        rows[n]["rank"] for n in ("Ada", "Bob", "Cyd", "Dee", "Eve")
+    ]
+
+    def broken(change: Any) -> list[str]:
+        copied = copy.deepcopy(published)
+        change(copied)
+        return verify(copied)
+
+    def seed(p: dict[str, Any]) -> None:
+        p["document"]["deals"][0]["seed"] = str(int(p["document"]["deals"][0]["seed"]) + 1)
+
+    def salt(p: dict[str, Any]) -> None:
+        p["document"]["salt"] = "0" * 64
+
+    def record(p: dict[str, Any]) -> None:
+        moves = p["entries"][3]["attempts"][0]["record"]["moves"]
+        moves.insert(0, "t1>t2")  # a move Golf never allows
+
+    def score(p: dict[str, Any]) -> None:
+        p["entries"][1]["attempts"][0]["score"] += 1
+
+    def rank(p: dict[str, Any]) -> None:
+        p["entries"][2]["rank"] = 1
+
+    for change, said in [
+        (seed, "hash"),
+        (salt, "hash"),
+        (record, "does not replay"),
+        (score, "replays to"),
+        (rank, "ranks"),
+    ]:
+        problems = broken(change)
+        assert any(said in p for p in problems), (change.__name__, problems)
+
+
+def test_one_tier_for_every_attempt_and_the_tiers_are_checked(
+    world: tuple[Engine, Clock, GameStore, Tournaments, Accounts],
+) -> None:
+    engine, clock, store, tournaments, accounts = world
+    # two real ratings (the verification rates every seed again)
+    rated = [rate_seed("golf", GOLF, seed) for seed in (3, 4, 5, 6, 7, 8)]
+    tier = rated[0].tier
+    with engine.begin() as connection:
+        for rating in rated:
+            add(
+                connection,
+                "golf",
+                GOLF,
+                Certified(rating.seed or 0, 9, 0.01, 40, rating.to_json()),
+                at=1.0,
+            )
+    wanted = sum(r.tier == tier for r in rated)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    with pytest.raises(TournamentError, match="are needed"):
+        tournaments.create(
+            operator,
+            name="Too many",
+            game="golf",
+            variant=GOLF,
+            policy="tier",
+            tier=tier,
+            opens_at=clock.now,
+            closes_at=clock.now + 60,
+            attempts=1,
+            max_entrants=wanted + 1,
+        )
+    made = tournaments.create(
+        operator,
+        name="Same tier",
+        game="golf",
+        variant=GOLF,
+        policy="tier",
+        tier=tier,
+        opens_at=clock.now,
+        closes_at=clock.now + 600,
+        attempts=1,
+        max_entrants=wanted,
+    )
+    players = users(accounts, *[f"Player {k}" for k in range(wanted)])
+    seeds = set()
+    for player in players:
+        tournaments.join(player, made["id"])
+        live, _ = tournaments.start_attempt(player, made["id"])
+        assert live.tier == tier
+        seeds.add(live.seed)
+        play(store, clock, live, 30.0, moves=1)
+    assert len(seeds) == wanted  # a deal of its own for each
+    clock.now += 601
+    published = tournaments.verification(made["id"])
+
+    def tier_of(game: str, variant: dict[str, Any], seed: int) -> int | None:
+        return rate_seed(game, variant, seed).tier
+
+    assert verify(published, tier_of=tier_of) == []
+    published["document"]["deals"][0]["tier"] = tier % 10 + 1
+    assert any("is of tier" in p for p in verify(published, tier_of=tier_of))
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    settings = Settings(database_url=database_url, catalog_refill=0, rate_starts=None)
+    with TestClient(create_app(settings)) as test_client:
+        engine = make_engine(database_url)
+        stock(engine, 3)
+        Accounts(engine).create("Operator", PASSWORD, operator=True)
+        engine.dispose()
+        yield test_client
+
+
+def log_in(client: TestClient, name: str, *, new: bool = False) -> dict[str, str]:
+    client.cookies.clear()
+    path = "/api/accounts" if new else "/api/accounts/login"
+    answer = client.post(path, json={"name": name, "password": PASSWORD})
+    assert answer.status_code in (200, 201), answer.text
+    return {"X-CSRF-Token": answer.json()["csrf"]}
+
+
+def test_nothing_is_revealed_before_the_close_and_only_operators_run_tournaments(
+    client: TestClient,
+) -> None:
+    ada = log_in(client, "Ada", new=True)
+    spec = {
+        "name": "Shared Golf",
+        "game": "golf",
+        "variant": GOLF,
+        "policy": "shared",
+        "opens_at": time.time() - 1,
+        "closes_at": time.time() + 3600,
+        "attempts": 1,
+        "max_entrants": 2,
+    }
+    assert client.post("/api/tournaments", json=spec, headers=ada).status_code == 403
+    operator = log_in(client, "Operator")
+    made = client.post("/api/tournaments", json=spec, headers=operator)
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    assert len(made.json()["commitment"]) == 64
+
+    ada = log_in(client, "Ada")
+    assert client.post(f"/api/tournaments/{tid}/attempts", headers=ada).status_code == 400
+    assert client.post(f"/api/tournaments/{tid}/join", headers=ada).status_code == 200
+    game = client.post(f"/api/tournaments/{tid}/attempts", headers=ada)
+    assert game.status_code == 201
+    view = game.json()
+    assert view["seed"] is None
+    ended = client.post(f"/api/sessions/{view['id']}/end", headers=ada).json()
+    assert ended["result"] is not None
+    assert ended["seed"] is None  # over, but the tournament has not closed
+    for path in (f"/api/sessions/{view['id']}/record", f"/api/sessions/{view['id']}/replay"):
+        answer = client.get(path)
+        assert answer.status_code == 409
+        assert "tournament" in answer.json()["detail"]
+    assert client.get("/api/me/games").json()["games"][0]["seed"] is None
+    assert client.get("/api/me/export").text == ""
+    public = client.get(f"/api/tournaments/{tid}").json()
+    assert "document" not in public
+    assert client.get(f"/api/tournaments/{tid}/verification").status_code == 400
+    assert client.post(f"/api/tournaments/{tid}/attempts", headers=ada).status_code == 400
+    assert client.post(f"/api/tournaments/{tid}/close", headers=ada).status_code == 403
+    everything = json.dumps(
+        [
+            client.get(f"/api/tournaments/{tid}").json(),
+            client.get("/api/tournaments").json(),
+            client.get(f"/api/tournaments/{tid}/standings").json(),
+        ]
+    )
+    assert "salt" not in everything
+    assert '"deals"' not in everything
+
+    bob = log_in(client, "Bob", new=True)
+    assert client.post(f"/api/tournaments/{tid}/join", headers=bob).status_code == 200
+    assert client.get(f"/api/sessions/{view['id']}").status_code == 403  # Ada's game
+    cyd = log_in(client, "Cyd", new=True)
+    full = client.post(f"/api/tournaments/{tid}/join", headers=cyd)
+    assert full.status_code == 400
+    assert "full" in full.json()["detail"]
+
+    operator = log_in(client, "Operator")
+    assert client.post(f"/api/tournaments/{tid}/close", headers=operator).status_code == 200
+    published = client.get(f"/api/tournaments/{tid}/verification").json()
+    assert verify(published) == []
+    assert published["entries"][0]["name"] == "Ada"
+    assert "salt" in client.get(f"/api/tournaments/{tid}").json()["document"]
+    ada = log_in(client, "Ada")
+    assert client.get(f"/api/sessions/{view['id']}/record").status_code == 200
