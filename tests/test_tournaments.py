@@ -337,3 +337,68 @@ def test_nothing_is_revealed_before_the_close_and_only_operators_run_tournaments
     assert "salt" in client.get(f"/api/tournaments/{tid}").json()["document"]
     ada = log_in(client, "Ada")
     assert client.get(f"/api/sessions/{view['id']}/record").status_code == 200
+
+
+def test_operators_run_tournaments_from_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    env = {"PATIENCE_DATABASE_URL": url, "PATH": "/usr/bin:/bin"}
+
+    def patience(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "patience.cli", "tournament", *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+
+    engine = make_engine(url)
+    migrate(engine)
+    stock(engine, 2)
+    accounts = Accounts(engine)
+    accounts.create("Root", PASSWORD, operator=True)
+    accounts.create("Ada", PASSWORD)
+    refused = patience(
+        "create",
+        "Cup",
+        "golf",
+        "--variant",
+        '{"wrap": true}',
+        "--minutes",
+        "30",
+        "--operator",
+        "Ada",
+    )
+    assert refused.returncode == 1
+    assert "no operator account" in refused.stderr
+    made = patience(
+        "create",
+        "Cup",
+        "golf",
+        "--variant",
+        '{"wrap": true}',
+        "--minutes",
+        "30",
+        "--operator",
+        "Root",
+        "--json",
+    )
+    assert made.returncode == 0, made.stderr
+    tid = json.loads(made.stdout)["id"]
+    listed = patience("list")
+    assert tid in listed.stdout
+    assert "running" in listed.stdout
+    assert patience("standings", tid).returncode == 0
+    assert patience("verify", "-", "--no-tiers").returncode == 1  # nothing on stdin
+    assert patience("close", tid, "--operator", "Root").returncode == 0
+    store = GameStore(engine)
+    published = Tournaments(store).verification(tid)
+    (tmp_path / "cup.json").write_text(json.dumps(published))
+    checked = patience("verify", str(tmp_path / "cup.json"), "--no-tiers")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.startswith("verified")
+    published["document"]["salt"] = "1" * 64
+    (tmp_path / "cup.json").write_text(json.dumps(published))
+    failed = patience("verify", str(tmp_path / "cup.json"), "--no-tiers")
+    assert failed.returncode == 1
+    assert "FAILED" in failed.stdout
+    assert "Traceback" not in failed.stderr
+    engine.dispose()

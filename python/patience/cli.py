@@ -18,6 +18,8 @@ from patience.batch import solve_seeds, summarise
 from patience.cli_deals import add_commands as add_catalog_commands
 from patience.cli_deals import run_command as run_catalog_command
 from patience.cli_deals import variant_from
+from patience.cli_tournaments import add_commands as add_tournament_commands
+from patience.cli_tournaments import run_command as run_tournament_command
 from patience.cli_users import add_commands as add_user_commands
 from patience.cli_users import run_command as run_user_command
 from patience.games import GAMES, Game, new_game
@@ -151,6 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
     add_user_commands(commands)
+    add_tournament_commands(commands)
     show = deal_commands.add_parser("show", help="print the deal of a seed")
     show.add_argument("game", choices=sorted(GAMES))
     show.add_argument("--seed", type=_seed, required=True)
@@ -353,6 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "deals": _cmd_deals,
         "serve": _cmd_serve,
         "users": run_user_command,
+        "tournament": run_tournament_command,
     }
     return handlers[args.command](args)
 

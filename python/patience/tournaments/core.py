@@ -93,6 +93,11 @@ class Tournaments:
         self._engine: Engine = store.engine
         self._clock = clock
 
+    @property
+    def engine(self) -> Engine:
+        """The database."""
+        return self._engine
+
     # -- making ---------------------------------------------------------------------
 
     def create(

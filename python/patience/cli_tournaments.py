@@ -1,0 +1,190 @@
+"""``patience tournament create | list | standings | close | verify``.
+
+All but ``verify`` work on the database the server uses (``PATIENCE_DATABASE_URL``), on the
+server's machine, in the name of an operator's account (``--operator NAME``). ``verify``
+checks a closed tournament's publication from anywhere: a URL (the server's
+``/api/tournaments/ID/verification``) or a file of it; it needs nothing of the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from patience.errors import PatienceError
+from patience.games import GAMES
+from patience.players import User
+from patience.rating import rate_seed
+from patience.tournaments import Tournaments, verify
+
+__all__ = ["add_commands", "run_command"]
+
+
+def add_commands(commands: Any) -> None:
+    """Add ``patience tournament`` to the command's subparsers."""
+    tournament = commands.add_parser("tournament", help="tournaments")
+    sub = tournament.add_subparsers(dest="tournament_command", required=True)
+    create = sub.add_parser("create", help="make a tournament (its deals from the catalog)")
+    create.add_argument("name")
+    create.add_argument("game", choices=sorted(GAMES))
+    create.add_argument("--variant", default="{}", help="JSON, e.g. '{\"draw\": 3}'")
+    create.add_argument("--policy", choices=("shared", "tier"), default="shared")
+    create.add_argument("--tier", type=int, help="1 (easiest) to 10 (hardest)")
+    create.add_argument("--opens-in", type=float, default=0.0, help="minutes from now")
+    create.add_argument("--minutes", type=float, required=True, help="how long it runs")
+    create.add_argument("--attempts", type=int, default=1)
+    create.add_argument("--max-entrants", type=int, default=100)
+    create.add_argument("--operator", required=True, help="the operator account's name")
+    create.add_argument("--json", action="store_true")
+    sub.add_parser("list", help="every tournament").add_argument("--json", action="store_true")
+    standings = sub.add_parser("standings", help="a tournament's standings")
+    standings.add_argument("id")
+    standings.add_argument("--offset", type=int, default=0)
+    standings.add_argument("--limit", type=int, default=20)
+    standings.add_argument("--json", action="store_true")
+    close = sub.add_parser("close", help="close a tournament now")
+    close.add_argument("id")
+    close.add_argument("--operator", required=True, help="the operator account's name")
+    check = sub.add_parser(
+        "verify", help="check a closed tournament: commitment, tiers, replays, ranks"
+    )
+    check.add_argument("source", help="the verification's URL, or a file of it (- for stdin)")
+    check.add_argument("--no-tiers", action="store_true", help="skip rating every seed again")
+    check.add_argument("--json", action="store_true")
+
+
+def _operator(tournaments: Tournaments, name: str) -> User:
+    from patience.store.db import users
+
+    with tournaments.engine.connect() as connection:
+        row = connection.execute(
+            select(users).where(users.c.name_key == name.strip().casefold())
+        ).first()
+    if row is None or not row.operator:
+        raise PatienceError(f"no operator account named {name!r}")
+    return User(row.id, row.name, row.operator, row.created_at)
+
+
+def _when(seconds: float) -> str:
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _load(source: str) -> Any:
+    if source == "-":
+        return json.load(sys.stdin)
+    if source.startswith(("http://", "https://")):
+        with urllib.request.urlopen(source, timeout=60) as answer:
+            return json.load(answer)
+    return json.loads(Path(source).read_text())
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        published = _load(args.source)
+        tier_of = None if args.no_tiers else (lambda g, v, s: rate_seed(g, v, s).tier)
+        problems = verify(published, tier_of=tier_of)
+    except (OSError, urllib.error.URLError, ValueError, KeyError, TypeError) as error:
+        print(f"patience: cannot verify {args.source}: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"verified": not problems, "problems": problems}))
+    elif problems:
+        for problem in problems:
+            print(f"FAILED: {problem}")
+    else:
+        entries = len(published["entries"])
+        print(
+            f"verified: commitment {published['commitment'][:16]}..., "
+            f"{len(published['document']['deals'])} deal(s)"
+            f"{'' if args.no_tiers else ' with their tiers'}, {entries} entries replayed and "
+            "ranked as published"
+        )
+    return 1 if problems else 0
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run a ``patience tournament`` command; the exit status."""
+    if args.tournament_command == "verify":
+        return _verify(args)
+    from patience.cli_deals import open_database
+    from patience.store.games import GameStore
+
+    engine = open_database()
+    store = GameStore(engine)
+    tournaments = Tournaments(store)
+    store.on_game_end(tournaments.game_ended)
+    try:
+        return _run(args, tournaments)
+    except PatienceError as error:
+        print(f"patience: {error}", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+
+
+def _run(args: argparse.Namespace, tournaments: Tournaments) -> int:
+    import time
+
+    command = args.tournament_command
+    if command == "create":
+        try:
+            variant = json.loads(args.variant)
+        except ValueError:
+            raise PatienceError(f"--variant is JSON, not {args.variant!r}") from None
+        if not isinstance(variant, dict):
+            raise PatienceError("--variant is a JSON object")
+        opens = time.time() + 60 * args.opens_in
+        made = tournaments.create(
+            _operator(tournaments, args.operator),
+            name=args.name,
+            game=args.game,
+            variant=variant,
+            policy=args.policy,
+            tier=args.tier,
+            opens_at=opens,
+            closes_at=opens + 60 * args.minutes,
+            attempts=args.attempts,
+            max_entrants=args.max_entrants,
+        )
+        if args.json:
+            print(json.dumps(made))
+        else:
+            print(
+                f"tournament {made['id']} ({made['name']}), {_when(made['opens_at'])} to "
+                f"{_when(made['closes_at'])}; commitment {made['commitment']}"
+            )
+        return 0
+    if command == "list":
+        every = tournaments.all()
+        if args.json:
+            print(json.dumps({"tournaments": every}))
+        for t in [] if args.json else every:
+            print(
+                f"{t['id']}  {t['status']:<8}  {t['name']}  ({t['title']}, {t['entrants']} "
+                f"entrants, closes {_when(t['closes_at'])})"
+            )
+        return 0
+    if command == "standings":
+        table = tournaments.standings(args.id, offset=args.offset, limit=args.limit)
+        if args.json:
+            print(json.dumps(table))
+            return 0
+        print(table["rule"])
+        for row in table["entries"]:
+            print(
+                f"{row['rank']:>5}  {row['name']:<24} {row['score']:>6}  {row['elapsed']:>8.3f} s"
+            )
+        print(f"{table['total']} entrants with a finished attempt")
+        return 0
+    assert command == "close"
+    closed = tournaments.close(_operator(tournaments, args.operator), args.id)
+    print(f"tournament {closed['id']} closed: its deals and salt are published")
+    return 0
