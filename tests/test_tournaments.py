@@ -402,3 +402,66 @@ def test_operators_run_tournaments_from_the_command_line(tmp_path: Path) -> None
     assert "FAILED" in failed.stdout
     assert "Traceback" not in failed.stderr
     engine.dispose()
+
+
+def test_pages_of_the_standings_rank_ties_across_their_edges(
+    world: tuple[Engine, Clock, GameStore, Tournaments, Accounts],
+) -> None:
+    from sqlalchemy import insert
+
+    from patience.store.db import tournament_entries
+    from patience.tournaments import rank_entries
+
+    engine, clock, _, tournaments, accounts = world
+    stock(engine, 1)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    made = tournaments.create(
+        operator,
+        name="Ties",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=clock.now,
+        closes_at=clock.now + 60,
+        max_entrants=20,
+    )
+    bests = [
+        (30, 60.0, 5.0),
+        (30, 60.0, 5.0),
+        (30, 60.0, 5.0),
+        (30, 61.0, 1.0),
+        (28, 10.0, 1.0),
+        (28, 10.0, 1.0),
+        (20, 99.0, 9.0),
+        (None, None, None),
+    ]
+    people = users(accounts, *[f"P{k}" for k in range(len(bests))])
+    with engine.begin() as connection:
+        for number, (person, (score, elapsed, at)) in enumerate(zip(people, bests, strict=True)):
+            connection.execute(
+                insert(tournament_entries).values(
+                    tournament_id=made["id"],
+                    user_id=person.id,
+                    number=number,
+                    joined_at=0.0,
+                    attempts_used=1,
+                    best_score=score,
+                    best_elapsed=elapsed,
+                    best_at=at,
+                )
+            )
+    expected = rank_entries([{"score": s, "elapsed": e, "finished_at": a} for s, e, a in bests])
+    for size in (1, 2, 3, 7):
+        ranks = []
+        for offset in range(0, 7, size):
+            page = tournaments.standings(made["id"], offset=offset, limit=size)
+            assert page["total"] == 7
+            ranks += [(row["name"], row["rank"]) for row in page["entries"]]
+        assert sorted(ranks) == sorted(
+            (f"P{k}", rank) for k, rank in enumerate(expected) if rank is not None
+        )
+    assert expected[:7] == [1, 1, 1, 4, 5, 5, 7]
+    around = tournaments.around(made["id"], people[5].id, span=1)
+    assert around["me"] == 5
+    assert [row["rank"] for row in around["entries"]] == [4, 5, 5]

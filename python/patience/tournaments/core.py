@@ -427,22 +427,31 @@ class Tournaments:
                 .offset(offset)
                 .limit(limit)
             ).all()
-            page = self._ranked(connection, tournament_id, rows)
+            page = self._ranked(connection, tournament_id, rows, offset)
         return {"rule": RULE, "total": total, "offset": offset, "entries": page}
 
-    def _ranked(self, connection: Connection, tournament_id: str, rows: Sequence[Any]) -> list[Any]:
+    def _ranked(
+        self, connection: Connection, tournament_id: str, rows: Sequence[Any], offset: int
+    ) -> list[Any]:
+        """The rows of a page that starts at place ``offset`` (from 0) of the standings,
+        ranked: a row tied with the one before shares its rank, any other is ranked by its
+        place (every row before it is strictly ahead). Only the page's first row, whose
+        ties may have begun on the page before, costs a count (of the index entries ahead
+        of it)."""
         page: list[dict[str, Any]] = []
         previous: tuple[Any, ...] | None = None
         rank = 0
-        for row in rows:
+        for index, row in enumerate(rows):
             mine = (row.best_score, row.best_elapsed, row.best_at)
-            if mine != previous:
+            if index == 0 and offset > 0:
                 rank = (
                     1
                     + connection.execute(
                         select(func.count()).where(self._better_than(tournament_id, *mine))
                     ).scalar_one()
                 )
+            elif mine != previous:
+                rank = offset + index + 1
             previous = mine
             page.append(
                 Standing(

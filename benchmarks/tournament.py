@@ -1,0 +1,153 @@
+"""Tournament standings at scale: the top page and a player's own rows ("around me"),
+served by a real server, at 100 entries and at 10,000.
+
+    .venv/bin/python benchmarks/tournament.py [--sizes 100 10000] [--requests 300]
+        [--database-url postgresql+psycopg://...]
+
+For each size: a fresh database (a SQLite file unless a URL is given) with one tournament
+of that many entrants, each with a best attempt (scores drawn so that ties happen), a real
+server process on it, and ``--requests`` requests of each kind in turn from one client,
+after a warm-up. Prints the median and p90 of each, and the ratio of the largest size to
+the smallest (target: within 2x, which an index in standings order gives and a sort per
+request would not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from sqlalchemy import insert
+
+from patience.players import Accounts
+from patience.server import launch
+from patience.store.catalog import Certified, add
+from patience.store.db import make_engine, migrate, tournament_entries, users
+from patience.store.games import GameStore
+from patience.tournaments import Tournaments
+
+PASSWORD = "benchmark password"
+
+
+def _prepare(url: str, size: int) -> str:
+    """A tournament of ``size`` entrants in the database at ``url``: its id."""
+    engine = make_engine(url)
+    migrate(engine)
+    with engine.begin() as connection:
+        add(connection, "golf", {"wrap": True}, Certified(7, 9, 0.01, 40), at=1.0)
+    accounts = Accounts(engine)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    me = accounts.create("Me", PASSWORD)
+    now = time.time()
+    made = Tournaments(GameStore(engine)).create(
+        operator,
+        name="Benchmark",
+        game="golf",
+        variant={"wrap": True},
+        policy="shared",
+        tier=None,
+        opens_at=now - 60,
+        closes_at=now + 86_400,
+        max_entrants=size,
+    )
+    rng = random.Random(size)
+    rows, people = [], []
+    for number in range(size):
+        user_id = me.id if number == size // 2 else f"u{number:031d}"
+        if user_id != me.id:
+            people.append(
+                {
+                    "id": user_id,
+                    "name": f"Player {number}",
+                    "name_key": f"player {number}",
+                    "password_hash": "-",
+                    "operator": False,
+                    "created_at": now,
+                }
+            )
+        rows.append(
+            {
+                "tournament_id": made["id"],
+                "user_id": user_id,
+                "number": number,
+                "joined_at": now,
+                "attempts_used": 1,
+                "best_score": rng.randint(0, 60),
+                "best_elapsed": float(rng.randint(30, 180)),
+                "best_at": now + rng.randint(0, 3600),
+            }
+        )
+    with engine.begin() as connection:
+        connection.execute(insert(users), people)
+        connection.execute(insert(tournament_entries), rows)
+    engine.dispose()
+    return str(made["id"])
+
+
+def _time(client: httpx.Client, path: str, count: int) -> list[float]:
+    for _ in range(20):
+        client.get(path).raise_for_status()
+    seconds = []
+    for _ in range(count):
+        started = time.perf_counter()
+        client.get(path).raise_for_status()
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+def _p90(values: list[float]) -> float:
+    return sorted(values)[int(0.9 * (len(values) - 1))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 10_000])
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--database-url", help="PostgreSQL (one fresh database a size)")
+    args = parser.parse_args()
+    medians: dict[int, tuple[float, float]] = {}
+    for size in args.sizes:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "tournament.sqlite3"
+            url = args.database_url or f"sqlite:///{path}"
+            tournament = _prepare(url, size)
+            port = launch.free_port()
+            server = launch.start(url, port, PATIENCE_CATALOG_REFILL="0")
+            try:
+                base = f"http://127.0.0.1:{port}"
+                with httpx.Client(base_url=base, headers={"Origin": base}) as client:
+                    client.post(
+                        "/api/accounts/login", json={"name": "Me", "password": PASSWORD}
+                    ).raise_for_status()
+                    top = _time(client, f"/api/tournaments/{tournament}/standings", args.requests)
+                    mine = _time(
+                        client, f"/api/tournaments/{tournament}/standings?around=me", args.requests
+                    )
+            finally:
+                server.send_signal(signal.SIGTERM)
+                server.wait(timeout=30)
+        medians[size] = (statistics.median(top), statistics.median(mine))
+        print(
+            f"{size:>7} entries: top page median {1000 * medians[size][0]:.2f} ms "
+            f"(p90 {1000 * _p90(top):.2f}), around me median {1000 * medians[size][1]:.2f} ms "
+            f"(p90 {1000 * _p90(mine):.2f})"
+        )
+    small, large = min(medians), max(medians)
+    if small != large:
+        print(
+            f"ratio {large} / {small} entries: top page "
+            f"{medians[large][0] / medians[small][0]:.2f}x, around me "
+            f"{medians[large][1] / medians[small][1]:.2f}x (target: at most 2x)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
