@@ -151,3 +151,73 @@ def test_two_servers_never_deal_one_catalog_deal_twice(servers: tuple[str, str, 
     assert {answer.json()["id"] for answer in answers} >= set(claimed_ids)
     assert games == 12
     engine.dispose()
+
+
+def test_a_tournament_played_through_two_servers_has_one_standings(
+    servers: tuple[str, str, str],
+) -> None:
+    import time
+
+    from patience.players import Accounts
+    from patience.store.catalog import Certified, add
+    from patience.tournaments import Tournaments, verify
+
+    first, second, url = servers
+    bases = [f.removesuffix("/api/sessions") for f in (first, second)]
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40), at=1.0)
+    operator = Accounts(engine).create("Operator", "operator password", operator=True)
+    made = Tournaments(GameStore(engine)).create(
+        operator,
+        name="Two servers",
+        game="golf",
+        variant={"wrap": True},
+        policy="shared",
+        tier=None,
+        opens_at=time.time() - 1,
+        closes_at=time.time() + 600,
+    )
+    tid = made["id"]
+    players = []
+    for k, name in enumerate(("Ada", "Bob")):
+        base = bases[k]  # each signs up on a different server
+        answer = httpx.post(f"{base}/api/accounts", json={"name": name, "password": "pass word 1"})
+        assert answer.status_code == 201, answer.text
+        cookie = {"patience_session": answer.cookies["patience_session"]}
+        headers = {"X-CSRF-Token": answer.json()["csrf"]}
+        joined = httpx.post(
+            f"{bases[1 - k]}/api/tournaments/{tid}/join", cookies=cookie, headers=headers
+        )
+        assert joined.status_code == 200, joined.text
+        players.append((cookie, headers))
+    for k, (cookie, headers) in enumerate(players):
+        game = httpx.post(
+            f"{bases[k]}/api/tournaments/{tid}/attempts", cookies=cookie, headers=headers
+        ).json()
+        view = game
+        for turn in range(6 + 4 * k):  # the two play differently
+            if not view["legal_moves"]:
+                break
+            base = bases[turn % 2]  # moves sent alternately to both servers
+            view = httpx.post(
+                f"{base}/api/sessions/{game['id']}/moves",
+                cookies=cookie,
+                headers=headers,
+                json={"move": view["legal_moves"][0]},
+            ).json()
+        ended = httpx.post(
+            f"{bases[1 - k]}/api/sessions/{game['id']}/end", cookies=cookie, headers=headers
+        )
+        assert ended.status_code == 200, ended.text
+    tables = [httpx.get(f"{base}/api/tournaments/{tid}/standings").json() for base in bases]
+    assert tables[0] == tables[1]
+    assert {row["name"] for row in tables[0]["entries"]} == {"Ada", "Bob"}
+    closed = Tournaments(GameStore(engine)).close(operator, tid)
+    assert closed["status"] == "finished"
+    answers = [httpx.get(f"{base}/api/tournaments/{tid}/verification") for base in bases]
+    assert [a.status_code for a in answers] == [200, 200], answers[0].text
+    published = [a.json() for a in answers]
+    assert published[0] == published[1]
+    assert verify(published[0]) == []
+    engine.dispose()

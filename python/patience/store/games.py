@@ -512,14 +512,33 @@ class GameStore:
             live = self._live.get(game_id)
         live = live or self._read(game_id)
         with live.lock:
+            self.refresh(live)  # another server process may have played it on
             if not live.session.is_over():
                 raise PatienceError("the record is shown once the game is over (it holds the deal)")
             self.check_unsealed(live)
             return live.session.record().to_json()
 
     def sealed(self, live: Live) -> bool:
-        """Whether ``live``'s deal is still secret (a tournament game before the close)."""
-        return live.sealed_until is not None and self._clock() < live.sealed_until
+        """Whether ``live``'s deal is still secret (a tournament game before the close; the
+        close may have come early, through another server process: asked of the
+        database)."""
+        if live.sealed_until is None or self._clock() >= live.sealed_until:
+            return False
+        self._tournament_terms(live)
+        return self._clock() < live.sealed_until
+
+    def _tournament_terms(self, live: Live) -> None:
+        """Read again a tournament game's clock and seal, which an early close (in any
+        server process) shortens."""
+        with self._engine.connect() as connection:
+            row = connection.execute(
+                select(sessions.c.sealed_until, sessions.c.time_limit).where(
+                    sessions.c.id == live.id
+                )
+            ).first()
+        if row is not None:
+            live.sealed_until = row.sealed_until
+            live.session.time_limit = row.time_limit
 
     def check_unsealed(self, live: Live) -> None:
         """Refuse (:class:`PatienceError`) to show a sealed game's deal."""
@@ -624,6 +643,8 @@ class GameStore:
             for item in newer:
                 live.session.apply(Event(item.kind, item.at, item.move))
             live.saved += len(newer)
+        if live.sealed_until is not None and self._clock() < live.sealed_until:
+            self._tournament_terms(live)  # a tournament game: its close may have moved
         live.touched = time.monotonic()
         self.flush(live)
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from patience.errors import PatienceError
 from patience.players import User
-from patience.tournaments import TournamentError, Tournaments
+from patience.tournaments import Tournaments
 
 from ..deps import Player
 from ..views import session_json
@@ -102,7 +102,7 @@ def read(tournament_id: str, request: Request) -> dict[str, Any]:
     """A tournament: rules, status, entrants, commitment (and once closed, its document)."""
     try:
         return _tournaments(request).public(tournament_id)
-    except TournamentError as error:
+    except PatienceError as error:
         raise _refused(error) from None
 
 
@@ -112,7 +112,7 @@ def join(tournament_id: str, request: Request, player: Player) -> dict[str, Any]
     user = _need(player)
     try:
         return _tournaments(request).join(user, tournament_id)
-    except TournamentError as error:
+    except PatienceError as error:
         raise _refused(error) from None
 
 
@@ -144,7 +144,7 @@ def standings(
         if around == "me":
             return tournaments.around(tournament_id, _need(player).id)
         return tournaments.standings(tournament_id, offset=offset, limit=limit)
-    except TournamentError as error:
+    except PatienceError as error:
         raise _refused(error) from None
 
 
@@ -154,7 +154,7 @@ def close(tournament_id: str, request: Request, player: Player) -> dict[str, Any
     user = _need(player)
     try:
         return _tournaments(request).close(user, tournament_id)
-    except TournamentError as error:
+    except PatienceError as error:
         raise _refused(error) from None
 
 
@@ -164,5 +164,5 @@ def verification(tournament_id: str, request: Request) -> dict[str, Any]:
     their game records, scores and ranks (check it with `patience tournament verify`)."""
     try:
         return _tournaments(request).verification(tournament_id)
-    except TournamentError as error:
+    except PatienceError as error:
         raise _refused(error) from None
