@@ -329,9 +329,12 @@ class GameStore:
             return tier_of_seed(connection, name, variant, seed)
 
     def rate_request(self, name: str, variant: dict[str, object]) -> dict[str, Any]:
-        """The arguments of :func:`rate_deal` for a deal of ``name`` and ``variant``."""
-        seeds = [self._random_seed() for _ in range(CERTIFY_TRIES)]
-        return {"name": name, "variant": variant, "seeds": seeds}
+        """The arguments of :func:`rate_deal` for a deal of ``name`` and ``variant``: one
+        seed, so that a background job holds the solver pool for one certifying search and
+        one rating at most (seconds for Kansas and Klondike), never for a run of seeds a
+        player's timed start would wait behind; a seed not certified leaves the refill to
+        try again."""
+        return {"name": name, "variant": variant, "seeds": [self._random_seed()]}
 
     def add_to_catalog(self, name: str, variant: dict[str, object], deal: Certified) -> bool:
         """Add a certified deal to the catalog (the server's background refill); whether it
