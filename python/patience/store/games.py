@@ -26,7 +26,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, Float, and_, bindparam, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Float,
+    and_,
+    bindparam,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from patience.catalog import catalog_deal
@@ -258,41 +269,37 @@ class GameStore:
     def guest_timed(self, address: str, name: str, variant: dict[str, object]) -> int:
         """How many guests' timed games of ``name`` and ``variant`` (checked) from
         ``address`` still run."""
-        now = self._clock()
+        guests = and_(sessions.c.address == _hash(address), sessions.c.user_id.is_(None))
         with self._engine.connect() as connection:
             count: int = connection.execute(
-                select(func.count()).where(
-                    and_(
-                        sessions.c.address == _hash(address),
-                        sessions.c.user_id.is_(None),
-                        sessions.c.mode == "timed",
-                        sessions.c.game == name,
-                        sessions.c.variant == json.dumps(variant),
-                        sessions.c.ended_at.is_(None),
-                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
-                    )
-                )
+                select(func.count()).where(self._running_timed(guests, name, variant))
             ).scalar_one()
         return count
 
     def unfinished_timed(self, user_id: str, name: str, variant: dict[str, object]) -> str | None:
         """The id of player ``user_id``'s timed game of ``name`` and ``variant`` (checked)
         whose clock still runs, if any."""
-        now = self._clock()
         with self._engine.connect() as connection:
             found: str | None = connection.execute(
                 select(sessions.c.id).where(
-                    and_(
-                        sessions.c.user_id == user_id,
-                        sessions.c.mode == "timed",
-                        sessions.c.game == name,
-                        sessions.c.variant == json.dumps(variant),
-                        sessions.c.ended_at.is_(None),
-                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
-                    )
+                    self._running_timed(sessions.c.user_id == user_id, name, variant)
                 )
             ).scalar()
         return found
+
+    def _running_timed(
+        self, whose: ColumnElement[bool], name: str, variant: dict[str, object]
+    ) -> ColumnElement[bool]:
+        """Timed games of ``name`` and ``variant`` (checked) picked by ``whose`` whose clock
+        still runs."""
+        return and_(
+            whose,
+            sessions.c.mode == "timed",
+            sessions.c.game == name,
+            sessions.c.variant == json.dumps(variant),
+            sessions.c.ended_at.is_(None),
+            sessions.c.created_at + sessions.c.paused + sessions.c.time_limit > self._clock(),
+        )
 
     def claim(
         self,
