@@ -15,6 +15,7 @@ there when it was dealt), with what it had scored.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -161,11 +162,12 @@ class Tournaments:
                 "variant": checked,
                 "policy": policy,
                 "tier": tier,
-                "clock": clock,
+                # whole numbers only, so that any language writes the same bytes
+                "clock": math.ceil(clock),
                 "attempts": attempts,
                 "max_entrants": max_entrants,
-                "opens_at": opens_at,
-                "closes_at": closes_at,
+                "opens_at": math.floor(opens_at),
+                "closes_at": math.ceil(closes_at),
                 "rule": RULE,
                 "shuffle_version": SHUFFLE_VERSION,
                 "rating_version": RATING_VERSION,
