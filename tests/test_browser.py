@@ -327,7 +327,7 @@ def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: s
     page = context.new_page()
     page.goto(rated_server)
     page.check("input[name=game][value=kansas]")
-    assert page.locator("#difficulty-row").is_hidden()  # Kansas's deals are not rated yet
+    assert page.locator("#difficulty-row").is_visible()  # every game's deals are rated
     page.check("input[name=game][value=golf]")
     assert page.locator("#difficulty-row").is_visible()
     page.select_option("#options select", "true")
