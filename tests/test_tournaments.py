@@ -302,13 +302,25 @@ def test_nothing_is_revealed_before_the_close_and_only_operators_run_tournaments
 
     ada = log_in(client, "Ada")
     assert client.post(f"/api/tournaments/{tid}/attempts", headers=ada).status_code == 400
+    assert client.get(f"/api/tournaments/{tid}").json()["me"]["joined"] is False
     assert client.post(f"/api/tournaments/{tid}/join", headers=ada).status_code == 200
     game = client.post(f"/api/tournaments/{tid}/attempts", headers=ada)
     assert game.status_code == 201
     view = game.json()
+    # the page tells a signed-in entrant of their own entry: the attempt running, none left
+    mine = client.get(f"/api/tournaments/{tid}").json()["me"]
+    assert mine == {
+        "joined": True,
+        "attempts_used": 1,
+        "attempts_left": 0,
+        "best_score": None,
+        "running": view["id"],
+    }
     assert view["seed"] is None
     ended = client.post(f"/api/sessions/{view['id']}/end", headers=ada).json()
     assert ended["result"] is not None
+    mine = client.get(f"/api/tournaments/{tid}").json()["me"]
+    assert (mine["running"], mine["best_score"]) == (None, ended["result"]["score"])
     assert ended["seed"] is None  # over, but the tournament has not closed
     for path in (f"/api/sessions/{view['id']}/record", f"/api/sessions/{view['id']}/replay"):
         answer = client.get(path)

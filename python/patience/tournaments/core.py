@@ -293,6 +293,35 @@ class Tournaments:
                 )
             ).first()
 
+    def entrant(self, tournament_id: str, user_id: str) -> dict[str, Any]:
+        """What the tournament's page tells a signed-in player of their own entry: whether
+        they have joined, the attempts dealt and left, the best score, and the id of an
+        attempt still running (their own game, to go back to)."""
+        now = self._clock()
+        with self._engine.connect() as connection:
+            row = self._row(connection, tournament_id)
+            running = connection.execute(
+                select(tournament_games.c.session_id)
+                .join(sessions, sessions.c.id == tournament_games.c.session_id)
+                .where(
+                    and_(
+                        tournament_games.c.tournament_id == tournament_id,
+                        tournament_games.c.user_id == user_id,
+                        sessions.c.ended_at.is_(None),
+                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
+                    )
+                )
+            ).scalar()
+        entry = self._entry(tournament_id, user_id)
+        used = 0 if entry is None else entry.attempts_used
+        return {
+            "joined": entry is not None,
+            "attempts_used": used,
+            "attempts_left": max(0, row.attempts - used),
+            "best_score": None if entry is None else entry.best_score,
+            "running": running if now < row.closes_at else None,
+        }
+
     def start_attempt(self, user: User, tournament_id: str) -> tuple[Live, str]:
         """Deal ``user``'s next attempt as a timed game (its clock stops at the close at
         the latest; its deal sealed until then). Refused before the opening, after the

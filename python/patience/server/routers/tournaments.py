@@ -98,12 +98,18 @@ def create(body: NewTournament, request: Request, player: Player) -> dict[str, A
 
 
 @router.get("/{tournament_id}", responses=_refusals(404))
-def read(tournament_id: str, request: Request) -> dict[str, Any]:
-    """A tournament: rules, status, entrants, commitment (and once closed, its document)."""
+def read(tournament_id: str, request: Request, player: Player) -> dict[str, Any]:
+    """A tournament: rules, status, entrants, commitment (and once closed, its document);
+    for a signed-in player, ``me``: joined or not, attempts dealt and left, best score, and
+    the id of an attempt still running."""
+    tournaments = _tournaments(request)
     try:
-        return _tournaments(request).public(tournament_id)
+        described = tournaments.public(tournament_id)
+        if player is not None:
+            described["me"] = tournaments.entrant(tournament_id, player.id)
     except PatienceError as error:
         raise _refused(error) from None
+    return described
 
 
 @router.post("/{tournament_id}/join", responses=_refusals(400, 401, 403, 404))

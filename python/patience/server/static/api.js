@@ -7,9 +7,20 @@ export class ApiError extends Error {
   }
 }
 
+// The signed-in player ({ name, operator, csrf }) or null for a guest. Every request that
+// changes anything waits for the first answer of GET /api/me, so that a signed-in
+// player's first move already carries its CSRF token.
+let player = null;
+let known = null; // the promise of the first answer of /api/me
+
+const SAFE = new Set(["GET", "HEAD"]);
+
 async function call(method, path, { token, body } = {}) {
+  if (!SAFE.has(method) && known && path !== "/api/me") await known;
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  // The server refuses a signed-in change without the session's CSRF token.
+  if (player?.csrf && !SAFE.has(method)) headers["X-CSRF-Token"] = player.csrf;
   const request = { method, headers, body: body && JSON.stringify(body) };
   let response;
   try {
@@ -25,9 +36,85 @@ async function call(method, path, { token, body } = {}) {
   return data;
 }
 
+// -- who is playing ----------------------------------------------------------------------
+
+const GUEST_GAMES = "patience-guest-games";
+const changes = new EventTarget();
+
+function signedIn(answer) {
+  player = answer ? { name: answer.name, operator: answer.operator, csrf: answer.csrf } : null;
+  changes.dispatchEvent(new Event("change"));
+  return player;
+}
+
+/** The signed-in player, or null: asked of the server once, then kept. */
+export function whoAmI() {
+  if (!known) known = call("GET", "/api/me").then(signedIn, () => signedIn(null));
+  return known;
+}
+
+export const currentPlayer = () => player;
+
+/** Calls `listener` whenever the player signs in or out. */
+export function onPlayerChange(listener) {
+  changes.addEventListener("change", () => listener(player));
+}
+
+// The games this browser played as a guest (id and token), for a sign-up to claim.
+function guestGames() {
+  try {
+    return JSON.parse(localStorage.getItem(GUEST_GAMES) ?? "[]");
+  } catch (_) {
+    return [];
+  }
+}
+
+function keepGuestGame(answer) {
+  if (player || !answer?.token) return;
+  const games = [...guestGames().filter((g) => g.id !== answer.id), { id: answer.id, token: answer.token }];
+  localStorage.setItem(GUEST_GAMES, JSON.stringify(games.slice(-200)));
+}
+
+export const accounts = {
+  async signUp(name, password) {
+    const answer = await call("POST", "/api/accounts", { body: { name, password, claim: guestGames() } });
+    localStorage.removeItem(GUEST_GAMES);
+    signedIn(answer);
+    return answer;
+  },
+  async logIn(name, password) {
+    return signedIn(await call("POST", "/api/accounts/login", { body: { name, password } }));
+  },
+  async logOut() {
+    await call("POST", "/api/accounts/logout");
+    signedIn(null);
+  },
+  async changePassword(old, password) {
+    return signedIn(await call("POST", "/api/accounts/password", { body: { old, new: password } }));
+  },
+  stats: () => call("GET", "/api/me/stats"),
+  games: (before) => call("GET", `/api/me/games${before ? `?before=${encodeURIComponent(before)}` : ""}`),
+  replay: (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}/replay`),
+};
+
+export const tournaments = {
+  list: () => call("GET", "/api/tournaments"),
+  read: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  join: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/join`),
+  attempt: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/attempts`),
+  standings: (id, offset = 0, limit = 20) =>
+    call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?offset=${offset}&limit=${limit}`),
+  aroundMe: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?around=me`),
+  verification: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/verification`),
+};
+
 export const api = {
   games: () => call("GET", "/api/games"),
-  start: (request) => call("POST", "/api/sessions", { body: request }),
+  start: async (request) => {
+    const answer = await call("POST", "/api/sessions", { body: request });
+    keepGuestGame(answer);
+    return answer;
+  },
   read: (id, token) => call("GET", `/api/sessions/${id}`, { token }),
   move: (id, token, move, move_count) =>
     call("POST", `/api/sessions/${id}/moves`, { token, body: { move, move_count } }),
@@ -35,3 +122,5 @@ export const api = {
   end: (id, token, move_count) => call("POST", `/api/sessions/${id}/end`, { token, body: { move_count } }),
   hint: (id, token) => call("POST", `/api/sessions/${id}/hint`, { token }),
 };
+
+whoAmI();
