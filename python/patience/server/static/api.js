@@ -105,6 +105,7 @@ export const tournaments = {
   standings: (id, offset = 0, limit = 20) =>
     call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?offset=${offset}&limit=${limit}`),
   aroundMe: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?around=me`),
+  close: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/close`),
   verification: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/verification`),
 };
 

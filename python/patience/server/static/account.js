@@ -1,0 +1,192 @@
+// The player's pages: sign up, log in, log out and change password (#/account), the
+// statistics (#/stats) and the history of finished games with the export (#/history).
+
+import { accounts, api, currentPlayer } from "./api.js";
+import { alertLine, duration, facts, h, percent, seconds, timeElement, variantWords } from "./dom.js";
+
+let titles = null; // game name -> title, from GET /api/games
+
+async function gameTitle(name) {
+  if (!titles) {
+    try {
+      titles = Object.fromEntries((await api.games()).map((game) => [game.name, game.title]));
+    } catch (_) {
+      titles = {};
+    }
+  }
+  return titles[name] ?? name;
+}
+
+function field(label, input) {
+  return h("label", { class: "field" }, h("span", {}, label), input);
+}
+
+// A form whose submit runs `action`, showing its refusal in the form's alert line and
+// keeping the button disabled while the request is on its way.
+function form(id, heading, fields, button, action) {
+  const error = alertLine(`${id}-error`);
+  const submit = h("button", { type: "submit" }, button);
+  const element = h("form", { id, class: "card-form", "aria-labelledby": `${id}-title` },
+    h("h3", { id: `${id}-title` }, heading), ...fields, submit, error);
+  element.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    submit.disabled = true;
+    try {
+      await action(new FormData(element));
+    } catch (refusal) {
+      error.textContent = refusal.message;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return element;
+}
+
+const nameInput = (id) => h("input", { id, name: "name", autocomplete: "username", required: true, minlength: 2, maxlength: 24 });
+const passwordInput = (id, name, autocomplete) =>
+  h("input", { id, name, type: "password", autocomplete, required: true, minlength: 8, maxlength: 256 });
+
+/** #/account: sign in or sign up as a guest; the account, password and log-out once in. */
+export function accountPage(page) {
+  const player = currentPlayer();
+  if (!player) {
+    page.append(
+      h("h2", {}, "Sign in"),
+      h("p", { class: "lead" }, "Guests can play as they are. With an account your games, statistics and history are yours on any device, and you can enter tournaments."),
+      h("div", { class: "columns" },
+        form("login", "Log in", [field("Name", nameInput("login-name")), field("Password", passwordInput("login-password", "password", "current-password"))],
+          "Log in", async (data) => {
+            await accounts.logIn(data.get("name"), data.get("password"));
+            location.hash = "#/stats";
+          }),
+        form("signup", "Create an account", [
+          field("Name (2 to 24 characters)", nameInput("signup-name")),
+          field("Password (at least 8 characters)", passwordInput("signup-password", "password", "new-password")),
+          h("p", { class: "help" }, "The games you played as a guest on this browser become your account's."),
+        ], "Sign up", async (data) => {
+          const answer = await accounts.signUp(data.get("name"), data.get("password"));
+          sessionStorage.setItem("patience-claimed", String(answer.claimed ?? 0));
+          location.hash = "#/stats";
+        })));
+    return;
+  }
+  const done = h("p", { class: "ok", role: "status", id: "password-done" });
+  page.append(
+    h("h2", {}, `Signed in as ${player.name}`),
+    player.operator ? h("p", { class: "badge" }, "Operator") : null,
+    h("ul", { class: "links" },
+      h("li", {}, h("a", { href: "#/stats" }, "Your statistics")),
+      h("li", {}, h("a", { href: "#/history" }, "Your finished games and their replays")),
+      h("li", {}, h("a", { href: "/api/me/export", download: "patience-games.jsonl" }, "Export your games (JSON lines of game records)")),
+      h("li", {}, h("a", { href: "#/tournaments" }, "Tournaments"))),
+    h("div", { class: "columns" },
+      form("password", "Change password", [
+        field("Current password", passwordInput("old-password", "old", "current-password")),
+        field("New password", passwordInput("new-password", "new", "new-password")),
+        h("p", { class: "help" }, "Every other device signed in to this account is signed out."),
+      ], "Change password", async (data) => {
+        await accounts.changePassword(data.get("old"), data.get("new"));
+        done.textContent = "Password changed.";
+      }),
+      h("div", { class: "card-form" },
+        h("h3", {}, "Log out"),
+        h("p", {}, "Your games stay in your account."),
+        h("button", { type: "button", id: "logout", onclick: async () => { await accounts.logOut(); location.hash = "#/account"; window.dispatchEvent(new HashChangeEvent("hashchange")); } }, "Log out"))),
+    done);
+}
+
+function signInFirst(page, heading) {
+  page.append(h("h2", {}, heading), h("p", {}, "Sign in to see this: ", h("a", { href: "#/account" }, "Sign in or create an account"), "."));
+}
+
+const MODES = { timed: "timed", practice: "practice" };
+
+/** #/stats: per game, variant and mode, the figures of GET /api/me/stats. */
+export async function statsPage(page) {
+  if (!currentPlayer()) return signInFirst(page, "Statistics");
+  page.append(h("h2", {}, "Statistics"));
+  const claimed = Number(sessionStorage.getItem("patience-claimed") ?? 0);
+  sessionStorage.removeItem("patience-claimed");
+  if (claimed) page.append(h("p", { class: "ok", role: "status" }, `${claimed} game${claimed === 1 ? "" : "s"} you played as a guest on this browser ${claimed === 1 ? "is" : "are"} now yours.`));
+  const { stats } = await accounts.stats();
+  if (!stats.length) {
+    page.append(h("p", { id: "no-stats" }, "No finished games yet. ", h("a", { href: "/" }, "Deal one"), "."));
+    return;
+  }
+  const list = h("div", { class: "stats", id: "stats" });
+  for (const group of stats) {
+    const title = `${await gameTitle(group.game)}${variantWords(group.variant) ? `, ${variantWords(group.variant)}` : ""} (${MODES[group.mode] ?? group.mode})`;
+    const rows = [
+      ["Games", group.games],
+      ["Wins", group.wins],
+      ["Win rate", percent(group.win_rate)],
+      ["Current streak", group.current_streak],
+      ["Best streak", group.best_streak],
+      ["Best score", group.best_score ?? "none"],
+      ["Average score", group.average_score === null ? "none" : group.average_score.toFixed(1)],
+      ["Fastest win", group.fastest_win === null ? "none yet" : seconds(group.fastest_win)],
+    ];
+    const section = h("section", { class: "stat-group", "data-game": group.game, "data-mode": group.mode, "aria-label": title },
+      h("h3", {}, title), facts(rows));
+    if (group.tiers.length) {
+      section.append(h("table", { class: "tiers" },
+        h("caption", {}, "By difficulty tier (1 easiest, 10 hardest)"),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Tier"), h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, "Wins"), h("th", { scope: "col" }, "Win rate"))),
+        h("tbody", {}, group.tiers.map((tier) => h("tr", {},
+          h("th", { scope: "row" }, tier.tier), h("td", {}, tier.games), h("td", {}, tier.wins), h("td", {}, percent(tier.games ? tier.wins / tier.games : 0)))))));
+    }
+    list.append(section);
+  }
+  page.append(list);
+}
+
+const RESULT = (game) => (game.won ? "Won" : game.won === false ? "Lost" : "Ended");
+
+/** #/history: the finished games, newest first, a page at a time, each with its replay. */
+export async function historyPage(page) {
+  if (!currentPlayer()) return signInFirst(page, "History");
+  const body = h("tbody", {});
+  const more = h("button", { type: "button", id: "more", hidden: true }, "Older games");
+  const error = alertLine("history-error");
+  page.append(
+    h("h2", {}, "History"),
+    h("p", {}, "Your finished games, the newest first. ",
+      h("a", { href: "/api/me/export", download: "patience-games.jsonl", id: "export" }, "Export them all"),
+      " as JSON lines of game records (one game a line), to replay with ", h("code", {}, "patience replay"), "."),
+    h("table", { class: "history", id: "history" },
+      h("caption", { class: "sr-only" }, "Finished games"),
+      h("thead", {}, h("tr", {}, ["Date", "Game", "Deal", "Tier", "Result", "Score", "Time", "Replay"].map((name) => h("th", { scope: "col" }, name)))),
+      body),
+    more, error);
+  let before = null;
+  async function load() {
+    more.disabled = true;
+    try {
+      const answer = await accounts.games(before);
+      for (const game of answer.games) {
+        const title = `${await gameTitle(game.game)}${variantWords(game.variant) ? `, ${variantWords(game.variant)}` : ""}${game.mode === "practice" ? " (practice)" : ""}`;
+        const cells = [
+          ["Date", timeElement(game.ended_at)],
+          ["Game", title],
+          ["Deal", game.seed === null ? h("span", { title: "a tournament's deal stays sealed until it closes" }, "sealed") : `#${game.seed}`],
+          ["Tier", game.tier ?? "unrated"],
+          ["Result", RESULT(game)],
+          ["Score", game.score],
+          ["Time", duration(game.elapsed)],
+          ["Replay", game.seed === null ? "after the close" : h("a", { href: `#/replay/${game.id}`, "aria-label": `Replay the game of ${timeElement(game.ended_at).textContent}` }, "Replay")],
+        ];
+        body.append(h("tr", { "data-id": game.id }, cells.map(([label, value]) => h("td", { "data-label": label }, value))));
+      }
+      if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 8 }, "No finished games yet.")));
+      before = answer.games.at(-1)?.ended_at ?? before;
+      more.hidden = !answer.more;
+    } catch (refusal) {
+      error.textContent = refusal.message;
+    } finally {
+      more.disabled = false;
+    }
+  }
+  more.addEventListener("click", load);
+  await load();
+}

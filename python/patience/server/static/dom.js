@@ -1,0 +1,63 @@
+// Small helpers for the pages: elements built from data (never from HTML text, since names
+// and other text come from players), and the formats the pages share.
+
+/** An element: `h("a", { href: "#/x", class: "button" }, "text", child, ...)`. */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else if (key === "class") element.className = value;
+    else if (value === true) element.setAttribute(key, "");
+    else element.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+/** A definition list of [term, value] pairs. */
+export function facts(pairs, attributes = {}) {
+  return h("dl", { class: "facts", ...attributes }, pairs.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
+}
+
+/** Seconds as m:ss (or h:mm:ss). */
+export function duration(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  const whole = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** Seconds with a tenth, for times used ("63.4 s"). */
+export const seconds = (value) => (value === null || value === undefined ? "" : `${Number(value).toFixed(1)} s`);
+
+/** A Unix time as the player's local date and time. */
+export function when(unix) {
+  if (!unix) return "";
+  return new Date(unix * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** A <time> element for a Unix time. */
+export const timeElement = (unix) => h("time", { datetime: new Date(unix * 1000).toISOString() }, when(unix));
+
+/** A variant in words: "draw 3", "no wrap". */
+export function variantWords(variant) {
+  const parts = Object.entries(variant ?? {}).map(([key, value]) =>
+    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrapping" : "no wrap") : `${key} ${value}`);
+  return parts.join(", ");
+}
+
+/** A percentage with one decimal. */
+export const percent = (share) => `${(share * 100).toFixed(1)}%`;
+
+/** A message for the page: role=alert so that screen readers say it. */
+export const alertLine = (id) => h("p", { class: "error", id, role: "alert" });
+
+/** The keys of the page being shown: pages.js gives it every key press while a page is
+ * shown, and none reaches the card table's keys behind it. */
+export const pageKeys = { handler: null };

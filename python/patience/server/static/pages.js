@@ -1,0 +1,83 @@
+// The pages beside the card table, by hash route: #/account, #/stats, #/history,
+// #/replay/ID, #/tournaments and #/tournaments/ID. While one is shown, the body's
+// data-page hides the lobby and the table (pages.css); an empty route shows them again as
+// app.js left them. The header's navigation says who is signed in.
+
+import { currentPlayer, onPlayerChange, whoAmI } from "./api.js";
+import { h, pageKeys } from "./dom.js";
+import { accountPage, historyPage, statsPage } from "./account.js";
+import { replayPage } from "./replay.js";
+import { tournamentPage, tournamentsPage } from "./tournaments.js";
+
+const ROUTES = [
+  [/^#\/account$/, accountPage, "Account"],
+  [/^#\/stats$/, statsPage, "Statistics"],
+  [/^#\/history$/, historyPage, "History"],
+  [/^#\/replay\/([\w-]+)$/, replayPage, "Replay"],
+  [/^#\/tournaments$/, tournamentsPage, "Tournaments"],
+  [/^#\/tournaments\/([\w-]+)$/, tournamentPage, "Tournament"],
+];
+
+const page = document.getElementById("page");
+let leaving = null; // what the page being shown does when it goes (stop its timers)
+
+async function route() {
+  leaving?.();
+  leaving = null;
+  const hash = location.hash;
+  const found = ROUTES.find(([pattern]) => pattern.test(hash));
+  drawNav();
+  if (!found) {
+    delete document.body.dataset.page;
+    page.hidden = true;
+    page.replaceChildren();
+    document.title = "patience";
+    return;
+  }
+  const [pattern, render, title] = found;
+  document.body.dataset.page = title.toLowerCase();
+  document.title = `${title} · patience`;
+  page.hidden = false;
+  page.replaceChildren();
+  window.scrollTo(0, 0);
+  await whoAmI();
+  const stop = await render(page, ...hash.match(pattern).slice(1));
+  if (typeof stop === "function") leaving = stop;
+  // Move the keyboard's focus to the new page's heading, as a page load would.
+  const heading = page.querySelector("h2");
+  if (heading) {
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }
+}
+
+/** Leave the pages for the card table (the lobby or a game app.js shows). */
+export function toTable() {
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  route();
+}
+
+function drawNav() {
+  const player = currentPlayer();
+  const here = location.hash;
+  const link = (href, text) => h("a", { href, "aria-current": here === href ? "page" : null }, text);
+  const items = [link("#/tournaments", "Tournaments")];
+  if (player) items.push(link("#/stats", "Statistics"), link("#/history", "History"));
+  items.push(player
+    ? h("a", { href: "#/account", class: "who", "aria-current": here === "#/account" ? "page" : null, title: "Your account" }, player.name)
+    : link("#/account", "Sign in"));
+  document.getElementById("nav").replaceChildren(...items);
+}
+
+window.addEventListener("hashchange", route);
+// While a page is shown its keys are its own: the card table's (space draws, u undoes...)
+// listen on the document, which this listener, capturing on the window, goes before.
+window.addEventListener("keydown", (event) => {
+  if (!document.body.dataset.page) return;
+  pageKeys.handler?.(event);
+  event.stopPropagation();
+}, true);
+// app.js shows the lobby when the title is clicked; the pages step aside.
+document.getElementById("home").addEventListener("click", () => toTable());
+onPlayerChange(drawNav);
+route();

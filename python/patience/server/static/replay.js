@@ -1,0 +1,92 @@
+// The replay viewer (#/replay/ID): a finished game of one's own, step by step from its
+// record (GET /api/sessions/{id}/replay: the board its player saw after each move), drawn
+// by the table's own board code. Back, forward, play and pause, first and last, a slider,
+// and the arrow keys, Home, End and space.
+
+import { accounts } from "./api.js";
+import { h, pageKeys, variantWords } from "./dom.js";
+
+const PACE = 700; // milliseconds a move while playing
+
+export async function replayPage(page, id) {
+  page.append(h("p", { class: "crumbs" }, h("a", { href: "#/history" }, "Back to your history")), h("h2", {}, "Replay"));
+  let replay;
+  let drawBoard;
+  try {
+    [replay, { drawBoard }] = await Promise.all([accounts.replay(id), import("./board.js")]);
+  } catch (error) {
+    page.append(h("p", { class: "error", role: "alert" }, error.message));
+    return;
+  }
+  const steps = replay.steps;
+  const last = steps.length - 1;
+  let index = 0;
+  let timer = null;
+
+  const board = h("div", { id: "replay-board", class: "replay-board", role: "img" });
+  const caption = h("p", { id: "replay-step", "aria-live": "polite" });
+  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: 0, "aria-label": "Move number" });
+  const button = (id, label, text, action) => h("button", { type: "button", id, "aria-label": label, title: label, onclick: action }, text);
+  const first = button("replay-first", "First position", "\u23ee", () => go(0));
+  const back = button("replay-back", "Back one move", "\u25c0", () => go(index - 1));
+  const playing = button("replay-play", "Play", "\u25b6 Play", () => toggle());
+  const forward = button("replay-forward", "Forward one move", "\u25b6", () => go(index + 1));
+  const end = button("replay-last", "Last position", "\u23ed", () => go(last));
+  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" }, first, back, playing, forward, end, slider);
+
+  page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}`;
+  page.append(
+    h("p", { class: "help" }, `Deal #${replay.seed}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} moves. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
+    controls, caption, board);
+
+  function draw() {
+    const step = steps[index];
+    drawBoard(board, { game: replay.game, board: step.board }, { interactive: false });
+    board.dataset.step = String(index);
+    board.setAttribute("aria-label", `The board after move ${index} of ${last}`);
+    caption.textContent = index === 0
+      ? `The deal (move 0 of ${last}).`
+      : `Move ${index} of ${last}: ${step.move}. Points so far: ${step.points}.`;
+    slider.value = String(index);
+    first.disabled = back.disabled = index === 0;
+    forward.disabled = end.disabled = index === last;
+    if (index === last) pause();
+  }
+
+  function go(to) {
+    index = Math.max(0, Math.min(last, to));
+    draw();
+  }
+
+  function pause() {
+    clearInterval(timer);
+    timer = null;
+    playing.textContent = "\u25b6 Play";
+    playing.setAttribute("aria-label", "Play");
+  }
+
+  function toggle() {
+    if (timer) return pause();
+    if (index === last) go(0);
+    playing.textContent = "\u23f8 Pause";
+    playing.setAttribute("aria-label", "Pause");
+    timer = setInterval(() => go(index + 1), PACE);
+  }
+
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const keys = (event) => {
+    if (event.target.matches("input:not([type=range]), select, textarea")) return;
+    const moves = { ArrowLeft: () => go(index - 1), ArrowRight: () => go(index + 1), Home: () => go(0), End: () => go(last), " ": toggle };
+    if (event.target === slider && event.key !== " ") return; // the slider's own keys
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    move();
+  };
+  pageKeys.handler = keys;
+  draw();
+  return () => {
+    pause();
+    if (pageKeys.handler === keys) pageKeys.handler = null;
+  };
+}

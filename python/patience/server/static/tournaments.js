@@ -1,0 +1,345 @@
+// The tournament pages: the lobby (#/tournaments: open, running, finished), a
+// tournament's page (#/tournaments/ID: rules, clock, the player's entry and attempts, live
+// standings with their rule) and, once it has closed, the verification view, which checks
+// in the browser what a browser can: the commitment's SHA-256 and the ranks.
+
+import { api, currentPlayer, tournaments } from "./api.js";
+import { alertLine, duration, facts, h, seconds, timeElement, variantWords } from "./dom.js";
+
+const PAGE = 20; // standings rows a page
+const LIVE = 5000; // milliseconds between two reads of live standings
+
+const STATUS = { open: "Opens soon", running: "Running", finished: "Finished" };
+
+function policyWords(t) {
+  return t.policy === "shared"
+    ? "one deal, the same for every entrant"
+    : `a deal of difficulty tier ${t.tier} of 10 for each attempt (every entrant's deals of the same tier)`;
+}
+
+const gameWords = (t) => `${t.title}${variantWords(t.variant) ? `, ${variantWords(t.variant)}` : ""}`;
+
+/** #/tournaments: every tournament, by status. */
+export async function tournamentsPage(page) {
+  page.append(h("h2", {}, "Tournaments"));
+  const { tournaments: all } = await tournaments.list();
+  const player = currentPlayer();
+  if (!player) page.append(h("p", {}, h("a", { href: "#/account" }, "Sign in"), " to enter a tournament; anyone can follow the standings."));
+  if (player?.operator) page.append(h("p", { class: "help" }, "Operators make tournaments with ", h("code", {}, "patience tournament create"), " or POST /api/tournaments."));
+  for (const status of ["running", "open", "finished"]) {
+    const mine = all.filter((t) => t.status === status);
+    const heading = { running: "Running now", open: "Opening soon", finished: "Finished" }[status];
+    const section = h("section", { class: "tournament-list", id: `tournaments-${status}`, "aria-labelledby": `heading-${status}` },
+      h("h3", { id: `heading-${status}` }, heading));
+    if (!mine.length) section.append(h("p", { class: "help" }, "None."));
+    else section.append(h("ul", {}, mine.map((t) => h("li", { "data-id": t.id },
+      h("a", { href: `#/tournaments/${t.id}` }, t.name),
+      h("span", { class: "meta" }, ` ${gameWords(t)} · ${t.entrants} of ${t.max_entrants} entrants · `,
+        status === "open" ? ["opens ", timeElement(t.opens_at)] : status === "running" ? ["closes ", timeElement(t.closes_at)] : ["closed ", timeElement(t.closes_at)])))));
+    page.append(section);
+  }
+}
+
+/** #/tournaments/ID: the tournament, its standings, and the verification once closed. */
+export async function tournamentPage(page, id) {
+  let t;
+  try {
+    t = await tournaments.read(id);
+  } catch (error) {
+    page.append(h("h2", {}, "Tournament"), h("p", { class: "error", role: "alert" }, error.message), h("a", { href: "#/tournaments" }, "All tournaments"));
+    return;
+  }
+  if (t.status !== "finished") keepCommitment(t);
+  const clock = h("span", { class: "clock", id: "tournament-clock", role: "timer", "aria-live": "off" });
+  const clockLine = h("p", { class: "clock-line" });
+  const entry = h("section", { id: "entry", "aria-labelledby": "entry-title" });
+  const standings = h("section", { id: "standings", "aria-labelledby": "standings-title" });
+  page.append(
+    h("p", { class: "crumbs" }, h("a", { href: "#/tournaments" }, "All tournaments")),
+    h("h2", {}, t.name),
+    h("p", { class: `status status-${t.status}`, id: "tournament-status" }, STATUS[t.status]),
+    clockLine,
+    h("section", { id: "rules", "aria-labelledby": "rules-title" },
+      h("h3", { id: "rules-title" }, "Rules"),
+      facts([
+        ["Game", gameWords(t)],
+        ["Deals", policyWords(t)],
+        ["Clock", `${duration(t.clock)} an attempt`],
+        ["Attempts", `${t.attempts} per player; each counts once dealt, the best counts`],
+        ["Entrants", `${t.entrants} of ${t.max_entrants}`],
+        ["Opens", timeElement(t.opens_at)],
+        ["Closes", timeElement(t.closes_at)],
+        ["Commitment", h("code", { class: "hash", id: "commitment" }, t.commitment)],
+      ]),
+      h("p", { class: "help" }, "The commitment is the SHA-256 of the tournament's deals, rules and a secret salt, published before anyone plays; after the close the salt and deals are revealed so anyone can check that the deals were fixed in advance.")),
+    entry, standings);
+
+  // The clock: to the opening, then to the close; at either, the page is read again.
+  let timer = null;
+  let leave = null; // the page drawn again after a change of status, to stop in its turn
+  let stopStandings = () => {};
+  const drawClock = () => {
+    const now = Date.now() / 1000;
+    const target = t.status === "open" ? t.opens_at : t.status === "running" ? t.closes_at : null;
+    if (target === null) {
+      clockLine.replaceChildren(`Closed `, timeElement(t.closes_at), ".");
+      return;
+    }
+    clock.textContent = duration(target - now);
+    clock.setAttribute("aria-label", `${t.status === "open" ? "opens in" : "closes in"} ${clock.textContent}`);
+    clockLine.replaceChildren(t.status === "open" ? "Opens in " : "Closes in ", clock);
+    if (target - now <= 0) refresh();
+  };
+  const refresh = async () => {
+    try {
+      const fresh = await tournaments.read(id);
+      const changed = fresh.status !== t.status;
+      t = fresh;
+      if (changed) {
+        // a status changes what the whole page shows: draw it again
+        stop();
+        page.replaceChildren();
+        leave = await tournamentPage(page, id);
+        return;
+      }
+      drawEntry(entry, t, refresh);
+    } catch (_) { /* the next tick tries again */ }
+  };
+  drawClock();
+  timer = setInterval(drawClock, 1000);
+  drawEntry(entry, t, refresh);
+  stopStandings = await drawStandings(standings, t);
+  let verification = null;
+  if (t.status === "finished") {
+    verification = h("section", { id: "verification", "aria-labelledby": "verification-title" });
+    page.append(verification);
+    await drawVerification(verification, t);
+  }
+  const stop = () => {
+    clearInterval(timer);
+    stopStandings();
+  };
+  return () => {
+    stop();
+    leave?.();
+  };
+}
+
+// The player's own part: join, attempts left, play the next attempt or go back to one.
+function drawEntry(section, t, refresh) {
+  const player = currentPlayer();
+  const error = alertLine("entry-error");
+  section.replaceChildren(h("h3", { id: "entry-title" }, "Your entry"));
+  if (!player) {
+    section.append(h("p", {}, h("a", { href: "#/account" }, "Sign in or create an account"), " to join."));
+    return;
+  }
+  const me = t.me ?? { joined: false, attempts_used: 0, attempts_left: t.attempts, best_score: null, running: null };
+  const act = (label, id, action) => h("button", { type: "button", id, onclick: async (event) => {
+    event.target.disabled = true;
+    error.textContent = "";
+    try {
+      await action();
+    } catch (refusal) {
+      error.textContent = refusal.message;
+    }
+    event.target.disabled = false;
+  } }, label);
+  const parts = [];
+  if (!me.joined) {
+    if (t.status === "finished") parts.push(h("p", {}, "You did not enter this tournament."));
+    else if (t.entrants >= t.max_entrants) parts.push(h("p", {}, "The tournament is full."));
+    else parts.push(h("p", {}, "You have not joined yet."), act("Join", "join", async () => {
+      await tournaments.join(t.id);
+      await refresh();
+    }));
+  } else {
+    parts.push(facts([
+      ["Attempts left", `${me.attempts_left} of ${t.attempts}`],
+      ["Your best score", me.best_score ?? "no finished attempt yet"],
+    ], { id: "my-entry" }));
+    if (me.running && t.status === "running") {
+      parts.push(act("Back to your attempt", "resume", async () => play(await api.read(me.running), null, t)));
+    } else if (t.status === "running" && me.attempts_left > 0) {
+      parts.push(act(`Play attempt ${me.attempts_used + 1}`, "play", async () => {
+        const answer = await tournaments.attempt(t.id);
+        play(answer, answer.token, t);
+      }));
+      parts.push(h("p", { class: "help" }, `An attempt counts as soon as it is dealt: ${duration(t.clock)} on the clock, no re-deal.`));
+    } else if (t.status === "open") {
+      parts.push(h("p", {}, "You are in. Attempts can be played once the tournament opens."));
+    }
+  }
+  if (player.operator && t.status !== "finished") {
+    parts.push(act("Close the tournament now", "close", async () => {
+      if (!window.confirm(`Close ${t.name} now? Games still running end with what they have.`)) return;
+      await tournaments.close(t.id);
+      await refresh();
+    }));
+  }
+  section.append(...parts, error);
+}
+
+// Open a tournament attempt on the card table (the table listens for patience:play).
+function play(answer, token, t) {
+  sessionStorage.setItem("patience-tournament", t.id);
+  document.dispatchEvent(new CustomEvent("patience:play", { detail: { answer, token } }));
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+
+// After a tournament attempt ends, the header offers the way back to its page.
+document.addEventListener("patience:ended", () => {
+  const id = sessionStorage.getItem("patience-tournament");
+  if (!id) return;
+  sessionStorage.removeItem("patience-tournament");
+  const nav = document.getElementById("nav");
+  nav.querySelector(".back-to-tournament")?.remove();
+  nav.prepend(h("a", { href: `#/tournaments/${id}`, class: "back-to-tournament", onclick: (event) => event.target.remove() }, "Back to the tournament"));
+});
+
+// -- standings ---------------------------------------------------------------------------
+
+async function drawStandings(section, t) {
+  let offset = 0;
+  let around = false;
+  const body = h("tbody", {});
+  const summary = h("p", { id: "standings-summary", "aria-live": "polite" });
+  const previous = h("button", { type: "button", id: "standings-previous" }, "Previous");
+  const next = h("button", { type: "button", id: "standings-next" }, "Next");
+  const aroundMe = h("button", { type: "button", id: "standings-me", "aria-pressed": "false" }, "Around me");
+  const top = h("button", { type: "button", id: "standings-top" }, "Top");
+  const error = alertLine("standings-error");
+  const me = currentPlayer();
+  section.append(
+    h("h3", { id: "standings-title" }, t.status === "running" ? "Standings (live)" : "Standings"),
+    h("p", { class: "rule", id: "ranking-rule" }, h("strong", {}, "How players are ranked: "), t.rule),
+    h("table", { class: "standings" },
+      h("caption", { class: "sr-only" }, `Standings of ${t.name}`),
+      h("thead", {}, h("tr", {}, ["Rank", "Player", "Score", "Time used", "Attempts"].map((name) => h("th", { scope: "col" }, name)))),
+      body),
+    summary,
+    h("div", { class: "pager" }, top, previous, next, t.me?.joined ? aroundMe : null),
+    error);
+  async function load() {
+    try {
+      const answer = around ? await tournaments.aroundMe(t.id) : await tournaments.standings(t.id, offset, PAGE);
+      body.replaceChildren(...answer.entries.map((row) => h("tr", { class: me && row.name === me.name ? "mine" : null, "aria-current": me && row.name === me.name ? "true" : null },
+        h("td", { "data-label": "Rank" }, row.rank),
+        h("th", { scope: "row", "data-label": "Player" }, row.name),
+        h("td", { "data-label": "Score" }, row.score),
+        h("td", { "data-label": "Time used" }, seconds(row.elapsed)),
+        h("td", { "data-label": "Attempts" }, row.attempts))));
+      if (!answer.entries.length) body.append(h("tr", {}, h("td", { colspan: 5 }, around ? "You have no finished attempt yet." : "No finished attempt yet.")));
+      if (around) summary.textContent = answer.me ? `You are ranked ${answer.me}.` : "";
+      else summary.textContent = answer.total ? `Places ${Math.min(answer.total, offset + 1)} to ${Math.min(answer.total, offset + PAGE)} of ${answer.total} with a finished attempt.` : "";
+      previous.disabled = around || offset === 0;
+      next.disabled = around || offset + PAGE >= (answer.total ?? 0);
+      top.disabled = !around && offset === 0;
+      aroundMe.setAttribute("aria-pressed", String(around));
+      error.textContent = "";
+    } catch (refusal) {
+      error.textContent = refusal.message;
+    }
+  }
+  previous.addEventListener("click", () => { offset = Math.max(0, offset - PAGE); load(); });
+  next.addEventListener("click", () => { offset += PAGE; load(); });
+  top.addEventListener("click", () => { around = false; offset = 0; load(); });
+  aroundMe.addEventListener("click", () => { around = true; load(); });
+  await load();
+  // Live while the tournament runs (not while the page is hidden).
+  const live = t.status === "running" ? setInterval(() => { if (!document.hidden) load(); }, LIVE) : null;
+  return () => clearInterval(live);
+}
+
+// -- verification ------------------------------------------------------------------------
+
+// The commitment as this browser saw it before the close: the check after the close is
+// worth something only against a copy kept from before.
+function keepCommitment(t) {
+  try {
+    localStorage.setItem(`patience-commitment:${t.id}`, t.commitment);
+  } catch (_) { /* private mode: nothing kept */ }
+}
+
+/** The canonical text of a JSON value (docs/fairness.md): keys sorted at every level, no
+ * whitespace, non-ASCII characters as themselves. */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+const better = (a, b) => a.score > b.score || (a.score === b.score && (a.elapsed < b.elapsed || (a.elapsed === b.elapsed && a.finished_at < b.finished_at)));
+const same = (a, b) => a.score === b.score && a.elapsed === b.elapsed && a.finished_at === b.finished_at;
+
+// Each entry's best attempt from its published attempts, and the ranks those give.
+function ranksOf(entries) {
+  const bests = entries.map((entry) => entry.attempts.reduce((best, attempt) => (!best || better(attempt, best) ? attempt : best), null));
+  return {
+    bests,
+    ranks: bests.map((mine) => (mine ? 1 + bests.filter((other) => other && !same(other, mine) && better(other, mine)).length : null)),
+  };
+}
+
+async function drawVerification(section, t) {
+  section.append(h("h3", { id: "verification-title" }, "Verification"));
+  let published;
+  try {
+    published = await tournaments.verification(t.id);
+  } catch (error) {
+    section.append(h("p", { class: "error", role: "alert" }, error.message));
+    return;
+  }
+  const checks = [];
+  const check = (ok, text) => checks.push(h("li", { class: ok ? "pass" : "fail", "data-ok": String(ok) }, h("span", { class: "mark", "aria-hidden": "true" }, ok ? "\u2713" : "\u2717"), h("span", { class: "sr-only" }, ok ? "Passed: " : "Failed: "), text));
+
+  // 1. the commitment: SHA-256 of the canonical document
+  const text = canonical(published.document);
+  let digest = null;
+  if (globalThis.crypto?.subtle) digest = await sha256Hex(text);
+  if (digest === null) check(false, "This browser cannot compute SHA-256 here (the page is not served over HTTPS); run patience tournament verify instead.");
+  else check(digest === published.commitment, `SHA-256 of the revealed document is ${digest}, ${digest === published.commitment ? "equal to" : "NOT equal to"} the published commitment.`);
+  check(published.commitment === t.commitment, "The commitment published now is the one on the tournament's page.");
+  const seen = localStorage.getItem(`patience-commitment:${t.id}`);
+  if (seen) check(seen === published.commitment, "The commitment is the one this browser saw before the close.");
+  // 2. the document is this tournament's
+  const d = published.document;
+  check(d.tournament === t.id && d.game === t.game && canonical(d.variant) === canonical(t.variant) && d.policy === t.policy && d.attempts === t.attempts,
+    "The revealed document names this tournament, its game, variant, deal policy and attempts.");
+  // 3. every attempt is of a committed deal and of this game; the ranks follow the rule
+  const attempts = published.entries.flatMap((entry) => entry.attempts);
+  check(attempts.every((a) => a.deal >= 0 && a.deal < d.deals.length && a.record.game === d.game && canonical(a.record.variant) === canonical(d.variant)),
+    `Every one of the ${attempts.length} published attempts names a committed deal and is a game of ${t.title}.`);
+  const { bests, ranks } = ranksOf(published.entries);
+  const ranked = published.entries.every((entry, index) => ranks[index] === entry.rank && (bests[index]?.score ?? null) === entry.score);
+  check(ranked, "Each entrant's best attempt and rank follow from the published scores, times and finishing times by the rule.");
+  const passed = checks.every((item) => item.dataset.ok === "true");
+
+  section.append(
+    h("p", { id: "verification-result", class: passed ? "pass" : "fail", role: "status" },
+      passed ? "Verified in this browser." : "Verification FAILED in this browser."),
+    h("ul", { class: "checks", id: "checks" }, checks),
+    h("p", {}, "What this page cannot check: that each seed deals the cards of its game record and is of its committed tier (that needs the seeded shuffle and the rating), and that each record replays, move by move, to its published score. ",
+      h("code", {}, `patience tournament verify ${location.origin}/api/tournaments/${t.id}/verification`), " checks all of it; docs/fairness.md says how to check it with code of your own."),
+    h("h4", {}, "Revealed"),
+    facts([
+      ["Salt", h("code", { class: "hash", id: "salt" }, d.salt)],
+      ["Shuffle version", d.shuffle_version],
+      ["Rating version", d.rating_version],
+    ]),
+    h("table", { class: "deals", id: "deals" },
+      h("caption", {}, "Committed deals"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Seed"), h("th", { scope: "col" }, "Tier"))),
+      h("tbody", {}, d.deals.slice(0, 50).map((deal, index) => h("tr", {}, h("td", {}, index), h("td", { class: "seed" }, deal.seed), h("td", {}, deal.tier ?? ""))))),
+    d.deals.length > 50 ? h("p", { class: "help" }, `The first 50 of ${d.deals.length} deals; every one is in the publication.`) : null,
+    h("details", {}, h("summary", {}, "The canonical document that was hashed"), h("pre", { class: "document", tabindex: 0 }, text)),
+    h("p", {}, h("a", { href: `/api/tournaments/${t.id}/verification`, download: `tournament-${t.id}.json` }, "Download the publication")));
+}
