@@ -74,7 +74,7 @@ export function accountPage(page) {
   const done = h("p", { class: "ok", role: "status", id: "password-done" });
   page.append(
     h("h2", {}, `Signed in as ${player.name}`),
-    player.operator ? h("p", { class: "badge" }, "Operator") : null,
+    ...(player.operator ? [h("p", { class: "badge" }, "Operator")] : []),
     h("ul", { class: "links" },
       h("li", {}, h("a", { href: "#/stats" }, "Your statistics")),
       h("li", {}, h("a", { href: "#/history" }, "Your finished games and their replays")),

@@ -339,7 +339,7 @@ async function drawVerification(section, t) {
       h("caption", {}, "Committed deals"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Seed"), h("th", { scope: "col" }, "Tier"))),
       h("tbody", {}, d.deals.slice(0, 50).map((deal, index) => h("tr", {}, h("td", {}, index), h("td", { class: "seed" }, deal.seed), h("td", {}, deal.tier ?? ""))))),
-    d.deals.length > 50 ? h("p", { class: "help" }, `The first 50 of ${d.deals.length} deals; every one is in the publication.`) : null,
+    ...(d.deals.length > 50 ? [h("p", { class: "help" }, `The first 50 of ${d.deals.length} deals; every one is in the publication.`)] : []),
     h("details", {}, h("summary", {}, "The canonical document that was hashed"), h("pre", { class: "document", tabindex: 0 }, text)),
     h("p", {}, h("a", { href: `/api/tournaments/${t.id}/verification`, download: `tournament-${t.id}.json` }, "Download the publication")));
 }
