@@ -94,6 +94,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        """The icon, where browsers look for it without a ``<link rel="icon">``."""
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/docs", include_in_schema=False)
     def docs() -> FileResponse:
         """Swagger UI on /openapi.json, every file from this origin."""

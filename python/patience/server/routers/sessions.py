@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from patience.errors import IllegalMoveError, PatienceError
 from patience.games import game_class
@@ -58,15 +58,36 @@ BUSY: dict[int | str, dict[str, Any]] = {
 }
 
 
+_SEED_DIGITS = 40
+"""More digits than any seed has (2**64 has 20): a longer string is refused unread."""
+
+
+def _seed(value: object) -> object:
+    """A seed as a whole number: given as one, or as a string of decimal digits (as a
+    JavaScript client sends it, since its numbers hold integers exactly only up to 2**53).
+    Anything else is refused with a reason that does not echo it."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, str):
+        digits = value.strip()
+        if 0 < len(digits) <= _SEED_DIGITS and digits.isascii() and digits.isdigit():
+            return int(digits)
+    raise ValueError('a seed is a whole number, given as a number or a string of digits ("42")')
+
+
+Seed = Annotated[int | None, BeforeValidator(_seed)]
+
+
 class NewGame(BaseModel):
     """A request for a new game."""
 
     game: str = Field(description="klondike, golf, kansas or expert", max_length=32)
     variant: dict[str, Any] = Field(default_factory=dict, description='e.g. {"draw": 3}')
-    seed: int | None = Field(
+    seed: Seed = Field(
         default=None,
-        description="practice games only: a seeded deal (none for a fresh one); a timed "
-        "game is always dealt by the server",
+        description="practice games only: a seeded deal (none for a fresh one), a whole "
+        'number or a string of its decimal digits ("42"); a timed game is always dealt by '
+        "the server",
     )
     mode: Literal["timed", "practice"] = "timed"
     difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(

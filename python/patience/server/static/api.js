@@ -2,9 +2,27 @@
 
 export class ApiError extends Error {
   constructor(status, detail) {
-    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+    super(reasonText(detail));
     this.status = status;
+    this.detail = detail;
   }
+}
+
+// A refusal's reason in words: FastAPI's list of validation errors becomes its messages.
+function reasonText(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((item) => `${(item.loc ?? []).filter((part) => part !== "body").join(".")}: ${item.msg}`).join("; ");
+  }
+  return JSON.stringify(detail);
+}
+
+// Seeds are whole numbers up to 2**64, more than a JavaScript number holds exactly: every
+// "seed" in an answer is read as the digits the server wrote, a string.
+function parseAnswer(text) {
+  if (!text) return {};
+  return JSON.parse(text, (key, value, context) =>
+    key === "seed" && typeof value === "number" ? (context?.source ?? String(value)) : value);
 }
 
 // The signed-in player ({ name, operator, csrf }) or null for a guest. Every request that
@@ -31,7 +49,10 @@ async function call(method, path, { token, body } = {}) {
     if (body?.move_count === undefined) throw error;
     response = await fetch(path, request);
   }
-  const data = await response.json().catch(() => ({}));
+  let data = {};
+  try {
+    data = parseAnswer(await response.text());
+  } catch (_) { /* not JSON: the status says enough */ }
   if (!response.ok) throw new ApiError(response.status, data.detail ?? response.statusText);
   return data;
 }
@@ -111,6 +132,7 @@ export const tournaments = {
 
 export const api = {
   games: () => call("GET", "/api/games"),
+  // request.seed, when given, is a string of digits
   start: async (request) => {
     const answer = await call("POST", "/api/sessions", { body: request });
     keepGuestGame(answer);

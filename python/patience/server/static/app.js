@@ -3,7 +3,7 @@
 // The server referees everything: the client only draws the view it is sent.
 
 import { api, ApiError } from "./api.js";
-import { cardElement } from "./cards.js";
+import { drawBoard, fitBoard } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -108,7 +108,7 @@ $("new-game").addEventListener("submit", async (event) => {
   const difficulty = form.get("difficulty");
   if (difficulty) request.difficulty = difficulty;
   const seed = $("seed").value.trim();
-  if (request.mode === "practice" && seed && !difficulty) request.seed = Number(seed);
+  if (request.mode === "practice" && seed && !difficulty) request.seed = seed;
   $("lobby-error").textContent = "";
   $("start").disabled = true;
   try {
@@ -121,7 +121,11 @@ $("new-game").addEventListener("submit", async (event) => {
 });
 
 async function startGame(request) {
-  const answer = await api.start(request);
+  open(await api.start(request), request);
+}
+
+// Open a fresh answer of POST /api/sessions (or of a tournament's attempt) at the table.
+function open(answer, request = { game: answer.game, variant: answer.variant, mode: answer.mode }) {
   auth = { id: answer.id, token: answer.token, request };
   sessionStorage.setItem("patience-game", JSON.stringify(auth));
   $("error").textContent = "";
@@ -168,7 +172,10 @@ async function show(answer) {
     }
   }
   renderBoard(answer);
-  if (answer.result) showResult(answer.result, answer);
+  if (answer.result) {
+    showResult(answer.result, answer);
+    document.dispatchEvent(new CustomEvent("patience:ended", { detail: answer }));
+  }
   else $("result").hidden = true;
 }
 
@@ -274,127 +281,6 @@ function showResult(result, answer) {
 
 // -- the board ---------------------------------------------------------------------------
 
-function pile({ dest, label, children = [] }) {
-  const element = document.createElement("div");
-  element.className = "pile";
-  if (dest) element.dataset.dest = dest;
-  element.append(...children);
-  if (label) {
-    const caption = document.createElement("span");
-    caption.className = "label";
-    caption.textContent = label;
-    element.append(caption);
-  }
-  return element;
-}
-
-function topCard(card, src) {
-  const element = cardElement(card);
-  if (src) element.dataset.src = src;
-  return element;
-}
-
-function columns(tableau, { golf = false } = {}) {
-  const row = document.createElement("div");
-  row.className = "row";
-  tableau.forEach((column, index) => {
-    const element = document.createElement("div");
-    element.className = "column";
-    element.dataset.dest = `t${index + 1}`;
-    element.setAttribute("aria-label", `column ${index + 1}`);
-    let offset = 0;
-    const total = column.hidden + column.cards.length;
-    for (let k = 0; k < total; k++) {
-      const faceUp = k >= column.hidden;
-      const card = faceUp ? column.cards[k - column.hidden] : null;
-      const exposed = k === total - 1;
-      const el = cardElement(card);
-      // a face-up card can be picked up (in Golf, only a column's exposed card)
-      if (faceUp && (exposed || !golf)) el.dataset.src = exposed ? `t${index + 1}` : `t${index + 1}:${card}`;
-      el.style.top = `${offset}px`;
-      offset += faceUp ? fan().up : fan().down;
-      element.append(el);
-    }
-    element.style.height = `calc(var(--card-h) + ${offset}px)`;
-    row.append(element);
-  });
-  return row;
-}
-
-let fanCache = null;
-
-// How far apart the cards of a column are drawn, from a card's height on this board.
-function fan() {
-  if (!fanCache) {
-    const probe = cardElement("As");
-    probe.style.visibility = "hidden";
-    $("board").append(probe);
-    const height = probe.getBoundingClientRect().height || 100;
-    probe.remove();
-    fanCache = { up: Math.round(height * 0.24), down: Math.round(height * 0.12) };
-  }
-  return fanCache;
-}
-
-function row(...children) {
-  const element = document.createElement("div");
-  element.className = "row";
-  element.append(...children);
-  return element;
-}
-
-function spacer() {
-  const element = document.createElement("div");
-  element.className = "spacer";
-  return element;
-}
-
-function stockPile(count, move, label = "stock") {
-  const children = count ? [cardElement(null)] : [];
-  const element = pile({ label: `${label} (${count})`, children });
-  element.dataset.action = move;
-  element.setAttribute("role", "button");
-  element.setAttribute("aria-label", `${label}, ${count} cards: ${move}`);
-  return element;
-}
-
-function wastePile(waste, shown = 1) {
-  const element = pile({ label: "waste" });
-  const top = waste.slice(-shown);
-  top.forEach((card, index) => {
-    const el = topCard(card, index === top.length - 1 ? "w" : null);
-    if (index) { el.style.position = "absolute"; el.style.left = `${index * 18}px`; el.style.top = "0"; }
-    element.append(el);
-  });
-  return element;
-}
-
-const BOARDS = {
-  klondike(board) {
-    const foundations = Object.entries(board.foundation).map(([suit, top]) =>
-      pile({ dest: "f", label: "", children: top ? [topCard(top, `f:${suit}`)] : [] }));
-    const stock = stockPile(board.hand, board.hand ? "draw" : "recycle", "hand");
-    return [row(stock, wastePile(board.waste, board.variant.draw), spacer(), ...foundations), columns(board.tableau)];
-  },
-  golf(board) {
-    return [columns(board.tableau, { golf: true }), row(stockPile(board.stock, "draw"), wastePile(board.waste), spacer())];
-  },
-  kansas(board) {
-    const reserve = pile({ label: `reserve (${board.reserve.cards})`, children: board.reserve.top ? [topCard(board.reserve.top, "r")] : [] });
-    const foundations = board.foundation.map((slot) =>
-      pile({ dest: "f", label: slot ? `${slot.cards}` : `base ${board.base}`, children: slot ? [topCard(slot.top)] : [] }));
-    return [row(reserve, stockPile(board.stock, "draw"), wastePile(board.waste), spacer(), ...foundations), columns(board.tableau)];
-  },
-  expert(board) {
-    const hand = pile({ dest: "h", label: "hand", children: [] });
-    hand.classList.add("hand");
-    hand.style.width = "auto";
-    board.hand.forEach((card) => hand.append(topCard(card, `h:${card}`)));
-    const piles = board.foundation.map((slot) => pile({ dest: "f", children: slot ? [topCard(slot.top)] : [] }));
-    return [row(hand, spacer(), ...piles), columns(board.tableau)];
-  },
-};
-
 const HELP = {
   klondike: "Drag cards, or click a card then its destination. Double-click sends a card home. Click the hand to draw. Keys: d draw, u undo.",
   golf: "Click a column's card (or press 1-7) to play it on the waste; space draws; u undoes.",
@@ -405,11 +291,9 @@ const HELP = {
 let version = 0;
 function renderBoard(answer) {
   const board = $("board");
-  board.innerHTML = "";
   board.dataset.version = String(++version); // tests wait for the next answer by this
   board.dataset.game = answer.game;
-  fanCache = null;
-  board.append(...BOARDS[answer.game](answer.board));
+  drawBoard(board, answer);
   $("help").textContent = HELP[answer.game];
 }
 
@@ -494,7 +378,7 @@ board.addEventListener("pointermove", (event) => {
       const copy = part.cloneNode(true);
       copy.style.position = "absolute";
       copy.style.left = "0";
-      copy.style.top = `${index * fan().up}px`;
+      copy.style.top = `${index * Number(drag.source.closest(".column")?.dataset.fan ?? 0)}px`;
       drag.ghost.append(copy);
     });
     document.body.append(drag.ghost);
@@ -621,4 +505,11 @@ async function resume() {
   auth = null;
   showLobby();
 }
+// Another part of the page (a tournament's attempt, say) opens a game it started.
+document.addEventListener("patience:play", (event) => {
+  const { answer, token } = event.detail;
+  open({ ...answer, token: token ?? answer.token });
+});
+window.addEventListener("resize", () => fitBoard($("board")));
+
 resume();
