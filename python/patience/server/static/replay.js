@@ -27,11 +27,11 @@ export async function replayPage(page, id) {
   const caption = h("p", { id: "replay-step", "aria-live": "polite" });
   const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: 0, "aria-label": "Move number" });
   const button = (id, label, text, action) => h("button", { type: "button", id, "aria-label": label, title: label, onclick: action }, text);
-  const first = button("replay-first", "First position", "\u23ee", () => go(0));
-  const back = button("replay-back", "Back one move", "\u25c0", () => go(index - 1));
+  const first = button("replay-first", "First position", "First", () => go(0));
+  const back = button("replay-back", "Back one move", "\u25c0 Back", () => go(index - 1));
   const playing = button("replay-play", "Play", "\u25b6 Play", () => toggle());
-  const forward = button("replay-forward", "Forward one move", "\u25b6", () => go(index + 1));
-  const end = button("replay-last", "Last position", "\u23ed", () => go(last));
+  const forward = button("replay-forward", "Forward one move", "Forward \u25b6", () => go(index + 1));
+  const end = button("replay-last", "Last position", "Last", () => go(last));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" }, first, back, playing, forward, end, slider);
 
   page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}`;
@@ -68,7 +68,7 @@ export async function replayPage(page, id) {
   function toggle() {
     if (timer) return pause();
     if (index === last) go(0);
-    playing.textContent = "\u23f8 Pause";
+    playing.textContent = "Pause";
     playing.setAttribute("aria-label", "Pause");
     timer = setInterval(() => go(index + 1), PACE);
   }

@@ -1,0 +1,197 @@
+"""Players in the browser (issue 27): a guest plays, signs up and finds that game claimed;
+a signed-in game to its end (every change carries the CSRF token); the statistics and the
+history update; the replay steps through the game, its board matching the record's
+positions; log out, log in and a password change. Every page at desktop and phone size,
+checked with axe-core and for sideways scrolling, with screenshots under
+artifacts/screenshots/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from page_checks import DESKTOP, PHONE, check
+from test_browser import BYPASS_CSP, _server, browser  # noqa: F401 (the fixture)
+
+PASSWORD = "correct horse battery"
+SEED = 7  # a Golf deal: practice games by its seed
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _server(tmp_path_factory)
+
+
+def new_context(browser: Browser, viewport: dict[str, int], **options: Any) -> BrowserContext:  # noqa: F811
+    return browser.new_context(viewport=viewport, bypass_csp=BYPASS_CSP, **options)
+
+
+def watched(context: BrowserContext, server: str) -> tuple[Page, list[str]]:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server)
+    return page, errors
+
+
+def play_golf(page: Page, draws: int) -> None:
+    """Deal practice Golf of ``SEED`` from the lobby, draw ``draws`` times, then End."""
+    page.goto(page.url.split("#")[0])
+    page.check("input[name=game][value=golf]")
+    page.check("input[name=mode][value=practice]")
+    page.fill("#seed", str(SEED))
+    page.click("#start")
+    page.wait_for_selector("#board .card")
+    for _ in range(draws):
+        version = page.get_attribute("#board", "data-version")
+        page.keyboard.press("Space")
+        page.wait_for_function(f"document.querySelector('#board').dataset.version !== '{version}'")
+    page.click("#end")
+    page.wait_for_selector("#result:not([hidden])")
+
+
+def stat(page: Page, name: str) -> str:
+    """A figure of the first statistics group, by its term."""
+    return page.locator(
+        f"#stats .stat-group[data-game=golf][data-mode=practice] dt:text-is('{name}') + dd"
+    ).inner_text()
+
+
+def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server: str) -> None:  # noqa: F811
+    context = new_context(browser, DESKTOP)
+    page, errors = watched(context, server)
+    # a guest's game first
+    play_golf(page, draws=1)
+    assert page.inner_text("#nav").count("Sign in") == 1
+
+    page.click("#nav >> text=Sign in")
+    page.wait_for_selector("#signup")
+    check(page, "account-guest-desktop")
+    page.fill("#signup-name", "Ada")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup button[type=submit]")
+    page.wait_for_selector("#stats")
+    assert page.inner_text("#nav a.who") == "Ada"
+    assert "1 game you played as a guest" in page.inner_text("#page")
+    assert stat(page, "Games") == "1"
+
+    # a game signed in: its start and moves carry the CSRF token, or the server refuses them
+    play_golf(page, draws=3)
+    page.click("#nav >> text=Statistics")
+    page.wait_for_selector("#stats")
+    assert stat(page, "Games") == "2"
+    assert stat(page, "Wins") == "0"
+    assert stat(page, "Win rate") == "0.0%"
+    assert stat(page, "Current streak") == "0"
+    check(page, "stats-desktop")
+
+    page.click("#nav >> text=History")
+    rows = page.locator("#history tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == 2
+    newest = rows.first
+    assert newest.locator("td[data-label=Deal]").inner_text() == f"#{SEED}"
+    assert newest.locator("td[data-label=Result]").inner_text() == "Lost"
+    assert page.get_attribute("#export", "href") == "/api/me/export"
+    check(page, "history-desktop")
+    game_id = newest.get_attribute("data-id")
+    exported = page.request.get(f"{server}/api/me/export").text().splitlines()
+    assert len(exported) == 2
+
+    # the replay: step forward and back, each board the record's position
+    newest.locator("a", has_text="Replay").click()
+    page.wait_for_selector("#replay-board .card")
+    replay = page.request.get(f"{server}/api/sessions/{game_id}/replay").json()
+    steps = replay["steps"]
+    assert [step["move"] for step in steps] == [None, "draw", "draw", "draw", "end"]
+    check(page, "replay-desktop")
+    seen = []
+    for index in range(len(steps)):
+        assert page.get_attribute("#replay-board", "data-step") == str(index)
+        drawn = drawn_position(page)
+        assert drawn == position(steps[index]["board"]), index
+        seen.append(drawn)
+        if index < len(steps) - 1:
+            page.click("#replay-forward")
+    assert all(seen[i] != seen[i + 1] for i in range(3)), "every draw changes the board"
+    assert page.is_disabled("#replay-forward")
+    page.click("#replay-back")
+    assert page.get_attribute("#replay-board", "data-step") == str(len(steps) - 2)
+    page.keyboard.press("Home")
+    assert page.get_attribute("#replay-board", "data-step") == "0"
+    assert drawn_position(page) == position(steps[0]["board"])
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("#replay-board", "data-step") == "1"
+    # play runs to the last position by itself, then stops
+    page.click("#replay-play")
+    page.wait_for_selector(f"#replay-board[data-step='{len(steps) - 1}']")
+    page.wait_for_selector("#replay-play[aria-label=Play]")
+    context.close()
+    assert not errors, errors
+
+
+def position(board: dict[str, Any]) -> dict[str, Any]:
+    """What a Golf board shows: each column's cards and the waste's top card."""
+    return {
+        "columns": [column["cards"] for column in board["tableau"]],
+        "waste": board["waste"][-1] if board["waste"] else None,
+    }
+
+
+def drawn_position(page: Page) -> dict[str, Any]:
+    """The same, read from the drawn board."""
+    drawn: dict[str, Any] = page.evaluate(
+        """() => {
+            const board = document.querySelector('#replay-board');
+            const names = (cards) => [...cards].map((card) => card.dataset.card);
+            const columns = [...board.querySelectorAll('.column')].map(
+                (column) => names(column.querySelectorAll('.card[data-card]')));
+            const waste = names(board.querySelectorAll('.waste .card[data-card]'));
+            return { columns, waste: waste.length ? waste[waste.length - 1] : null };
+        }"""
+    )
+    return drawn
+
+
+def test_log_out_log_in_and_change_the_password_on_a_phone(
+    browser: Browser,  # noqa: F811
+    server: str,
+) -> None:
+    context = new_context(browser, PHONE, has_touch=True)
+    page, errors = watched(context, server)
+    page.goto(f"{server}/#/account")
+    page.fill("#signup-name", "Bea")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup button[type=submit]")
+    page.wait_for_selector("#no-stats")
+    check(page, "stats-empty-phone")
+    page.goto(f"{server}/#/account")
+    page.wait_for_selector("#password")
+    check(page, "account-phone")
+    page.fill("#old-password", "not the password")
+    page.fill("#new-password", "a new long password")
+    page.click("#password button[type=submit]")
+    page.wait_for_selector("#password-error:not(:empty)")
+    page.fill("#old-password", PASSWORD)
+    page.click("#password button[type=submit]")
+    page.wait_for_selector("#password-done:text('Password changed')")
+    page.click("#logout")
+    page.wait_for_selector("#login")
+    assert "Sign in" in page.inner_text("#nav")
+    page.fill("#login-name", "Bea")
+    page.fill("#login-password", PASSWORD)  # the old one
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("#login-error:not(:empty)")
+    page.fill("#login-password", "a new long password")
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("#nav a.who")
+    assert page.inner_text("#nav a.who") == "Bea"
+    play_golf(page, draws=0)  # signed in again: a change with the new CSRF token
+    page.goto(f"{server}/#/history")
+    page.wait_for_selector("#history tbody tr[data-id]")
+    check(page, "history-phone")
+    context.close()
+    assert not errors, errors
