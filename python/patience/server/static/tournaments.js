@@ -66,7 +66,7 @@ export async function tournamentPage(page, id) {
         ["Deals", policyWords(t)],
         ["Clock", `${duration(t.clock)} an attempt`],
         ["Attempts", `${t.attempts} per player; each counts once dealt, the best counts`],
-        ["Entrants", `${t.entrants} of ${t.max_entrants}`],
+        ["Entrants", h("span", { id: "entrants" }, `${t.entrants} of ${t.max_entrants}`)],
         ["Opens", timeElement(t.opens_at)],
         ["Closes", timeElement(t.closes_at)],
         ["Commitment", h("code", { class: "hash", id: "commitment" }, t.commitment)],
@@ -94,6 +94,9 @@ export async function tournamentPage(page, id) {
     try {
       const fresh = await tournaments.read(id);
       const changed = fresh.status !== t.status;
+      // the entry is drawn again only when it changed: a redraw would take the keyboard's
+      // focus off its buttons
+      const same = JSON.stringify(fresh.me) === JSON.stringify(t.me) && fresh.entrants === t.entrants;
       t = fresh;
       if (changed) {
         // a status changes what the whole page shows: draw it again
@@ -102,11 +105,15 @@ export async function tournamentPage(page, id) {
         leave = await tournamentPage(page, id);
         return;
       }
-      drawEntry(entry, t, refresh);
+      if (!same) drawEntry(entry, t, refresh);
+      page.querySelector("#entrants")?.replaceChildren(`${t.entrants} of ${t.max_entrants}`);
     } catch (_) { /* the next tick tries again */ }
   };
   drawClock();
   timer = setInterval(drawClock, 1000);
+  // While it is open or running, the entrants and one's own entry are read again now and
+  // then (another device may have played an attempt).
+  const reread = t.status === "finished" ? null : setInterval(() => { if (!document.hidden) refresh(); }, LIVE * 2);
   drawEntry(entry, t, refresh);
   stopStandings = await drawStandings(standings, t);
   let verification = null;
@@ -117,6 +124,7 @@ export async function tournamentPage(page, id) {
   }
   const stop = () => {
     clearInterval(timer);
+    clearInterval(reread);
     stopStandings();
   };
   return () => {
@@ -129,7 +137,7 @@ export async function tournamentPage(page, id) {
 function drawEntry(section, t, refresh) {
   const player = currentPlayer();
   const error = alertLine("entry-error");
-  section.replaceChildren(h("h3", { id: "entry-title" }, "Your entry"));
+  section.replaceChildren(h("h3", { id: "entry-title", tabindex: -1 }, "Your entry"));
   if (!player) {
     section.append(h("p", {}, h("a", { href: "#/account" }, "Sign in or create an account"), " to join."));
     return;
@@ -138,12 +146,16 @@ function drawEntry(section, t, refresh) {
   const act = (label, id, action) => h("button", { type: "button", id, onclick: async (event) => {
     event.target.disabled = true;
     error.textContent = "";
+    const button = event.target;
     try {
       await action();
     } catch (refusal) {
       error.textContent = refusal.message;
     }
-    event.target.disabled = false;
+    button.disabled = false;
+    // the entry drawn again without this button (joined, say): the keyboard's focus goes
+    // to what comes next there
+    if (!button.isConnected && section.isConnected) section.querySelector("button, h3")?.focus();
   } }, label);
   const parts = [];
   if (!me.joined) {
@@ -338,7 +350,7 @@ async function drawVerification(section, t) {
     h("table", { class: "deals", id: "deals" },
       h("caption", {}, "Committed deals"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Seed"), h("th", { scope: "col" }, "Tier"))),
-      h("tbody", {}, d.deals.slice(0, 50).map((deal, index) => h("tr", {}, h("td", {}, index), h("td", { class: "seed" }, deal.seed), h("td", {}, deal.tier ?? ""))))),
+      h("tbody", {}, d.deals.slice(0, 50).map((deal, index) => h("tr", {}, h("td", {}, index), h("td", { class: "seed" }, deal.seed), h("td", {}, deal.tier ?? "unrated"))))),
     ...(d.deals.length > 50 ? [h("p", { class: "help" }, `The first 50 of ${d.deals.length} deals; every one is in the publication.`)] : []),
     h("details", {}, h("summary", {}, "The canonical document that was hashed"), h("pre", { class: "document", tabindex: 0 }, text)),
     h("p", {}, h("a", { href: `/api/tournaments/${t.id}/verification`, download: `tournament-${t.id}.json` }, "Download the publication")));

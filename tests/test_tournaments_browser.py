@@ -1,0 +1,230 @@
+"""Tournaments in the browser (issue 28): an operator's shared-deal Golf tournament; two
+players, each in a browser of their own (one a phone), find it in the lobby, join, play an
+attempt on the table and see the same deal; both appear in the live standings, ranked by
+the rule written on the page; the operator closes it from its page, and the verification
+view hashes the revealed document in the browser and passes (and fails when the
+publication is tampered with). Every page checked with axe-core and for sideways
+scrolling, with screenshots under artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+from page_checks import DESKTOP, PHONE, check
+from patience.games import new_game
+from patience.players import Accounts
+from patience.server import launch
+from patience.store.catalog import Certified, add
+from patience.store.db import make_engine, migrate
+from patience.store.games import GameStore
+from patience.tournaments import Tournaments
+from test_browser import BYPASS_CSP, browser  # noqa: F401 (the fixture)
+
+PASSWORD = "correct horse battery"
+GOLF = {"wrap": True}
+
+
+def _seed_with_a_play() -> tuple[int, int]:
+    """A Golf (wrap) seed whose deal has a column card to play at once, and the column."""
+    for seed in range(1, 100):
+        moves = [str(m) for m in new_game("golf", seed=seed, variant=GOLF).legal_moves()]
+        columns = [m for m in moves if m.startswith("t")]
+        if columns:
+            return seed, int(columns[0][1:])
+    raise AssertionError("no Golf deal with a play at once")
+
+
+SEED, COLUMN = _seed_with_a_play()
+
+
+@pytest.fixture(scope="module")
+def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server whose database holds an operator, one Golf deal in the catalog and a
+    shared-deal tournament on it, open now for an hour: (the server's URL, its id)."""
+    database = tmp_path_factory.mktemp("tournaments") / "games.sqlite3"
+    engine = make_engine(f"sqlite:///{database}")
+    migrate(engine)
+    with engine.begin() as connection:
+        add(connection, "golf", GOLF, Certified(SEED, 9, 0.01, 40, None), at=1.0)
+    operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
+    now = time.time()
+    made = Tournaments(GameStore(engine)).create(
+        operator,
+        name="Friday Golf",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=now - 1,
+        closes_at=now + 3600,
+        attempts=2,
+        max_entrants=10,
+    )
+    engine.dispose()
+    port = launch.free_port()
+    process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
+    yield f"http://127.0.0.1:{port}", made["id"]
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+def open_page(
+    browser: Browser,  # noqa: F811
+    server: str,
+    viewport: dict[str, int],
+    **options: Any,
+) -> tuple[BrowserContext, Page, list[str]]:
+    context = browser.new_context(viewport=viewport, bypass_csp=BYPASS_CSP, **options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server)
+    return context, page, errors
+
+
+def sign_up(page: Page, server: str, name: str) -> None:
+    page.goto(f"{server}/#/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup button[type=submit]")
+    page.wait_for_selector("#nav a.who")
+
+
+def log_in(page: Page, server: str, name: str) -> None:
+    page.goto(f"{server}/#/account")
+    page.fill("#login-name", name)
+    page.fill("#login-password", PASSWORD)
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("#nav a.who")
+
+
+def columns_shown(page: Page) -> list[list[str]]:
+    """The cards of each column of the table's board."""
+    shown: list[list[str]] = page.evaluate(
+        """() => [...document.querySelectorAll('#board .column')].map((column) =>
+            [...column.querySelectorAll('.card[data-card]')].map((card) => card.dataset.card))"""
+    )
+    return shown
+
+
+def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) -> list[list[str]]:
+    """From the lobby to the tournament's page, join, play an attempt (one card of
+    ``COLUMN`` when ``play``, then End) and come back; the deal's columns as dealt."""
+    page.click("#nav >> text=Tournaments")
+    page.wait_for_selector("#tournaments-running li")
+    assert "Friday Golf" in page.inner_text("#tournaments-running")
+    check(page, f"tournaments-lobby-{shots}")
+    page.click("#tournaments-running a >> text=Friday Golf")
+    page.wait_for_selector("#join")
+    assert page.inner_text("#ranking-rule").startswith("How players are ranked: Ranked by score")
+    page.click("#join")
+    page.wait_for_selector("#play")
+    assert "2 of 2" in page.inner_text("#my-entry")
+    check(page, f"tournament-joined-{shots}")
+    page.click("#play")
+    page.wait_for_selector("#board .card")
+    assert page.get_attribute("body", "data-page") is None  # the table, not a page
+    dealt = columns_shown(page)
+    if play:
+        version = page.get_attribute("#board", "data-version")
+        page.keyboard.press(str(COLUMN))
+        page.wait_for_function(f"document.querySelector('#board').dataset.version !== '{version}'")
+    page.click("#end")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#nav a.back-to-tournament")
+    page.wait_for_selector(f"#standings tbody tr >> text={name}")
+    assert "1 of 2" in page.inner_text("#my-entry")
+    return dealt
+
+
+def standings(page: Page) -> list[tuple[str, str]]:
+    """(rank, name) of each row of the standings shown."""
+    rows = page.locator("#standings tbody tr")
+    return [
+        (
+            rows.nth(i).locator("[data-label=Rank]").inner_text(),
+            rows.nth(i).locator("[data-label=Player]").inner_text(),
+        )
+        for i in range(rows.count())
+    ]
+
+
+def test_two_players_one_deal_standings_and_verification(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    server, tid = tournament_server
+    ada_context, ada, ada_errors = open_page(browser, server, DESKTOP)
+    bob_context, bob, bob_errors = open_page(browser, server, PHONE, has_touch=True)
+    sign_up(ada, server, "Ada")
+    sign_up(bob, server, "Bob")
+
+    ada_deal = join_and_play(ada, "Ada", tid, play=True, shots="desktop")
+    bob_deal = join_and_play(bob, "Bob", tid, play=False, shots="phone")
+    assert ada_deal == bob_deal  # one deal for every entrant
+    assert ada_deal == [
+        c["cards"] for c in new_game("golf", seed=SEED, variant=GOLF).observation()["tableau"]
+    ]
+
+    # Ada played a card, Bob none: Ada first, Bob second, on both players' pages (live)
+    ada.wait_for_selector("#standings tbody tr >> text=Bob", timeout=15_000)
+    assert standings(ada) == [("1", "Ada"), ("2", "Bob")]
+    assert standings(bob) == [("1", "Ada"), ("2", "Bob")]
+    bob.click("#standings-me")
+    bob.wait_for_selector("#standings-summary >> text=You are ranked 2.")
+    check(bob, "tournament-standings-phone")
+    check(ada, "tournament-standings-desktop")
+
+    # the operator closes it from its page; the verification view passes
+    olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)
+    log_in(olga, server, "Olga")
+    olga.goto(f"{server}/#/tournaments/{tid}")
+    olga.wait_for_selector("#close")
+    olga.once("dialog", lambda dialog: dialog.accept())
+    olga.click("#close")
+    olga.wait_for_selector("#verification-result", timeout=15_000)
+    assert olga.get_attribute("#verification-result", "class") == "pass"
+    assert olga.inner_text("#verification-result") == "Verified in this browser."
+    checks = olga.locator("#checks li")
+    # the hash, the commitment shown, the one seen before the close, the document's rules,
+    # the attempts' deals, the ranks
+    assert checks.count() == 6, checks.all_inner_texts()
+    assert all(checks.nth(i).get_attribute("data-ok") == "true" for i in range(checks.count()))
+    assert olga.locator("#deals .seed").all_inner_texts() == [str(SEED)]
+    assert "patience tournament verify" in olga.inner_text("#verification")
+    check(olga, "tournament-verified-desktop")
+
+    # Ada saw the commitment before the close: her browser checks that too
+    ada.goto(f"{server}/#/tournaments/{tid}")
+    ada.reload()
+    ada.wait_for_selector("#verification-result")
+    assert ada.get_attribute("#verification-result", "class") == "pass"
+    assert ada.locator("#checks li[data-ok=true]").count() == 6
+    assert "this browser saw before the close" in ada.inner_text("#checks")
+    assert standings(ada) == [("1", "Ada"), ("2", "Bob")]
+
+    # a publication whose salt was changed does not hash to the commitment
+    def tampered(route: Route) -> None:
+        published = route.fetch().json()
+        published["document"]["salt"] = "0" * 64
+        route.fulfill(json=published)
+
+    bob.route("**/verification", tampered)
+    bob.goto(f"{server}/#/tournaments/{tid}")
+    bob.reload()
+    bob.wait_for_selector("#verification-result")
+    assert bob.get_attribute("#verification-result", "class") == "fail"
+    assert "NOT equal" in bob.inner_text("#checks li:first-child")
+    check(bob, "tournament-tampered-phone")
+
+    for context in (ada_context, bob_context, olga_context):
+        context.close()
+    assert not ada_errors, ada_errors
+    assert not bob_errors, bob_errors
+    assert not olga_errors, olga_errors
