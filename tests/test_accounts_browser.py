@@ -193,5 +193,33 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.goto(f"{server}/#/history")
     page.wait_for_selector("#history tbody tr[data-id]")
     check(page, "history-phone")
+    page.click("#history a >> text=Replay")
+    page.wait_for_selector("#replay-board .card")
+    page.click("#replay-last")
+    assert page.inner_text("#replay-step") == "Move 1 of 1: end. Points so far: 0."
+    check(page, "replay-phone")
+    context.close()
+    assert not errors, errors
+
+
+def test_signing_up_by_keyboard_alone(browser: Browser, server: str) -> None:  # noqa: F811
+    context = new_context(browser, DESKTOP)
+    page, errors = watched(context, server)
+    page.goto(f"{server}/#/account")
+    page.wait_for_selector("#signup")
+    # the page's heading has the focus, as after a page load; Tab reaches every field
+    assert page.evaluate("document.activeElement.tagName") == "H2"
+    for _ in range(12):
+        if page.evaluate("document.activeElement.id") == "signup-name":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "signup-name"
+    page.keyboard.type("Cyd")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "signup-password"
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#no-stats")
+    assert page.inner_text("#nav a.who") == "Cyd"
     context.close()
     assert not errors, errors

@@ -36,7 +36,7 @@ export async function replayPage(page, id) {
 
   page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}`;
   page.append(
-    h("p", { class: "help" }, `Deal #${replay.seed}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} moves. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
+    h("p", { class: "help" }, `Deal #${replay.seed}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
     controls, caption, board);
 
   function draw() {
