@@ -189,7 +189,12 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.click("#login button[type=submit]")
     page.wait_for_selector("#nav a.who")
     assert page.inner_text("#nav a.who") == "Bea"
+    # a page that lost the mark of being signed in learns its CSRF token when refused
+    page.evaluate("localStorage.removeItem('patience-signed-in')")
+    page.reload()
+    assert "Sign in" in page.inner_text("#nav")
     play_golf(page, draws=0)  # signed in again: a change with the new CSRF token
+    assert page.inner_text("#nav a.who") == "Bea"
     page.goto(f"{server}/#/history")
     page.wait_for_selector("#history tbody tr[data-id]")
     check(page, "history-phone")

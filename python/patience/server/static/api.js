@@ -27,13 +27,16 @@ function parseAnswer(text) {
 
 // The signed-in player ({ name, operator, csrf }) or null for a guest. Every request that
 // changes anything waits for the first answer of GET /api/me, so that a signed-in
-// player's first move already carries its CSRF token.
+// player's first move already carries its CSRF token. The session's cookie is out of the
+// page's reach (HttpOnly), so a mark in localStorage says whether this browser signed in:
+// a guest's page does not ask (the answer would be a 401 on every load).
 let player = null;
 let known = null; // the promise of the first answer of /api/me
+const SIGNED_IN = "patience-signed-in";
 
 const SAFE = new Set(["GET", "HEAD"]);
 
-async function call(method, path, { token, body } = {}) {
+async function call(method, path, { token, body } = {}, again = true) {
   if (!SAFE.has(method) && known && path !== "/api/me") await known;
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -53,6 +56,11 @@ async function call(method, path, { token, body } = {}) {
   try {
     data = parseAnswer(await response.text());
   } catch (_) { /* not JSON: the status says enough */ }
+  // Signed in, but this page did not know (the mark was lost): learn the token, once.
+  if (response.status === 403 && again && /X-CSRF-Token/.test(data.detail ?? "")) {
+    signedIn(await call("GET", "/api/me").catch(() => null));
+    return call(method, path, { token, body }, false);
+  }
   if (!response.ok) throw new ApiError(response.status, data.detail ?? response.statusText);
   return data;
 }
@@ -64,13 +72,23 @@ const changes = new EventTarget();
 
 function signedIn(answer) {
   player = answer ? { name: answer.name, operator: answer.operator, csrf: answer.csrf } : null;
+  try {
+    if (player) localStorage.setItem(SIGNED_IN, "1");
+    else localStorage.removeItem(SIGNED_IN);
+  } catch (_) { /* no storage: every load asks */ }
   changes.dispatchEvent(new Event("change"));
   return player;
 }
 
 /** The signed-in player, or null: asked of the server once, then kept. */
 export function whoAmI() {
-  if (!known) known = call("GET", "/api/me").then(signedIn, () => signedIn(null));
+  if (!known) {
+    let marked = true;
+    try {
+      marked = localStorage.getItem(SIGNED_IN) === "1";
+    } catch (_) { /* no storage: ask */ }
+    known = marked ? call("GET", "/api/me").then(signedIn, () => signedIn(null)) : Promise.resolve(null);
+  }
   return known;
 }
 
