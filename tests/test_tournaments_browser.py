@@ -181,6 +181,25 @@ def test_two_players_one_deal_standings_and_verification(
     check(bob, "tournament-standings-phone")
     check(ada, "tournament-standings-desktop")
 
+    # Bob's second attempt: left for the tournament's page mid-game, then gone back to
+    bob.click("#play")
+    bob.wait_for_selector("#board .card")
+    second = bob.get_attribute("#board", "data-version")
+    bob.click("#nav >> text=Tournaments")
+    bob.click("#tournaments-running a >> text=Friday Golf")
+    bob.wait_for_selector("#resume")
+    assert "0 of 2" in bob.inner_text("#my-entry")
+    assert bob.locator("#play").count() == 0  # no third attempt, nor a second at once
+    bob.click("#resume")
+    bob.wait_for_selector("#board .card")
+    assert bob.get_attribute("#board", "data-version") != second  # drawn again, the same deal
+    assert columns_shown(bob) == bob_deal
+    bob.click("#end")
+    bob.wait_for_selector("#result:not([hidden])")
+    bob.click("#nav a.back-to-tournament")
+    bob.wait_for_selector("#my-entry")
+    assert bob.locator("#play, #resume").count() == 0
+
     # the operator closes it from its page; the verification view passes
     olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)
     log_in(olga, server, "Olga")
