@@ -7,6 +7,7 @@ artifacts/screenshots/."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from page_checks import DESKTOP, PHONE, check
-from test_browser import BYPASS_CSP, _server, browser  # noqa: F401 (the fixture)
+from patience.server import launch
+from patience.store.catalog import Certified, add
+from patience.store.db import make_engine, migrate
+from test_browser import BYPASS_CSP, browser  # noqa: F401 (the fixture)
 
 PASSWORD = "correct horse battery"
 SEED = 7  # a Golf deal: practice games by its seed
@@ -22,7 +26,19 @@ SEED = 7  # a Golf deal: practice games by its seed
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from _server(tmp_path_factory)
+    """A server whose catalog holds one rated Golf (wrap) deal, of tier 2 (Easy)."""
+    database = tmp_path_factory.mktemp("accounts") / "games.sqlite3"
+    engine = make_engine(f"sqlite:///{database}")
+    migrate(engine)
+    with engine.begin() as connection:
+        rating = {"tier": 2, "score": 0.2, "version": 1, "players": {}}
+        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40, rating), at=1.0)
+    engine.dispose()
+    port = launch.free_port()
+    process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
+    yield f"http://127.0.0.1:{port}"
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
 
 
 def new_context(browser: Browser, viewport: dict[str, int], **options: Any) -> BrowserContext:  # noqa: F811
@@ -78,6 +94,15 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     assert "1 game you played as a guest" in page.inner_text("#page")
     assert stat(page, "Games") == "1"
 
+    # a rated timed deal (Easy: the catalog's tier 2), ended at once
+    page.goto(server)
+    page.check("input[name=game][value=golf]")
+    page.select_option("#options select", "true")
+    page.check("input[name=difficulty][value=easy]")
+    page.click("#start")
+    page.wait_for_selector("#board .card")
+    page.click("#end")
+    page.wait_for_selector("#result:not([hidden])")
     # a game signed in: its start and moves carry the CSRF token, or the server refuses them
     play_golf(page, draws=3)
     page.click("#nav >> text=Statistics")
@@ -86,20 +111,28 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     assert stat(page, "Wins") == "0"
     assert stat(page, "Win rate") == "0.0%"
     assert stat(page, "Current streak") == "0"
+    timed = page.locator("#stats .stat-group[data-game=golf][data-mode=timed]")
+    assert "Golf, wrapping (timed)" in timed.locator("h3").inner_text()
+    tiers = timed.locator("table.tiers tbody tr")
+    assert tiers.count() == 1
+    assert tiers.first.inner_text().split() == ["2", "1", "0", "0.0%"]
     check(page, "stats-desktop")
 
     page.click("#nav >> text=History")
     rows = page.locator("#history tbody tr")
     rows.first.wait_for()
-    assert rows.count() == 2
+    assert rows.count() == 3
     newest = rows.first
     assert newest.locator("td[data-label=Deal]").inner_text() == f"#{SEED}"
     assert newest.locator("td[data-label=Result]").inner_text() == "Lost"
+    rated = rows.nth(1)
+    assert rated.locator("td[data-label=Deal]").inner_text() == "#11"
+    assert rated.locator("td[data-label=Tier]").inner_text() == "2"
     assert page.get_attribute("#export", "href") == "/api/me/export"
     check(page, "history-desktop")
     game_id = newest.get_attribute("data-id")
     exported = page.request.get(f"{server}/api/me/export").text().splitlines()
-    assert len(exported) == 2
+    assert len(exported) == 3
 
     # the replay: step forward and back, each board the record's position
     newest.locator("a", has_text="Replay").click()
