@@ -24,6 +24,7 @@ from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore
 from patience.tournaments import Tournaments
+from patience.tournaments.fairness import canonical, commitment
 from test_browser import BYPASS_CSP, browser  # noqa: F401 (the fixture)
 
 PASSWORD = "correct horse battery"
@@ -247,3 +248,31 @@ def test_two_players_one_deal_standings_and_verification(
     assert not ada_errors, ada_errors
     assert not bob_errors, bob_errors
     assert not olga_errors, olga_errors
+
+
+def test_the_browser_hashes_a_document_as_the_scheme_says(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    """The page's canonical text and SHA-256 are Python's (docs/fairness.md) on a document
+    with non-ASCII text, escapes, nesting and every kind of JSON value."""
+    server, _ = tournament_server
+    document = {
+        "name": 'Café "Ü" \U0001f0a1 \n\t\\ </script> \u2028',
+        "z": [1, None, True, False, "ß", -7, 0],
+        "a": {"b": "\u0001\u001f\u007f", "a": 10**15, "": []},
+        "seed": "18446744073709551615",
+    }
+    context, page, errors = open_page(browser, server, DESKTOP)
+    hashed = page.evaluate(
+        """async (document) => {
+            const { canonical, sha256Hex } = await import('/static/tournaments.js');
+            const text = canonical(document);
+            return { text, hash: await sha256Hex(text) };
+        }""",
+        document,
+    )
+    assert hashed["text"].encode() == canonical(document)
+    assert hashed["hash"] == commitment(document)
+    context.close()
+    assert not errors, errors
