@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
+from sqlalchemy import Engine
 
 from page_checks import DESKTOP, PHONE, check
 from patience.games import new_game
-from patience.players import Accounts
+from patience.players import Accounts, User
 from patience.server import launch
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate
@@ -53,6 +54,7 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     migrate(engine)
     with engine.begin() as connection:
         add(connection, "golf", GOLF, Certified(SEED, 9, 0.01, 40, None), at=1.0)
+        add(connection, "golf", GOLF, Certified(SEED + 1, 9, 0.01, 40, None), at=2.0)
     operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
     now = time.time()
     made = Tournaments(GameStore(engine)).create(
@@ -67,12 +69,62 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
         attempts=2,
         max_entrants=10,
     )
+    big_tournament(engine, operator, now)
     engine.dispose()
     port = launch.free_port()
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     yield f"http://127.0.0.1:{port}", made["id"]
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=10)
+
+
+BIG = 25  # entrants of "Big Golf"
+
+
+def big_elapsed(index: int) -> int:
+    """Seconds the ``index``-th entrant of Big Golf used: pairs tie (0; 1, 2; 3, 4; ...),
+    the 20th and 21st across the standings' first page edge among them."""
+    return (index + 1) // 2
+
+
+def big_tournament(engine: Engine, operator: User, now: float) -> None:
+    """ "Big Golf": ``BIG`` entrants, each ended an attempt at once (no points), the
+    ``index``-th after ``big_elapsed(index)`` seconds, all dealt at the same moment."""
+    clock = Clock(now - 100)
+    store = GameStore(engine, clock=clock)
+    tournaments = Tournaments(store, clock=clock)
+    store.on_game_end(tournaments.game_ended)
+    made = tournaments.create(
+        operator,
+        name="Big Golf",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=clock.now - 1,
+        closes_at=now + 3600,
+        max_entrants=BIG,
+    )
+    accounts = Accounts(engine)
+    players = [accounts.create(f"Player {index:02}", PASSWORD) for index in range(BIG)]
+    start = clock.now
+    games = []
+    for player in players:
+        tournaments.join(player, made["id"])
+        games.append(tournaments.start_attempt(player, made["id"])[0])
+    for index, live in enumerate(games):
+        clock.now = start + big_elapsed(index)
+        store.play(live, "end")
+
+
+class Clock:
+    """Seconds the fixture moves."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def open_page(
@@ -274,5 +326,34 @@ def test_the_browser_hashes_a_document_as_the_scheme_says(
     )
     assert hashed["text"].encode() == canonical(document)
     assert hashed["hash"] == commitment(document)
+    context.close()
+    assert not errors, errors
+
+
+def test_standings_a_page_at_a_time_with_ties_across_the_page_edge(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    server, _ = tournament_server
+    context, page, errors = open_page(browser, server, PHONE, has_touch=True)
+    page.goto(f"{server}/#/tournaments")
+    page.click("#tournaments-running a >> text=Big Golf")
+    page.wait_for_selector("#standings tbody tr >> text=Player 00")
+    elapsed = [big_elapsed(index) for index in range(BIG)]
+    ranks = [1 + sum(other < mine for other in elapsed) for mine in elapsed]
+    expected = [(str(rank), f"Player {index:02}") for index, rank in enumerate(ranks)]
+    assert standings(page) == expected[:20]
+    assert page.inner_text("#standings-summary") == "Places 1 to 20 of 25 with a finished attempt."
+    assert page.is_disabled("#standings-previous")
+    assert page.inner_text("#entry").split("\n")[-1] == "The tournament is full."
+    check(page, "tournament-big-phone")
+    page.click("#standings-next")
+    page.wait_for_selector("#standings tbody tr >> text=Player 24")
+    assert standings(page) == expected[20:]
+    assert standings(page)[0][0] == "20"  # tied with the last row of the page before
+    assert page.is_disabled("#standings-next")
+    page.click("#standings-previous")
+    page.wait_for_selector("#standings tbody tr >> text=Player 00")
+    assert standings(page) == expected[:20]
     context.close()
     assert not errors, errors

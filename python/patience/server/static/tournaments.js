@@ -139,7 +139,9 @@ function drawEntry(section, t, refresh) {
   const error = alertLine("entry-error");
   section.replaceChildren(h("h3", { id: "entry-title", tabindex: -1 }, "Your entry"));
   if (!player) {
-    section.append(h("p", {}, h("a", { href: "#/account" }, "Sign in or create an account"), " to join."));
+    if (t.status === "finished") section.append(h("p", {}, "The tournament has closed."));
+    else if (t.entrants >= t.max_entrants) section.append(h("p", {}, "The tournament is full."));
+    else section.append(h("p", {}, h("a", { href: "#/account" }, "Sign in or create an account"), " to join."));
     return;
   }
   const me = t.me ?? { joined: false, attempts_used: 0, attempts_left: t.attempts, best_score: null, running: null };
