@@ -55,6 +55,7 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     with engine.begin() as connection:
         add(connection, "golf", GOLF, Certified(SEED, 9, 0.01, 40, None), at=1.0)
         add(connection, "golf", GOLF, Certified(SEED + 1, 9, 0.01, 40, None), at=2.0)
+        add(connection, "golf", GOLF, Certified(SEED + 2, 9, 0.01, 40, None), at=3.0)
     operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
     now = time.time()
     made = Tournaments(GameStore(engine)).create(
@@ -355,5 +356,45 @@ def test_standings_a_page_at_a_time_with_ties_across_the_page_edge(
     page.click("#standings-previous")
     page.wait_for_selector("#standings tbody tr >> text=Player 00")
     assert standings(page) == expected[:20]
+    context.close()
+    assert not errors, errors
+
+
+def test_an_operator_creates_a_tournament_from_the_lobby(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    server, _ = tournament_server
+    context, page, errors = open_page(browser, server, DESKTOP)
+    sign_up(page, server, "Dee")
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#tournaments-running")
+    assert page.locator("#create").count() == 0  # players do not see the form
+    page.goto(f"{server}/#/account")
+    page.click("#logout")
+    page.wait_for_selector("#login")
+    log_in(page, server, "Olga")
+    page.goto(f"{server}/#/tournaments")
+    page.click("#create-details summary")
+
+    def create(name: str) -> None:
+        page.fill("#create-name", name)
+        page.select_option("#create-game", "golf")
+        page.select_option("#create select[name='option:wrap']", "true")
+        page.select_option("#create-policy", "shared")
+        page.fill("#create input[name=minutes]", "30")
+        page.click("#create button[type=submit]")
+
+    check(page, "tournament-create-desktop")
+    create("Form Golf")
+    page.wait_for_selector("h2 >> text=Form Golf")
+    assert "Golf, wrapping" in page.inner_text("#rules")
+    assert len(page.inner_text("#commitment")) == 64
+    # the catalog has no unused deal left: refused, with the reason
+    page.goto(f"{server}/#/tournaments")
+    page.click("#create-details summary")
+    create("Another Golf")
+    page.wait_for_selector("#create-error:not(:empty)")
+    assert "the catalog has 0 unused Golf deals" in page.inner_text("#create-error")
     context.close()
     assert not errors, errors

@@ -138,6 +138,7 @@ export const accounts = {
 
 export const tournaments = {
   list: () => call("GET", "/api/tournaments"),
+  create: (request) => call("POST", "/api/tournaments", { body: request }),
   read: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   join: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/join`),
   attempt: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/attempts`),

@@ -25,7 +25,7 @@ export async function tournamentsPage(page) {
   const { tournaments: all } = await tournaments.list();
   const player = currentPlayer();
   if (!player) page.append(h("p", {}, h("a", { href: "#/account" }, "Sign in"), " to enter a tournament; anyone can follow the standings."));
-  if (player?.operator) page.append(h("p", { class: "help" }, "Operators make tournaments with ", h("code", {}, "patience tournament create"), " or POST /api/tournaments."));
+  if (player?.operator) page.append(await createForm());
   for (const status of ["running", "open", "finished"]) {
     const mine = all.filter((t) => t.status === status);
     const heading = { running: "Running now", open: "Opening soon", finished: "Finished" }[status];
@@ -38,6 +38,78 @@ export async function tournamentsPage(page) {
         status === "open" ? ["opens ", timeElement(t.opens_at)] : status === "running" ? ["closes ", timeElement(t.closes_at)] : ["closed ", timeElement(t.closes_at)])))));
     page.append(section);
   }
+}
+
+// An operator's form for a new tournament (POST /api/tournaments); its deals are claimed
+// from the catalog at once, so a catalog without enough deals is refused with the reason.
+async function createForm() {
+  const games = await api.games();
+  const error = alertLine("create-error");
+  const number = (name, value, min, max, label) =>
+    h("label", { class: "field" }, h("span", {}, label), h("input", { name, type: "number", value, min, max, required: true, inputmode: "numeric" }));
+  const gameSelect = h("select", { name: "game", id: "create-game" }, games.map((game) => h("option", { value: game.name }, game.title)));
+  const options = h("div", { class: "options" });
+  const drawOptions = () => {
+    const game = games.find((g) => g.name === gameSelect.value);
+    options.replaceChildren(...(game?.options ?? []).map((option) => h("label", { class: "field" }, h("span", {}, option.name),
+      h("select", { name: `option:${option.name}` }, option.values.map((value) =>
+        h("option", { value: JSON.stringify(value), selected: value === option.default }, String(value)))))));
+  };
+  gameSelect.addEventListener("change", drawOptions);
+  drawOptions();
+  const tier = number("tier", 5, 1, 10, "Tier (1 easiest, 10 hardest)");
+  const policy = h("select", { name: "policy", id: "create-policy" },
+    h("option", { value: "shared" }, "One deal, the same for everyone"),
+    h("option", { value: "tier" }, "One deal of a tier for each attempt"));
+  const showTier = () => { tier.hidden = policy.value !== "tier"; };
+  policy.addEventListener("change", showTier);
+  showTier();
+  const submit = h("button", { type: "submit" }, "Create");
+  const form = h("form", { id: "create", class: "card-form", "aria-labelledby": "create-title" },
+    h("h3", { id: "create-title" }, "New tournament (operators)"),
+    h("label", { class: "field" }, h("span", {}, "Name"), h("input", { name: "name", id: "create-name", required: true, maxlength: 64 })),
+    h("div", { class: "columns" },
+      h("label", { class: "field" }, h("span", {}, "Game"), gameSelect), options,
+      h("label", { class: "field" }, h("span", {}, "Deals"), policy), tier,
+      number("clock", "", 10, 3600, "Clock, seconds an attempt"),
+      number("attempts", 1, 1, 100, "Attempts per player"),
+      number("max_entrants", 100, 1, 100000, "Most entrants"),
+      number("opens_in", 0, 0, 525600, "Opens in (minutes)"),
+      number("minutes", 60, 1, 525600, "Runs for (minutes)")),
+    h("p", { class: "help" }, "Every deal is claimed from the server's catalog of certified deals at once, and its SHA-256 commitment published."),
+    submit, error);
+  form.querySelector("[name=clock]").required = false;
+  form.querySelector("[name=clock]").placeholder = "the game's own";
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const variant = {};
+    for (const [key, value] of data.entries()) if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
+    const opens = Date.now() / 1000 + Number(data.get("opens_in")) * 60;
+    const request = {
+      name: data.get("name"),
+      game: data.get("game"),
+      variant,
+      policy: data.get("policy"),
+      tier: data.get("policy") === "tier" ? Number(data.get("tier")) : null,
+      opens_at: opens,
+      closes_at: opens + Number(data.get("minutes")) * 60,
+      attempts: Number(data.get("attempts")),
+      max_entrants: Number(data.get("max_entrants")),
+      clock: data.get("clock") ? Number(data.get("clock")) : null,
+    };
+    submit.disabled = true;
+    error.textContent = "";
+    try {
+      const made = await tournaments.create(request);
+      location.hash = `#/tournaments/${made.id}`;
+    } catch (refusal) {
+      error.textContent = refusal.message;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return h("details", { class: "create", id: "create-details" }, h("summary", {}, "New tournament"), form);
 }
 
 /** #/tournaments/ID: the tournament, its standings, and the verification once closed. */
