@@ -177,7 +177,7 @@ const BOARDS = {
 };
 
 // How many card widths each game needs across, the widest row.
-const ACROSS = { klondike: 7, golf: 7, kansas: 7.3, expert: 10.6 };
+const ACROSS = { klondike: 7, golf: 7, kansas: 7.3, expert: 11 };
 
 const coarse = () => window.matchMedia("(pointer: coarse)").matches;
 
@@ -237,7 +237,7 @@ export function fitBoard(container) {
   const below = game === "golf" ? cardH + gap * 2 : 0;
   const room = height - tableauTop - below;
   const floorUp = Math.max(Math.round(indexSize * 1.25 + 4), coarse() ? 22 : 0);
-  const wantUp = Math.max(Math.round(cardH * 0.28), floorUp);
+  const wantUp = Math.max(Math.round(cardH * 0.3), coarse() ? floorUp + 8 : floorUp);
   const floorDown = Math.max(4, Math.round(cardH * 0.05));
   const wantDown = Math.round(cardH * 0.12);
   [...columnsRow.children].forEach((column, index) => {
