@@ -140,11 +140,10 @@ def test_a_whole_klondike_game_by_dragging_and_clicking(page: Page) -> None:
                 else (f'#board [data-src="{source}:{card}"]')
             )
             act = lambda sel=selector, d=dest: drag(page, sel, f'#board [data-dest="{d}"]')  # noqa: E731
-        else:  # from the waste or a foundation: click, then click the column
-
-            def act(s: str = source, d: str = dest) -> None:
-                page.click(f'#board [data-src="{s}"]')
-                page.click(f'#board .column[data-dest="{d}"]')
+        else:  # from the waste or a foundation: dragged (a click would send it home)
+            act = lambda s=source, d=dest: drag(  # noqa: E731
+                page, f'#board [data-src="{s}"]', f'#board .column[data-dest="{d}"]'
+            )
 
         answered(page, act)
         mirror.play(move)
@@ -298,7 +297,7 @@ def test_the_clock_runs_out(browser: Browser, short_clock_server: str) -> None:
     page.goto(short_clock_server)
     start(page, "golf")
     page.wait_for_selector("#result:not([hidden])", timeout=15_000)
-    assert "Time is up" in page.inner_text("#breakdown")
+    assert page.inner_text("#result-title") == "Time is up"
     assert page.inner_text("#clock") == "0:00"
     assert page.is_disabled("#undo")
     page.close()
@@ -340,14 +339,15 @@ def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: s
     page.wait_for_selector("#board .card")
     assert "Easy 2/10" in page.inner_text("#title")
     shot(page, "golf-easy")
-    answered(page, lambda: page.click("#end"))
+    page.click("#end")  # ending a game asks first
+    answered(page, lambda: page.click("#confirm-yes"))
     page.wait_for_selector("#result:not([hidden])")
     assert "Easy, tier 2 of 10" in page.inner_text("#breakdown")
     page.click("#to-lobby")
     page.check("input[name=difficulty][value=expert]")
     page.click("#start")
     page.wait_for_function("document.querySelector('#lobby-error').textContent !== ''")
-    assert "no Expert deal of Golf (wrap) is left" in page.inner_text("#lobby-error")
+    assert "No Expert deal of Golf (wrap) is left" in page.inner_text("#lobby-error")
     # the status bar (clock, score) belongs to the table, not the lobby
     assert page.locator("#status").is_hidden()
     context.close()

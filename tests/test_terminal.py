@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import sys
+import threading
 from collections.abc import Iterator
 
+import pytest
 from rich.console import Console
 
 from layouts import CLUBS, klondike_deal
 from patience.games.klondike import Klondike
 from patience.session import Session
-from patience.terminal import TerminalGame
+from patience.terminal import TerminalGame, read_key
 
 
 class Script:
@@ -84,3 +89,31 @@ def test_end_of_input_leaves_cleanly() -> None:
     TerminalGame(session, console=console, read=read).run()
     assert "Leaving the game." in console.export_text()
     assert session.is_over()
+
+
+def _read_key_from_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], typed: bytes
+) -> str:
+    """``read_key`` on a real pseudo-terminal, ``typed`` arriving there at once (as a paste
+    does) while it waits."""
+    controller, terminal = pty.openpty()
+    with os.fdopen(terminal, "r") as stdin:
+        monkeypatch.setattr(sys, "stdin", stdin)
+        writer = threading.Timer(0.1, os.write, (controller, typed))
+        writer.start()
+        try:
+            with capsys.disabled():
+                return read_key("> ")
+        finally:
+            writer.join()
+            os.close(controller)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [(b"help\n", "help"), (b"undo\n", "undo"), (b"quit\n", "quit"), (b"3", "3"), (b" ", " ")],
+)
+def test_golf_reads_a_pasted_word_whole_and_a_key_alone(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], typed: bytes, read: str
+) -> None:
+    assert _read_key_from_terminal(monkeypatch, capsys, typed) == read

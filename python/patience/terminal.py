@@ -7,6 +7,7 @@ player may see. Moves are typed in RULES.md notation; a card (``Qh``) or a place
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, Final
@@ -192,10 +193,16 @@ SINGLE_KEYS: Final = frozenset("1234567 uq?\n")
 """Keys that act at once when Golf is played on a real terminal."""
 
 
+PASTE_SECONDS: Final = 0.02
+"""How soon after a key more input must be waiting for the two to be one paste."""
+
+
 def read_key(prompt: str) -> str:
     """Read one key press without waiting for Enter (for Golf on a terminal): a single
     key of :data:`SINGLE_KEYS` is returned as it is; any other key starts a line, read
-    to its end as :func:`input` would."""
+    to its end as :func:`input` would. Text that arrives at once (pasted: ``help``,
+    ``undo``) is a line too, never a key followed by the rest of the word."""
+    import select
     import termios
     import tty
 
@@ -204,16 +211,25 @@ def read_key(prompt: str) -> str:
     saved = termios.tcgetattr(descriptor)
     try:
         tty.setcbreak(descriptor)  # keys arrive one at a time; Ctrl-C still interrupts
-        key = sys.stdin.read(1)
+        # Read the descriptor itself: a buffered read would take a paste's rest out of
+        # sight of select.
+        arrived = os.read(descriptor, 1)
+        while select.select([descriptor], [], [], PASTE_SECONDS)[0]:
+            more = os.read(descriptor, 1024)
+            if not more:
+                break
+            arrived += more
     finally:
         termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
-    if key in ("", "\x04"):
+    text = arrived.decode(errors="replace")
+    if text in ("", "\x04"):
         raise EOFError
-    if key in SINGLE_KEYS:
-        print("space" if key == " " else key.strip())
-        return key
-    print(key, end="", flush=True)
-    return key + input()
+    if text in SINGLE_KEYS:
+        print("space" if text == " " else text.strip())
+        return text
+    line, newline, _ = text.partition("\n")
+    print(line, end="" if not newline else "\n", flush=True)
+    return line if newline else line + input()
 
 
 class TerminalGame:

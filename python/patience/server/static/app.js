@@ -1,24 +1,93 @@
-// The browser client: lobby, the board of each game, moves by drag and drop, by click
-// (pick, then place), by double-click (to the foundation), by keys, and by typed notation.
-// The server referees everything: the client only draws the view it is sent.
+// The browser client: the lobby (a new game, a game in progress, a deal by its link),
+// the table (the board, its controls, the clock), and the result. The server referees
+// everything: the client only draws the view it is sent.
+//
+// Other parts of a page may open a game here: dispatch `patience:play` on document with
+// `detail = { answer, token }` (a fresh answer of POST /api/sessions or of a tournament's
+// attempt). When a game ends, `patience:ended` is dispatched with `detail = answer`.
 
 import { api, ApiError } from "./api.js";
 import { drawBoard, fitBoard } from "./board.js";
+import { cardName } from "./cards.js";
+import { attachInput } from "./input.js";
+import { playOut } from "./playout.js";
+import { dealLink, showResult } from "./result.js";
+import { RULES, VARIANT_RULES } from "./rules.js";
+import { moveWords, playedWords, reasonWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
-let view = null; // the last answer of the server
+let view = null; // the last answer of the server about the game on the table
 let auth = null; // { id, token, request }
-let picked = null; // { src, element }
-let clockBase = null; // { remaining, at }
+let clockBase = null; // { remaining, at, running }
+const GAMES_KEY = "patience-games"; // a guest's games in progress, by their tokens
+const OPTIONS_KEY = "patience-options";
+
+// -- card options, kept between visits ---------------------------------------------------
+
+function loadOptions() {
+  const options = JSON.parse(localStorage.getItem(OPTIONS_KEY) ?? "{}");
+  $("four-colour").checked = Boolean(options.fourColour);
+  $("large-index").checked = Boolean(options.largeIndex);
+  applyOptions();
+}
+
+function applyOptions() {
+  document.body.classList.toggle("four-colour", $("four-colour").checked);
+  document.body.classList.toggle("large-index", $("large-index").checked);
+  localStorage.setItem(OPTIONS_KEY, JSON.stringify({ fourColour: $("four-colour").checked, largeIndex: $("large-index").checked }));
+}
+
+// -- games in progress -------------------------------------------------------------------
+
+function savedGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(GAMES_KEY) ?? "[]");
+    return Array.isArray(list) ? list : [];
+  } catch (_) {
+    return [];
+  }
+}
+
+function keepGame(entry) {
+  const list = savedGames().filter((game) => game.id !== entry.id);
+  list.unshift(entry);
+  localStorage.setItem(GAMES_KEY, JSON.stringify(list.slice(0, 8)));
+}
+
+function forgetGame(id) {
+  localStorage.setItem(GAMES_KEY, JSON.stringify(savedGames().filter((game) => game.id !== id)));
+}
+
+async function listResumable() {
+  const list = $("resume-list");
+  list.replaceChildren();
+  for (const saved of savedGames()) {
+    let answer;
+    try {
+      answer = await api.read(saved.id, saved.token);
+    } catch (_) {
+      forgetGame(saved.id);
+      continue;
+    }
+    if (answer.outcome) { forgetGame(saved.id); continue; }
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    const left = Math.max(0, Math.ceil(answer.clock.remaining));
+    button.textContent = `Resume ${titleText(answer)} · ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    button.addEventListener("click", () => { auth = saved; show(answer); });
+    item.append(button);
+    list.append(item);
+  }
+  $("resume").hidden = !list.children.length;
+}
 
 // -- lobby -------------------------------------------------------------------------------
 
 async function showLobby() {
+  leaveTable();
   $("lobby").hidden = false;
-  $("table").hidden = true;
-  $("result").hidden = true;
-  $("status").hidden = true;
   if (!games.length) games = await api.games();
   // Back in the lobby, the last game and its options stay chosen.
   const form = new FormData($("new-game"));
@@ -26,24 +95,40 @@ async function showLobby() {
   const options = [...form.entries()].filter(([key]) => key.startsWith("option:"));
   const choice = $("game-choice");
   choice.querySelectorAll("label").forEach((label) => label.remove());
-  games.forEach((game) => {
+  for (const game of games) {
     const label = document.createElement("label");
-    label.innerHTML = `<input type="radio" name="game" value="${game.name}" ${game.name === chosen ? "checked" : ""}> ${game.title}`;
+    const input = document.createElement("input");
+    Object.assign(input, { type: "radio", name: "game", value: game.name, checked: game.name === chosen });
+    label.append(input, ` ${game.title}`);
     choice.append(label);
-  });
+  }
   renderOptions();
   for (const [key, value] of options) {
     const select = document.querySelector(`#options select[name="${key}"]`);
     if (select) select.value = value;
   }
   updateDifficultyRow();
+  listResumable();
+}
+
+// The table is left: its game goes on in the server (and can be resumed), but its clock,
+// its answers still on their way and its result no longer show.
+function leaveTable() {
+  showing++;
+  view = null;
+  clockBase = null;
+  input.clearPick();
+  $("table").hidden = true;
+  $("result").hidden = true;
+  $("status").hidden = true;
+  $("error").textContent = "";
 }
 
 function renderOptions() {
   const name = new FormData($("new-game")).get("game");
   const game = games.find((g) => g.name === name);
   const options = $("options");
-  options.innerHTML = "";
+  options.replaceChildren();
   for (const option of game?.options ?? []) {
     const label = document.createElement("label");
     label.textContent = `${option.name} `;
@@ -59,40 +144,42 @@ function renderOptions() {
     label.append(select);
     options.append(label);
   }
-  // Difficulty: for the games whose deals are rated; a deal of a difficulty is the server's
-  // choice, so it takes no seed.
   updateDifficultyRow();
+}
+
+function chosenVariant() {
+  const variant = {};
+  for (const [key, value] of new FormData($("new-game")).entries()) {
+    if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
+  }
+  return variant;
 }
 
 // Difficulty is offered for the variants whose deals are rated.
 function updateDifficultyRow() {
   const form = new FormData($("new-game"));
   const game = games.find((g) => g.name === form.get("game"));
-  const variant = {};
-  for (const [key, value] of form.entries()) {
-    if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
-  }
+  const variant = chosenVariant();
   const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
   const rated = (game?.rated_variants ?? []).some((v) => same(v, variant));
   $("difficulty-row").hidden = !rated;
   if (!rated) document.querySelector('input[name="difficulty"][value=""]').checked = true;
-  updateSeedRow();
-}
-
-function updateSeedRow() {
-  const form = new FormData($("new-game"));
-  $("seed-row").hidden = form.get("mode") !== "practice" || Boolean(form.get("difficulty"));
+  $("seed-row").hidden = form.get("mode") !== "practice" || Boolean(new FormData($("new-game")).get("difficulty"));
+  // how to play the chosen game and variant
+  $("rules-title").textContent = game ? game.title : "";
+  const lines = [...(RULES[game?.name] ?? [])];
+  for (const [key, value] of Object.entries(variant)) {
+    const line = VARIANT_RULES[`${game?.name}:${key}:${value}`];
+    if (line) lines.push(line);
+  }
+  $("rules").replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
 }
 
 const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
 
-function difficultyText(answer) {
-  if (answer.tier === null || answer.tier === undefined) return "";
-  return ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} ${answer.tier}/10`;
-}
-
 $("new-game").addEventListener("change", (event) => {
   if (event.target.name === "game") renderOptions();
+  else if (event.target.type === "checkbox") applyOptions();
   else updateDifficultyRow();
   $("lobby-error").textContent = "";
 });
@@ -100,21 +187,26 @@ $("new-game").addEventListener("change", (event) => {
 $("new-game").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = new FormData($("new-game"));
-  const variant = {};
-  for (const [key, value] of form.entries()) {
-    if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
-  }
-  const request = { game: form.get("game"), variant, mode: form.get("mode") };
+  const request = { game: form.get("game"), variant: chosenVariant(), mode: form.get("mode") };
   const difficulty = form.get("difficulty");
   if (difficulty) request.difficulty = difficulty;
   const seed = $("seed").value.trim();
-  if (request.mode === "practice" && seed && !difficulty) request.seed = seed;
+  if (request.mode === "practice" && seed && !difficulty) {
+    if (!/^\d+$/.test(seed)) {
+      $("lobby-error").textContent = "A deal number is a whole number, such as 42 (or leave it empty for a random deal).";
+      $("seed").focus();
+      return;
+    }
+    request.seed = seed; // as a string: a JavaScript number holds only 53 bits exactly
+  }
   $("lobby-error").textContent = "";
   $("start").disabled = true;
   try {
     await startGame(request);
   } catch (error) {
-    $("lobby-error").textContent = error.message;
+    $("lobby-error").textContent = reasonWords(error instanceof ApiError && Array.isArray(error.detail)
+      ? error.detail.map((item) => item.msg.replace(/^Value error, /, "")).join("; ")
+      : error.message);
   } finally {
     $("start").disabled = false;
   }
@@ -128,6 +220,7 @@ async function startGame(request) {
 function open(answer, request = { game: answer.game, variant: answer.variant, mode: answer.mode }) {
   auth = { id: answer.id, token: answer.token, request };
   sessionStorage.setItem("patience-game", JSON.stringify(auth));
+  keepGame(auth);
   $("error").textContent = "";
   show(answer);
 }
@@ -139,7 +232,7 @@ async function startAgain(request) {
     await startGame(request);
   } catch (error) {
     await showLobby();
-    $("lobby-error").textContent = error.message;
+    $("lobby-error").textContent = reasonWords(error.message);
   }
 }
 
@@ -147,104 +240,62 @@ async function startAgain(request) {
 
 let showing = 0; // which answer is being shown: a newer one stops an older one's play-out
 
+function titleText(answer) {
+  const tier = answer.tier === null || answer.tier === undefined ? "" : ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} ${answer.tier}/10`;
+  return `${answer.title}${variantText(answer.variant)}${answer.mode === "practice" ? " (practice)" : ""}${tier}`;
+}
+
 async function show(answer) {
   const ticket = ++showing;
+  const before = view?.id === answer.id ? view.board : null;
   view = answer;
-  picked = null;
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("status").hidden = false;
-  $("title").textContent = `${answer.title}${variantText(answer.variant)}${answer.mode === "practice" ? " (practice)" : ""}${difficultyText(answer)}`;
+  $("title").textContent = titleText(answer);
   $("score").textContent = answer.score;
+  const over = answer.outcome !== null;
   $("undo").disabled = !answer.can_undo;
-  $("end").disabled = answer.outcome !== null;
-  document.querySelector(".practice").hidden = answer.mode !== "practice";
+  $("end").disabled = over;
+  $("hint").disabled = over;
+  $("restart").disabled = over;
+  for (const button of document.querySelectorAll(".practice-only")) button.hidden = answer.mode !== "practice";
+  const link = dealLink(answer);
+  $("deal").hidden = !link;
+  if (link) { $("deal").href = link; $("deal").textContent = `Deal ${answer.seed}`; }
+  $("counters").textContent = counterText(answer);
   clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running };
-  if (answer.last) {
+  if (answer.last && !answer.repeated) {
     const points = answer.last.total_points;
     if (points) flashPoints(points);
-    const auto = answer.last.auto.length ? `, then ${answer.last.auto.length} cards played out` : "";
-    announce(`${answer.last.move}${points ? `, ${points > 0 ? "+" : ""}${points} points` : ""}${auto}`);
+    announce(playedWords(answer.last, before, answer.board, answer.game));
     const steps = answer.last.auto;
     if (steps.length && steps.every((step) => step.card) && !reducedMotion()) {
-      await playOut(answer, () => ticket === showing);
+      await playOut($("board"), answer, () => ticket === showing, renderBoard);
       if (ticket !== showing) return;
     }
   }
   renderBoard(answer);
   if (answer.result) {
-    showResult(answer.result, answer);
+    forgetGame(answer.id);
+    showResult($("result"), answer);
+    announce(`${$("result-title").textContent} Score ${answer.result.score}.`);
     document.dispatchEvent(new CustomEvent("patience:ended", { detail: answer }));
-  }
-  else $("result").hidden = true;
+  } else $("result").hidden = true;
 }
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// -- the automatic play-out, card by card ------------------------------------------------
-
-const RANK_ORDER = "A23456789TJQK";
-
-// The boards of a play-out: boards[i] is the board before step i (the answer's board with
-// the steps from i on taken back, last first), landings[i] the foundation pile step i
-// fills (its index on the board).
-function playOutBoards(board, steps) {
-  const before = structuredClone(board);
-  const boards = new Array(steps.length);
-  const landings = new Array(steps.length);
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const { move, card } = steps[i];
-    const rank = RANK_ORDER.indexOf(card[0]);
-    const below = rank > 0 ? RANK_ORDER[rank - 1] + card[1] : null;
-    if (Array.isArray(before.foundation)) {
-      const index = before.foundation.findIndex((slot) => slot?.top === card);
-      landings[i] = index;
-      before.foundation[index] = below ? { top: below, cards: before.foundation[index].cards - 1 } : null;
-    } else {
-      landings[i] = Object.keys(before.foundation).indexOf(card[1]);
-      before.foundation[card[1]] = below;
-    }
-    const source = move.split(">")[0];
-    if (source === "w") before.waste.push(card);
-    else if (source.startsWith("h")) before.hand.push(card);
-    else before.tableau[Number(source.slice(1)) - 1].cards.push(card);
-    boards[i] = structuredClone(before);
-  }
-  return { boards, landings };
-}
-
-// The element of the card a play-out step moves, on the board drawn before it.
-function playOutSource(step) {
-  const source = step.move.split(">")[0];
-  if (source === "w") return document.querySelector('#board [data-src="w"]');
-  if (source.startsWith("h")) return document.querySelector(`#board [data-src="h:${step.card}"]`);
-  return document.querySelector(`#board .column[data-dest="${source}"] .card:last-child`);
-}
-
-// Show the cards the game played out flying home one by one, the board redrawn after each;
-// stops early when `current()` says a newer answer is being shown.
-async function playOut(answer, current) {
-  const steps = answer.last.auto;
-  const { boards, landings } = playOutBoards(answer.board, steps);
-  const pace = Math.max(40, Math.min(120, 2400 / steps.length)); // milliseconds a card
-  $("board").dataset.playingOut = "true";
-  for (let i = 0; i < steps.length && current(); i++) {
-    renderBoard({ ...answer, board: boards[i] });
-    const card = playOutSource(steps[i]);
-    const target = document.querySelectorAll("#board [data-dest='f']")[landings[i]];
-    if (!card || !target) continue;
-    const from = card.getBoundingClientRect();
-    const to = target.getBoundingClientRect();
-    card.classList.add("flying");
-    const shift = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
-    await card.animate([{ transform: "none" }, { transform: shift }], { duration: pace, easing: "ease-in" }).finished;
-  }
-  delete $("board").dataset.playingOut;
+function counterText(answer) {
+  const board = answer.board;
+  if (answer.game === "golf") return `Streak ${board.streak ?? 0}`;
+  if (answer.game === "klondike") return `Recycles ${board.recycles ?? 0}`;
+  return "";
 }
 
 function variantText(variant) {
   const parts = Object.entries(variant).map(([key, value]) =>
-    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrapping" : "no wrap") : `${key} ${value}`);
+    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrap" : "no wrap") : `${key} ${value}`);
   return parts.length ? `, ${parts.join(", ")}` : "";
 }
 
@@ -260,41 +311,28 @@ function announce(text) {
   $("announce").textContent = text;
 }
 
-function showResult(result, answer) {
-  const rows = [
-    ["Outcome", result.won ? "Won" : { ended: "Ended", stuck: "No moves left", timeout: "Time is up" }[result.reason] ?? result.reason],
-    ["Cards home", result.cards_home],
-    ["Points", result.points],
-    ["Time bonus", result.time_bonus],
-    ["Score", result.score],
-    ["Time", `${result.elapsed.toFixed(1)} s`],
-  ];
-  if (answer.tier !== null && answer.tier !== undefined) {
-    rows.push(["Difficulty", `${DIFFICULTY_NAMES[answer.difficulty]}, tier ${answer.tier} of 10`]);
-  }
-  $("breakdown").innerHTML = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
-  $("result-title").textContent = result.won ? "You won!" : "Game over";
-  $("result").hidden = false;
-  $("result").scrollIntoView({ block: "nearest" });
-  announce(`Game over. Score ${result.score}, time bonus ${result.time_bonus}.`);
-}
-
-// -- the board ---------------------------------------------------------------------------
-
-const HELP = {
-  klondike: "Drag cards, or click a card then its destination. Double-click sends a card home. Click the hand to draw. Keys: d draw, u undo.",
-  golf: "Click a column's card (or press 1-7) to play it on the waste; space draws; u undoes.",
-  kansas: "Drag a card (and the cards on it) or click then place. Double-click sends a card home. Keys: d draw, u undo.",
-  expert: "Drag strings, or click then place; drop a card on the hand to hold it. Double-click sends a card to the piles. u undoes.",
+const HELP_POINTER = {
+  klondike: "Drag cards, or click a card and then where it goes; a card that can go home goes there when clicked. Click the hand to draw. Keys: arrows and Enter, d draw, u undo.",
+  golf: "Click a column's bottom card (or press 1-7) to play it on the waste; space draws; u undoes.",
+  kansas: "Drag a card (with the cards on it), or click it and then where it goes; a card that can go home goes there when clicked. Keys: arrows and Enter, d draw, u undo.",
+  expert: "Drag strings, or click a card and then where it goes; drop a card on the hand to hold it. A card that can go to the piles goes there when clicked. Keys: arrows and Enter, u undo.",
+};
+const HELP_TOUCH = {
+  klondike: "Drag cards, or tap a card and then where it goes; a card that can go home goes there when tapped. Tap the hand to draw.",
+  golf: "Tap a column's bottom card to play it on the waste; tap the stock to draw.",
+  kansas: "Drag cards, or tap a card and then where it goes; a card that can go home goes there when tapped.",
+  expert: "Drag strings, or tap a card and then where it goes; drop a card on the hand to hold it.",
 };
 
 let version = 0;
 function renderBoard(answer) {
   const board = $("board");
+  const hadFocus = board.contains(document.activeElement);
   board.dataset.version = String(++version); // tests wait for the next answer by this
-  board.dataset.game = answer.game;
   drawBoard(board, answer);
-  $("help").textContent = HELP[answer.game];
+  input.afterDraw({ hadFocus });
+  const touch = window.matchMedia("(pointer: coarse)").matches;
+  $("help").textContent = (touch ? HELP_TOUCH : HELP_POINTER)[answer.game];
 }
 
 // -- moves -------------------------------------------------------------------------------
@@ -305,144 +343,133 @@ function renderBoard(answer) {
 let pending = Promise.resolve();
 
 function enqueue(request) {
+  let accepted = false;
   pending = pending.then(async () => {
     if (!auth || !view || view.outcome) return;
+    const id = auth.id;
     try {
-      show(await request(view.move_count));
+      const answer = await request(view.move_count);
+      if (view?.id !== id) return; // the player left this game meanwhile
+      accepted = true;
+      show(answer);
     } catch (error) {
-      refused(error);
+      if (view?.id === id) refused(error);
     }
   });
-  return pending;
+  return pending.then(() => accepted);
 }
 
 function send(move) {
-  if (!auth || !view || view.outcome) return;
+  if (!auth || !view || view.outcome) return Promise.resolve(false);
   $("error").textContent = "";
+  clearHint();
   return enqueue((count) => api.move(auth.id, auth.token, move, count));
 }
 
 function refused(error) {
-  $("error").textContent = error.message;
-  announce(`Refused: ${error.message}`);
-  clearPick();
+  const reason = reasonWords(error.message);
+  $("error").textContent = reason;
+  announce(`Not allowed: ${reason}`);
+  input.clearPick();
   if (error instanceof ApiError && error.status === 409 && /time is up/.test(error.message)) refresh();
 }
 
 async function refresh() {
-  if (!auth) return;
-  show(await api.read(auth.id, auth.token));
-}
-
-function clearPick() {
-  if (picked) picked.element.classList.remove("picked");
-  picked = null;
-}
-
-function pick(src, element) {
-  clearPick();
-  picked = { src, element };
-  element.classList.add("picked");
-  announce(`Picked ${element.dataset.card ?? src}; choose where to put it`);
-}
-
-function moveTo(src, dest) {
-  if (src.startsWith(dest + ":") || src === dest) return clearPick();
-  send(`${src}>${dest}`);
+  if (!auth || !view) return;
+  const id = auth.id;
+  const answer = await api.read(auth.id, auth.token);
+  if (view?.id === id) show(answer);
 }
 
 const board = $("board");
-let drag = null;
-
-board.addEventListener("pointerdown", (event) => {
-  const source = event.target.closest("[data-src]");
-  if (!source || view?.game === "golf" || event.button > 0) return;
-  drag = { source, x: event.clientX, y: event.clientY, ghost: null };
+const input = attachInput(board, {
+  view: () => view,
+  send,
+  say: announce,
+  action: (word, how) => stockPressed(word, how),
 });
 
-board.addEventListener("pointermove", (event) => {
-  if (!drag) return;
-  const dx = event.clientX - drag.x;
-  const dy = event.clientY - drag.y;
-  if (!drag.ghost && Math.hypot(dx, dy) < 6) return;
-  if (!drag.ghost) {
-    drag.ghost = document.createElement("div");
-    drag.ghost.className = "dragging";
-    const rect = drag.source.getBoundingClientRect();
-    drag.offset = { x: drag.x - rect.left, y: drag.y - rect.top };
-    // the card and every card on it
-    let el = drag.source;
-    const parts = [];
-    while (el) { parts.push(el); el = el.nextElementSibling?.classList.contains("card") ? el.nextElementSibling : null; }
-    parts.forEach((part, index) => {
-      const copy = part.cloneNode(true);
-      copy.style.position = "absolute";
-      copy.style.left = "0";
-      copy.style.top = `${index * Number(drag.source.closest(".column")?.dataset.fan ?? 0)}px`;
-      drag.ghost.append(copy);
-    });
-    document.body.append(drag.ghost);
-    board.setPointerCapture?.(event.pointerId);
+// The stock pressed: a draw, or a recycle, which asks first when it costs points and came
+// from a key (a key pressed once too often must not cost 100 points unseen).
+async function stockPressed(word, { fromKey }) {
+  const costs = view.game === "klondike" && (view.board.variant.draw === 1 || view.board.recycles >= 2);
+  if (word === "recycle" && costs && fromKey) {
+    const points = view.board.variant.draw === 1 ? 100 : 20;
+    if (!(await ask(`The hand is empty. Turn the waste over to the hand for -${points} points?`, "Turn it over"))) return;
   }
-  drag.ghost.style.left = `${event.clientX - drag.offset.x}px`;
-  drag.ghost.style.top = `${event.clientY - drag.offset.y}px`;
-});
+  send(word);
+}
 
-board.addEventListener("pointerup", (event) => {
-  if (!drag) return;
-  const { source, ghost } = drag;
-  drag = null;
-  if (!ghost) return; // a click: handled by the click listener
-  ghost.remove();
-  const target = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-dest]");
-  suppressClick = true;
-  if (target) moveTo(source.dataset.src, target.dataset.dest);
-});
+function clearHint() {
+  for (const lit of board.querySelectorAll(".hint-source, .hint-dest")) lit.classList.remove("hint-source", "hint-dest");
+}
 
-let suppressClick = false;
-board.addEventListener("click", (event) => {
-  if (suppressClick) { suppressClick = false; return; }
-  const action = event.target.closest("[data-action]");
-  if (action) return send(action.dataset.action);
-  const source = event.target.closest("[data-src]");
-  if (view?.game === "golf") {
-    if (source) send(source.dataset.src);
-    return;
-  }
-  if (picked) {
-    const dest = event.target.closest("[data-dest]");
-    if (dest && !(source && source === picked.element)) return moveTo(picked.src, dest.dataset.dest);
-    if (source === picked.element) return clearPick();
-  }
-  if (source) pick(source.dataset.src, source);
-});
+// A question before a step that cannot be taken back; resolves to the player's answer.
+function ask(text, yes) {
+  return new Promise((resolve) => {
+    const dialog = $("confirm");
+    const back = document.activeElement;
+    $("confirm-text").textContent = text;
+    $("confirm-yes").textContent = yes;
+    dialog.hidden = false;
+    $("confirm-no").focus();
+    const done = (answer) => {
+      dialog.hidden = true;
+      $("confirm-yes").onclick = $("confirm-no").onclick = dialog.onkeydown = null;
+      back?.focus?.();
+      resolve(answer);
+    };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+    dialog.onkeydown = (event) => { if (event.key === "Escape") { event.stopPropagation(); done(false); } };
+  });
+}
 
-board.addEventListener("dblclick", (event) => {
-  const source = event.target.closest("[data-src]");
-  if (!source || view?.game === "golf") return;
-  clearPick();
-  send(`${source.dataset.src}>f`);
-});
-
-$("undo").addEventListener("click", async () => {
+$("undo").addEventListener("click", () => {
+  clearHint();
+  $("error").textContent = "";
   enqueue((count) => api.undo(auth.id, auth.token, count));
 });
 $("end").addEventListener("click", async () => {
+  const timed = view?.mode === "timed" ? " Your score counts as it stands, with the time bonus." : "";
+  if (!(await ask(`End this game now?${timed}`, "End game"))) return;
   enqueue((count) => api.end(auth.id, auth.token, count));
 });
 $("hint").addEventListener("click", async () => {
+  clearHint();
   try {
     const hint = await api.hint(auth.id, auth.token);
-    $("error").textContent = hint.move ? `Hint: ${hint.move}` : hint.reason;
-    announce(hint.move ? `Hint: ${hint.move}` : hint.reason);
+    if (!hint.move) { $("error").textContent = reasonWords(hint.reason); announce(hint.reason); return; }
+    const words = moveWords(hint.move, view.board, view.game);
+    $("error").textContent = `Hint: ${words}.`;
+    announce(`Hint: ${words}`);
+    const [source, dest] = hint.move.split(">");
+    const from = board.querySelector(`[data-src="${source}"]`) ?? board.querySelector(`[data-action="${source}"]`)
+      ?? board.querySelector(`.column[data-dest="${source}"] .card:last-child`);
+    from?.classList.add("hint-source");
+    if (dest) {
+      const target = dest === "f"
+        ? [...board.querySelectorAll('[data-dest="f"]')].find((pile) => !pile.querySelector(".card")) ?? board.querySelector('[data-dest="f"]')
+        : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
+      target?.classList.add("hint-dest");
+    }
   } catch (error) { refused(error); }
 });
-$("restart").addEventListener("click", () => {
+$("restart").addEventListener("click", async () => {
+  if (!(await ask("Deal this game again from the start?", "Restart"))) return;
   // the same deal again, by its seed (the server keeps a catalog deal's tier)
   const { difficulty, ...request } = auth.request;
+  forgetGame(auth.id);
   startAgain({ ...request, seed: view.seed });
 });
-$("again").addEventListener("click", () => startAgain({ ...auth.request, seed: undefined }));
+$("again").addEventListener("click", () => {
+  const { seed, ...request } = auth.request;
+  startAgain(request);
+});
+$("replay-deal").addEventListener("click", () => {
+  const { difficulty, ...request } = auth.request;
+  startAgain({ ...request, mode: "practice", seed: view.seed });
+});
 $("to-lobby").addEventListener("click", showLobby);
 $("typed").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -454,32 +481,35 @@ $("typed").addEventListener("submit", (event) => {
 });
 
 document.addEventListener("keydown", (event) => {
-  if (!view || $("table").hidden || event.target.matches("input, select")) return;
+  if (!$("confirm").hidden || !$("result").hidden) return;
+  if (!view || $("table").hidden || event.target.matches("input, select, textarea")) return;
+  if (input.keydown(event)) return;
+  if (event.target.matches("button, a") && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.toLowerCase();
   if (key === "u") { event.preventDefault(); if (!$("undo").disabled) $("undo").click(); return; }
-  if (key === "escape") return clearPick();
-  if (key === "/" ) { event.preventDefault(); $("move-input").focus(); return; }
+  if (key === "/") { event.preventDefault(); $("move-input").focus(); return; }
   if (view.game === "golf") {
     if (/^[1-7]$/.test(key)) { event.preventDefault(); send(`t${key}`); }
-    else if (key === " ") { event.preventDefault(); send("draw"); }
+    else if (key === " " || key === "d") { event.preventDefault(); send("draw"); }
     return;
   }
   if (key === "d" || key === " ") {
     event.preventDefault();
     const stock = board.querySelector("[data-action]");
-    if (stock) send(stock.dataset.action);
+    if (stock) { input.clearPick(); stockPressed(stock.dataset.action, { fromKey: true }); }
   }
 });
+
 
 // -- the clock ---------------------------------------------------------------------------
 
 function tick() {
-  if (clockBase && view) {
+  if (clockBase && view && !$("table").hidden) {
     const elapsed = clockBase.running ? (performance.now() - clockBase.at) / 1000 : 0;
     const remaining = Math.max(0, clockBase.remaining - elapsed);
     const whole = Math.ceil(remaining);
     $("clock").textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-    $("clock").classList.toggle("low", remaining < 30);
+    $("clock").classList.toggle("low", clockBase.running && remaining < 30);
     if (clockBase.running && remaining <= 0) {
       clockBase.running = false;
       refresh(); // the server decides the timeout
@@ -491,9 +521,44 @@ requestAnimationFrame(tick);
 
 // -- start -------------------------------------------------------------------------------
 
-$("home").addEventListener("click", (event) => { event.preventDefault(); showLobby(); });
+$("home").addEventListener("click", (event) => { event.preventDefault(); history.replaceState(null, "", "/"); showLobby(); });
+window.addEventListener("resize", () => { if (view) fitBoard(board); });
+
+// Another part of the page (a tournament's attempt, say) opens a game it started.
+document.addEventListener("patience:play", (event) => {
+  const { answer, token } = event.detail;
+  open({ ...answer, token: token ?? answer.token });
+});
+
+// A deal by its link: /?game=klondike&draw=3&seed=42 deals it as a practice game.
+function linkedRequest() {
+  const query = new URLSearchParams(location.search);
+  const game = query.get("game");
+  if (!game) return null;
+  const variant = {};
+  for (const [key, value] of query) {
+    if (key === "game" || key === "seed") continue;
+    variant[key] = /^\d+$/.test(value) ? Number(value) : value === "true" ? true : value === "false" ? false : value;
+  }
+  const request = { game, variant, mode: "practice" };
+  const seed = query.get("seed");
+  if (seed) request.seed = seed;
+  return request;
+}
 
 async function resume() {
+  loadOptions();
+  const linked = linkedRequest();
+  if (linked) {
+    try {
+      await startGame(linked);
+      return;
+    } catch (error) {
+      await showLobby();
+      $("lobby-error").textContent = `That link's deal cannot be dealt: ${reasonWords(error.message)}`;
+      return;
+    }
+  }
   const saved = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
   if (saved) {
     try {
@@ -505,11 +570,4 @@ async function resume() {
   auth = null;
   showLobby();
 }
-// Another part of the page (a tournament's attempt, say) opens a game it started.
-document.addEventListener("patience:play", (event) => {
-  const { answer, token } = event.detail;
-  open({ ...answer, token: token ?? answer.token });
-});
-window.addEventListener("resize", () => fitBoard($("board")));
-
 resume();

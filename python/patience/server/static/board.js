@@ -177,7 +177,7 @@ const BOARDS = {
 };
 
 // How many card widths each game needs across, the widest row.
-const ACROSS = { klondike: 7, golf: 7, kansas: 7.3, expert: 10.6 };
+const ACROSS = { klondike: 7, golf: 7, kansas: 7.3, expert: 11 };
 
 const coarse = () => window.matchMedia("(pointer: coarse)").matches;
 
@@ -213,18 +213,32 @@ export function fitBoard(container) {
   if (!game || !columnsRow) return;
   const width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
-  const height = container.fitHeight ?? Math.max(200, window.innerHeight - top - 8);
+  const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6);
   const gap = width < 600 ? 3 : 8;
   const across = ACROSS[game];
   const fromWidth = (width - gap * Math.ceil(across)) / across;
-  // From the height: two rows of cards, and the longest column at its tightest fan.
+  // From the height: two rows of cards, and the longest column at a tight fan.
   const lengths = [...columnsRow.children].map((column) => {
     const up = column.querySelectorAll(".card.face-up").length;
     return { up: Math.max(0, up - 1), down: column.children.length - up };
   });
   const longest = Math.max(...lengths.map(({ up, down }) => up * 0.2 + down * 0.06));
   const fromHeight = (height - gap * 3) / (2 + longest) / 1.4;
-  const cardW = Math.floor(Math.max(28, Math.min(fromWidth, fromHeight, 120)));
+  // The widest cards that fit: the estimate first, narrower until the board's bottom is in
+  // view (the fans' floors are in pixels, which the estimate cannot see).
+  let cardW = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, fromHeight, 120)));
+  for (;;) {
+    layOut(container, columnsRow, lengths, { cardW, gap, height, top });
+    const bottom = Math.max(...[...container.children].map((row) => row.getBoundingClientRect().bottom)) + window.scrollY - top;
+    if (bottom <= height + 1 || cardW <= MIN_CARD) break;
+    cardW -= 2;
+  }
+}
+
+const MIN_CARD = 26;
+
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top }) {
+  const game = container.dataset.game;
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   const indexSize = Math.max(10, Math.round(cardW * (large ? 0.34 : 0.25)));
@@ -232,13 +246,15 @@ export function fitBoard(container) {
   container.style.setProperty("--card-h", `${cardH}px`);
   container.style.setProperty("--gap", `${gap}px`);
   container.style.setProperty("--index-size", `${indexSize}px`);
-  // Each column fans as far as it can without running past the bottom.
+  // Each column fans as far as it can without running past the bottom; on a touch screen
+  // a covered card keeps a strip a finger can take (tighter when the screen is short).
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   const below = game === "golf" ? cardH + gap * 2 : 0;
   const room = height - tableauTop - below;
-  const floorUp = Math.max(Math.round(indexSize * 1.25 + 4), coarse() ? 22 : 0);
-  const wantUp = Math.max(Math.round(cardH * 0.28), floorUp);
-  const floorDown = Math.max(4, Math.round(cardH * 0.05));
+  const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
+  const floorUp = Math.max(Math.round(indexSize * 1.2 + 3), finger);
+  const wantUp = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
+  const floorDown = Math.max(3, Math.round(cardH * 0.05));
   const wantDown = Math.round(cardH * 0.12);
   [...columnsRow.children].forEach((column, index) => {
     const { up, down } = lengths[index];

@@ -1,0 +1,317 @@
+// How a player moves cards on the board: drag and drop (dropped where the card overlaps
+// most, the target lit while dragging, the card gliding back when refused), tap (a card
+// with a place on the foundations goes there; any other is picked, then tap where it
+// goes), double-click, and keys (arrows and Tab between cards and piles, Enter to pick
+// and to place, Enter twice to send home, Escape to let go).
+
+import { cardName } from "./cards.js";
+import { placeWords } from "./words.js";
+
+const MOVE_THRESHOLD = 6; // pixels a pointer travels before a press becomes a drag
+
+/**
+ * Listen for a player's input on `board`. `hooks`:
+ * - view(): the server's last answer (null when no game is on the table);
+ * - send(move): plays a move; resolves to true when the server accepted it;
+ * - action(word, { fromKey }): the stock was pressed (draw, recycle);
+ * - say(text): announces to screen readers.
+ * Returns { clearPick, afterDraw(), keydown(event) }.
+ */
+export function attachInput(board, hooks) {
+  let picked = null; // { src, element }
+  let drag = null;
+  let suppressClick = false; // the click that ends a mouse drag is not a tap
+  let lastHome = { src: null, at: 0 };
+  let focusMemory = null; // { place, x, y }
+
+  const golf = () => hooks.view()?.game === "golf";
+  const canGoHome = (src) => Boolean(hooks.view()?.legal_moves?.includes(`${src}>f`));
+
+  function clearPick() {
+    if (picked) picked.element.classList.remove("picked");
+    picked = null;
+  }
+
+  function pick(src, element) {
+    clearPick();
+    picked = { src, element };
+    element.classList.add("picked");
+    hooks.say(`Picked the ${cardName(element.dataset.card)}; choose where to put it`);
+  }
+
+  function place(src, dest) {
+    clearPick();
+    if (src === dest || src.startsWith(`${dest}:`)) return Promise.resolve(false);
+    return hooks.send(`${src}>${dest}`);
+  }
+
+  function sendHome(src) {
+    clearPick();
+    lastHome = { src, at: performance.now() };
+    return hooks.send(`${src}>f`);
+  }
+
+  // -- drag and drop ---------------------------------------------------------------------
+
+  function placeOf(element) {
+    return element.closest("[data-dest]")?.dataset.dest ?? null;
+  }
+
+  // Where a dragged card would land: the place it overlaps most (a column's place runs
+  // from its first card to its last).
+  function dropTarget(ghostRect, source) {
+    const from = placeOf(source);
+    let best = null;
+    let bestArea = 0;
+    for (const dest of board.querySelectorAll("[data-dest]")) {
+      if (dest.dataset.dest === from) continue;
+      const rect = dest.getBoundingClientRect();
+      const width = Math.min(ghostRect.right, rect.right) - Math.max(ghostRect.left, rect.left);
+      const height = Math.min(ghostRect.bottom, rect.bottom) - Math.max(ghostRect.top, rect.top);
+      const area = width > 0 && height > 0 ? width * height : 0;
+      if (area > bestArea) { bestArea = area; best = dest; }
+    }
+    return best;
+  }
+
+  function lightTarget(target) {
+    for (const lit of board.querySelectorAll(".drop-ok")) if (lit !== target) lit.classList.remove("drop-ok");
+    target?.classList.add("drop-ok");
+  }
+
+  function startGhost(event) {
+    const ghost = document.createElement("div");
+    ghost.className = "dragging board";
+    ghost.dataset.game = board.dataset.game;
+    for (const name of ["--card-w", "--card-h", "--index-size"]) ghost.style.setProperty(name, board.style.getPropertyValue(name));
+    const rect = drag.source.getBoundingClientRect();
+    drag.offset = { x: drag.x - rect.left, y: drag.y - rect.top };
+    drag.home = { left: rect.left, top: rect.top };
+    const fan = Number(drag.source.closest(".column")?.dataset.fan ?? 0);
+    // the card and every card on it
+    const moving = [];
+    for (let card = drag.source; card?.classList.contains("card"); card = card.nextElementSibling) {
+      if (!drag.source.closest(".column") && card !== drag.source) break;
+      moving.push(card);
+    }
+    moving.forEach((card, index) => {
+      const copy = card.cloneNode(true);
+      copy.classList.remove("stop", "picked");
+      copy.removeAttribute("data-src");
+      copy.style.position = "absolute";
+      copy.style.left = "0";
+      copy.style.top = `${index * fan}px`;
+      ghost.append(copy);
+      card.classList.add("lifted");
+    });
+    drag.moving = moving;
+    document.body.append(ghost);
+    drag.ghost = ghost;
+    try { board.setPointerCapture(event.pointerId); } catch (_) { /* a pointer already gone */ }
+  }
+
+  function endDrag() {
+    for (const card of drag?.moving ?? []) card.classList.remove("lifted");
+    lightTarget(null);
+    drag = null;
+  }
+
+  board.addEventListener("pointerdown", (event) => {
+    // A new press: whatever ended the last one, this one's click counts. (A touch drag
+    // fires no click, so a flag left from it must not swallow the next tap.)
+    suppressClick = false;
+    const source = event.target.closest("[data-src]");
+    if (!source || golf() || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
+    drag = { source, x: event.clientX, y: event.clientY, ghost: null };
+  });
+
+  board.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (!drag.ghost) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < MOVE_THRESHOLD) return;
+      clearPick();
+      startGhost(event);
+    }
+    event.preventDefault();
+    drag.ghost.style.left = `${event.clientX - drag.offset.x}px`;
+    drag.ghost.style.top = `${event.clientY - drag.offset.y}px`;
+    const first = drag.ghost.firstElementChild.getBoundingClientRect();
+    drag.target = dropTarget(first, drag.source);
+    lightTarget(drag.target);
+  });
+
+  board.addEventListener("pointerup", async () => {
+    if (!drag) return;
+    const { source, ghost, target, home } = drag;
+    if (!ghost) { drag = null; return; } // a press without travel: the click that follows handles it
+    suppressClick = true; // a mouse's drag ends with a click, which is not a tap
+    const moving = drag.moving;
+    endDrag();
+    const accepted = target ? await place(source.dataset.src, target.dataset.dest) : false;
+    if (!accepted) {
+      for (const card of moving) card.classList.add("lifted");
+      await glideBack(ghost, home);
+      for (const card of moving) card.classList.remove("lifted");
+    }
+    ghost.remove();
+  });
+
+  board.addEventListener("pointercancel", () => {
+    if (drag?.ghost) drag.ghost.remove();
+    endDrag();
+  });
+
+  async function glideBack(ghost, home) {
+    const now = ghost.getBoundingClientRect();
+    const dx = home.left - now.left;
+    const dy = home.top - now.top;
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || (!dx && !dy)) return;
+    await ghost.animate([{ transform: "none" }, { transform: `translate(${dx}px, ${dy}px)` }],
+      { duration: 180, easing: "ease-out", fill: "forwards" }).finished.catch(() => {});
+  }
+
+  // -- taps and clicks -------------------------------------------------------------------
+
+  board.addEventListener("click", (event) => {
+    if (suppressClick) { suppressClick = false; return; }
+    if (event.detail > 1) return; // the second click of a double click: see dblclick
+    activate(event.target, { pointer: true });
+  });
+
+  board.addEventListener("dblclick", (event) => {
+    const source = event.target.closest("[data-src]");
+    if (!source || golf()) return;
+    const src = source.dataset.src;
+    if (lastHome.src === src && performance.now() - lastHome.at < 1000) return; // already sent
+    sendHome(src);
+  });
+
+  // What a tap, a click or Enter does on `target`.
+  function activate(target, { pointer = false } = {}) {
+    const view = hooks.view();
+    if (!view || view.outcome) return;
+    const action = target.closest("[data-action]");
+    if (action) { clearPick(); hooks.action(action.dataset.action, { fromKey: !pointer }); return; }
+    const source = target.closest("[data-src]");
+    if (golf()) {
+      if (source) hooks.send(source.dataset.src);
+      return;
+    }
+    if (picked) {
+      if (source === picked.element) {
+        if (pointer) { clearPick(); hooks.say("Let go"); } else sendHome(picked.src); // Enter twice
+        return;
+      }
+      const dest = target.closest("[data-dest]");
+      if (dest) { place(picked.src, dest.dataset.dest); return; }
+    }
+    if (!source) return;
+    if (pointer && canGoHome(source.dataset.src)) sendHome(source.dataset.src);
+    else pick(source.dataset.src, source);
+  }
+
+  // -- keys ------------------------------------------------------------------------------
+
+  const stops = () => [...board.querySelectorAll(".stop")];
+  const centre = (rect) => ({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
+
+  function focusStop(stop) {
+    if (!stop) return;
+    for (const other of board.querySelectorAll('.stop[tabindex="0"]')) other.tabIndex = -1;
+    stop.tabIndex = 0;
+    stop.focus({ preventScroll: false });
+    remember(stop);
+  }
+
+  function remember(stop) {
+    const rect = centre(stop.getBoundingClientRect());
+    focusMemory = { place: stop.dataset.src ?? placeOf(stop) ?? stop.dataset.action, x: rect.x, y: rect.y };
+  }
+
+  // The nearest stop from `from` in a direction; into a column, its exposed card.
+  function neighbour(from, key) {
+    const here = centre(from.getBoundingClientRect());
+    const column = from.closest(".column");
+    if (column && (key === "ArrowUp" || key === "ArrowDown")) {
+      const inColumn = [...column.querySelectorAll(".stop")];
+      const index = inColumn.indexOf(from);
+      const next = inColumn[index + (key === "ArrowUp" ? -1 : 1)];
+      if (next) return next;
+      if (key === "ArrowDown") return null;
+    }
+    let best = null;
+    let bestScore = Infinity;
+    for (const stop of stops()) {
+      if (stop === from || (column && stop.closest(".column") === column)) continue;
+      const there = centre(stop.getBoundingClientRect());
+      const dx = there.x - here.x;
+      const dy = there.y - here.y;
+      const along = { ArrowLeft: -dx, ArrowRight: dx, ArrowUp: -dy, ArrowDown: dy }[key];
+      const across = key === "ArrowLeft" || key === "ArrowRight" ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 1) continue;
+      const score = along + across * 2;
+      if (score < bestScore) { bestScore = score; best = stop; }
+    }
+    const into = best?.closest(".column");
+    if (into && best.closest(".column") !== column) {
+      const inColumn = into.querySelectorAll(".stop");
+      return inColumn[inColumn.length - 1];
+    }
+    return best;
+  }
+
+  function keydown(event) {
+    const inBoard = board.contains(document.activeElement) && document.activeElement.classList.contains("stop");
+    const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+    if (arrows.includes(event.key)) {
+      event.preventDefault();
+      if (!inBoard) { focusStop(board.querySelector('.stop[tabindex="0"]') ?? stops()[0]); return true; }
+      focusStop(neighbour(document.activeElement, event.key) ?? document.activeElement);
+      return true;
+    }
+    if (inBoard && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      activate(document.activeElement);
+      return true;
+    }
+    if (event.key === "Escape" && picked) {
+      clearPick();
+      hooks.say("Let go");
+      return true;
+    }
+    return false;
+  }
+
+  board.addEventListener("focusin", (event) => {
+    if (event.target.classList.contains("stop")) {
+      for (const other of board.querySelectorAll('.stop[tabindex="0"]')) if (other !== event.target) other.tabIndex = -1;
+      event.target.tabIndex = 0;
+      remember(event.target);
+    }
+  });
+
+  // After the board is drawn again: one stop takes Tab, the same place as before if it is
+  // still there, and focus stays on the board when it was there.
+  function afterDraw({ hadFocus }) {
+    picked = null;
+    const all = stops();
+    if (!all.length) return;
+    let chosen = null;
+    if (focusMemory) {
+      chosen = all.find((stop) => (stop.dataset.src ?? placeOf(stop) ?? stop.dataset.action) === focusMemory.place);
+      if (!chosen) {
+        let nearest = Infinity;
+        for (const stop of all) {
+          const there = centre(stop.getBoundingClientRect());
+          const distance = Math.hypot(there.x - focusMemory.x, there.y - focusMemory.y);
+          if (distance < nearest) { nearest = distance; chosen = stop; }
+        }
+      }
+    }
+    chosen ??= all[0];
+    chosen.tabIndex = 0;
+    if (hadFocus) chosen.focus({ preventScroll: true });
+  }
+
+  return { clearPick, afterDraw, keydown, describePlace: (dest) => placeWords(dest, hooks.view()?.game) };
+}

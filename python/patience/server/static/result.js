@@ -1,0 +1,91 @@
+// The end of a game: an overlay in view that tells why it ended, the score's breakdown and
+// the deal's number, with a win shown as a cascade of cards (a still fan of the four
+// kings when the player asks for reduced motion).
+
+import { cardElement } from "./cards.js";
+import { outcomeWords } from "./words.js";
+
+const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+
+/** The query that deals `answer`'s deal again: /?game=klondike&draw=3&seed=42. */
+export function dealLink(answer) {
+  if (answer.seed === null || answer.seed === undefined) return null;
+  const query = new URLSearchParams({ game: answer.game });
+  for (const [name, value] of Object.entries(answer.variant ?? {})) query.set(name, String(value));
+  query.set("seed", String(answer.seed));
+  return `/?${query}`;
+}
+
+function row(list, term, value) {
+  const dt = document.createElement("dt");
+  dt.textContent = term;
+  const dd = document.createElement("dd");
+  if (value instanceof Node) dd.append(value);
+  else dd.textContent = String(value);
+  list.append(dt, dd);
+}
+
+/** Fill the result panel for `answer` (a finished game) and show it, focused. */
+export function showResult(panel, answer) {
+  const result = answer.result;
+  panel.querySelector("#result-title").textContent = outcomeWords(result);
+  const reasons = {
+    won: "Every card is home.",
+    stuck: "No move is left that could change the game.",
+    timeout: "The clock ran out; a game out of time gets no time bonus.",
+    ended: "You stopped playing; the time bonus counts.",
+  };
+  panel.querySelector("#result-reason").textContent = reasons[result.won ? "won" : result.reason] ?? "";
+  const list = panel.querySelector("#breakdown");
+  list.replaceChildren();
+  row(list, answer.game === "golf" ? "Cards cleared" : "Cards home", result.cards_home);
+  row(list, "Points", result.points);
+  row(list, "Time bonus", result.time_bonus);
+  row(list, "Score", result.score);
+  row(list, "Time", `${Math.floor(result.elapsed / 60)}:${String(Math.floor(result.elapsed % 60)).padStart(2, "0")}`);
+  if (answer.tier !== null && answer.tier !== undefined) {
+    row(list, "Difficulty", `${DIFFICULTY_NAMES[answer.difficulty] ?? ""}, tier ${answer.tier} of 10`);
+  }
+  const link = dealLink(answer);
+  if (link) {
+    const anchor = document.createElement("a");
+    anchor.href = link;
+    anchor.className = "deal-link";
+    anchor.textContent = `Deal ${answer.seed}`;
+    row(list, "Deal", anchor);
+  }
+  panel.querySelector("#replay-deal").hidden = !link;
+  panel.classList.toggle("won", result.won);
+  const cascade = panel.querySelector("#cascade");
+  cascade.replaceChildren();
+  panel.hidden = false;
+  if (result.won) celebrate(cascade);
+  panel.querySelector("#again").focus();
+}
+
+function celebrate(cascade) {
+  const kings = ["Kh", "Ks", "Kd", "Kc"];
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const count = still ? 4 : 16;
+  for (let k = 0; k < count; k++) {
+    const card = cardElement(kings[k % 4]);
+    card.setAttribute("aria-hidden", "true");
+    card.removeAttribute("role");
+    card.classList.add("cascade-card");
+    card.style.setProperty("--k", String(k % 4));
+    cascade.append(card);
+    if (still) continue;
+    // each card leaves the top, bounces down the panel's width in arcs, and fades
+    const width = cascade.clientWidth || 300;
+    const direction = k % 2 ? -1 : 1;
+    const start = (k % 4) * (width / 5);
+    const frames = [];
+    for (let step = 0; step <= 12; step++) {
+      const t = step / 12;
+      const x = start + direction * t * width * 0.6;
+      const y = Math.abs(Math.sin(t * Math.PI * 2.5)) * -80 * (1 - t) + t * 60;
+      frames.push({ transform: `translate(${x}px, ${y}px) rotate(${direction * t * 90}deg)`, opacity: 1 - t * 0.8 });
+    }
+    card.animate(frames, { duration: 1600, delay: k * 120, easing: "linear", fill: "both" });
+  }
+}
