@@ -54,7 +54,8 @@ def watched(context: BrowserContext, server: str) -> tuple[Page, list[str]]:
 
 
 def play_golf(page: Page, draws: int) -> None:
-    """Deal practice Golf of ``SEED`` from the lobby, draw ``draws`` times, then End."""
+    """Deal practice Golf of ``SEED`` from the lobby, draw ``draws`` times, end the game
+    and go back to the lobby."""
     page.goto(page.url.split("#")[0])
     page.check("input[name=game][value=golf]")
     page.check("input[name=mode][value=practice]")
@@ -65,8 +66,10 @@ def play_golf(page: Page, draws: int) -> None:
         version = page.get_attribute("#board", "data-version")
         page.keyboard.press("Space")
         page.wait_for_function(f"document.querySelector('#board').dataset.version !== '{version}'")
-    page.click("#end")
+    page.click("#end")  # ending a game asks first
+    page.click("#confirm-yes")
     page.wait_for_selector("#result:not([hidden])")
+    page.click("#to-lobby")
 
 
 def stat(page: Page, name: str) -> str:
@@ -101,8 +104,10 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     page.check("input[name=difficulty][value=easy]")
     page.click("#start")
     page.wait_for_selector("#board .card")
-    page.click("#end")
+    page.click("#end")  # ending a game asks first
+    page.click("#confirm-yes")
     page.wait_for_selector("#result:not([hidden])")
+    page.click("#to-lobby")
     # a game signed in: its start and moves carry the CSRF token, or the server refuses them
     play_golf(page, draws=3)
     page.click("#nav >> text=Statistics")

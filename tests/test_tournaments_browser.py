@@ -175,13 +175,13 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
     assert "Friday Golf" in page.inner_text("#tournaments-running")
     check(page, f"tournaments-lobby-{shots}")
     page.click("#tournaments-running a >> text=Friday Golf")
-    page.wait_for_selector("#join")
+    page.wait_for_selector("#tournament-join")
     assert page.inner_text("#ranking-rule").startswith("How players are ranked: Ranked by score")
-    page.click("#join")
-    page.wait_for_selector("#play")
+    page.click("#tournament-join")
+    page.wait_for_selector("#tournament-play")
     assert "2 of 2" in page.inner_text("#my-entry")
     check(page, f"tournament-joined-{shots}")
-    page.click("#play")
+    page.click("#tournament-play")
     page.wait_for_selector("#board .card")
     assert page.get_attribute("body", "data-page") is None  # the table, not a page
     dealt = columns_shown(page)
@@ -189,9 +189,10 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
         version = page.get_attribute("#board", "data-version")
         page.keyboard.press(str(COLUMN))
         page.wait_for_function(f"document.querySelector('#board').dataset.version !== '{version}'")
-    page.click("#end")
+    page.click("#end")  # ending a game asks first
+    page.click("#confirm-yes")
     page.wait_for_selector("#result:not([hidden])")
-    page.click("#nav a.back-to-tournament")
+    page.click("#to-tournament")
     page.wait_for_selector(f"#standings tbody tr >> text={name}")
     assert "1 of 2" in page.inner_text("#my-entry")
     return dealt
@@ -236,31 +237,32 @@ def test_two_players_one_deal_standings_and_verification(
     check(ada, "tournament-standings-desktop")
 
     # Bob's second attempt: left for the tournament's page mid-game, then gone back to
-    bob.click("#play")
+    bob.click("#tournament-play")
     bob.wait_for_selector("#board .card")
     second = bob.get_attribute("#board", "data-version")
     bob.click("#nav >> text=Tournaments")
     bob.click("#tournaments-running a >> text=Friday Golf")
-    bob.wait_for_selector("#resume")
+    bob.wait_for_selector("#tournament-resume")
     assert "0 of 2" in bob.inner_text("#my-entry")
-    assert bob.locator("#play").count() == 0  # no third attempt, nor a second at once
-    bob.click("#resume")
+    assert bob.locator("#tournament-play").count() == 0  # no third attempt, nor a second at once
+    bob.click("#tournament-resume")
     bob.wait_for_selector("#board .card")
     assert bob.get_attribute("#board", "data-version") != second  # drawn again, the same deal
     assert columns_shown(bob) == bob_deal
-    bob.click("#end")
+    bob.click("#end")  # ending a game asks first
+    bob.click("#confirm-yes")
     bob.wait_for_selector("#result:not([hidden])")
-    bob.click("#nav a.back-to-tournament")
+    bob.click("#to-tournament")
     bob.wait_for_selector("#my-entry")
-    assert bob.locator("#play, #resume").count() == 0
+    assert bob.locator("#tournament-play, #tournament-resume").count() == 0
 
     # the operator closes it from its page; the verification view passes
     olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)
     log_in(olga, server, "Olga")
     olga.goto(f"{server}/#/tournaments/{tid}")
-    olga.wait_for_selector("#close")
+    olga.wait_for_selector("#tournament-close")
     olga.once("dialog", lambda dialog: dialog.accept())
-    olga.click("#close")
+    olga.click("#tournament-close")
     olga.wait_for_selector("#verification-result", timeout=15_000)
     assert olga.get_attribute("#verification-result", "class") == "pass"
     assert olga.inner_text("#verification-result") == "Verified in this browser."
@@ -388,7 +390,7 @@ def test_an_operator_creates_a_tournament_from_the_lobby(
     check(page, "tournament-create-desktop")
     create("Form Golf")
     page.wait_for_selector("h2 >> text=Form Golf")
-    assert "Golf, wrapping" in page.inner_text("#rules")
+    assert "Golf, wrapping" in page.inner_text("#tournament-rules")
     assert len(page.inner_text("#commitment")) == 64
     # the catalog has no unused deal left: refused, with the reason
     page.goto(f"{server}/#/tournaments")

@@ -131,8 +131,8 @@ export async function tournamentPage(page, id) {
     h("h2", {}, t.name),
     h("p", { class: `status status-${t.status}`, id: "tournament-status" }, STATUS[t.status]),
     clockLine,
-    h("section", { id: "rules", "aria-labelledby": "rules-title" },
-      h("h3", { id: "rules-title" }, "Rules"),
+    h("section", { id: "tournament-rules", "aria-labelledby": "tournament-rules-title" },
+      h("h3", { id: "tournament-rules-title" }, "Rules"),
       facts([
         ["Game", gameWords(t)],
         ["Deals", policyWords(t)],
@@ -235,7 +235,7 @@ function drawEntry(section, t, refresh) {
   if (!me.joined) {
     if (t.status === "finished") parts.push(h("p", {}, "You did not enter this tournament."));
     else if (t.entrants >= t.max_entrants) parts.push(h("p", {}, "The tournament is full."));
-    else parts.push(h("p", {}, "You have not joined yet."), act("Join", "join", async () => {
+    else parts.push(h("p", {}, "You have not joined yet."), act("Join", "tournament-join", async () => {
       await tournaments.join(t.id);
       await refresh();
     }));
@@ -245,9 +245,9 @@ function drawEntry(section, t, refresh) {
       ["Your best score", me.best_score ?? "no finished attempt yet"],
     ], { id: "my-entry" }));
     if (me.running && t.status === "running") {
-      parts.push(act("Back to your attempt", "resume", async () => play(await api.read(me.running), null, t)));
+      parts.push(act("Back to your attempt", "tournament-resume", async () => play(await api.read(me.running), null, t)));
     } else if (t.status === "running" && me.attempts_left > 0) {
-      parts.push(act(`Play attempt ${me.attempts_used + 1}`, "play", async () => {
+      parts.push(act(`Play attempt ${me.attempts_used + 1}`, "tournament-play", async () => {
         const answer = await tournaments.attempt(t.id);
         play(answer, answer.token, t);
       }));
@@ -257,7 +257,7 @@ function drawEntry(section, t, refresh) {
     }
   }
   if (player.operator && t.status !== "finished") {
-    parts.push(act("Close the tournament now", "close", async () => {
+    parts.push(act("Close the tournament now", "tournament-close", async () => {
       if (!window.confirm(`Close ${t.name} now? Games still running end with what they have.`)) return;
       await tournaments.close(t.id);
       await refresh();
@@ -268,20 +268,30 @@ function drawEntry(section, t, refresh) {
 
 // Open a tournament attempt on the card table (the table listens for patience:play).
 function play(answer, token, t) {
-  sessionStorage.setItem("patience-tournament", t.id);
+  sessionStorage.setItem("patience-tournament", JSON.stringify({ tournament: t.id, game: answer.id }));
   document.dispatchEvent(new CustomEvent("patience:play", { detail: { answer, token } }));
   if (location.hash) history.pushState(null, "", location.pathname + location.search);
   window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
 
-// After a tournament attempt ends, the header offers the way back to its page.
-document.addEventListener("patience:ended", () => {
-  const id = sessionStorage.getItem("patience-tournament");
-  if (!id) return;
-  sessionStorage.removeItem("patience-tournament");
-  const nav = document.getElementById("nav");
-  nav.querySelector(".back-to-tournament")?.remove();
-  nav.prepend(h("a", { href: `#/tournaments/${id}`, class: "back-to-tournament", onclick: (event) => event.target.remove() }, "Back to the tournament"));
+// When a tournament attempt ends, the result offers the way back to the tournament's page
+// first (a new game or the deal again would be no attempt of it).
+document.addEventListener("patience:ended", (event) => {
+  document.getElementById("to-tournament")?.remove();
+  let attempt = null;
+  try {
+    attempt = JSON.parse(sessionStorage.getItem("patience-tournament") ?? "null");
+  } catch (_) { /* nothing kept */ }
+  if (!attempt || attempt.game !== event.detail?.id) return;
+  const buttons = document.querySelector("#result .buttons");
+  if (!buttons) return;
+  const back = h("button", { type: "button", id: "to-tournament", onclick: () => {
+    sessionStorage.removeItem("patience-tournament");
+    document.getElementById("result").hidden = true;
+    location.hash = `#/tournaments/${attempt.tournament}`;
+  } }, "Back to the tournament");
+  buttons.prepend(back);
+  back.focus();
 });
 
 // -- standings ---------------------------------------------------------------------------
