@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 from sqlalchemy import Engine
 
-from page_checks import DESKTOP, PHONE, check
+from page_checks import DESKTOP, PHONE, check, shot
 from patience.games import new_game
 from patience.players import Accounts, User
 from patience.server import launch
@@ -192,6 +192,7 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
     page.click("#end")  # ending a game asks first
     page.click("#confirm-yes")
     page.wait_for_selector("#result:not([hidden])")
+    shot(page, f"tournament-result-{shots}")
     page.click("#to-tournament")
     page.wait_for_selector(f"#standings tbody tr >> text={name}")
     assert "1 of 2" in page.inner_text("#my-entry")
