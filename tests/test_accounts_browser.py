@@ -266,3 +266,35 @@ def test_signing_up_by_keyboard_alone(browser: Browser, server: str) -> None:  #
     assert page.inner_text("#nav a.who") == "Cyd"
     context.close()
     assert not errors, errors
+
+
+def test_the_pages_break_no_rule_of_the_content_security_policy(
+    browser: Browser,  # noqa: F811
+    server: str,
+) -> None:
+    """With the server's policy enforced (the other tests bypass it), every page loads
+    and works with no violation and no page error."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(
+        "window.__violations = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    page.goto(f"{server}/#/account")
+    page.fill("#signup-name", "Eve")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup button[type=submit]")
+    page.wait_for_selector("#no-stats")
+    play_golf(page, draws=0)  # (waiting for a drawn move evaluates a string: no eval here)
+    page.goto(f"{server}/#/history")
+    page.click("#history a >> text=Replay")
+    page.wait_for_selector("#replay-board .card")
+    page.click("#replay-last")
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#tournaments-finished")
+    assert page.evaluate("window.__violations") == []
+    context.close()
+    assert not errors, errors
