@@ -20,10 +20,12 @@ const ROUTES = [
 
 const page = document.getElementById("page");
 let leaving = null; // what the page being shown does when it goes (stop its timers)
+let shown = 0; // which route is being shown: an older one still loading stops itself
 
 async function route() {
   leaving?.();
   leaving = null;
+  const ticket = ++shown;
   const hash = location.hash;
   const found = ROUTES.find(([pattern]) => pattern.test(hash));
   drawNav();
@@ -38,13 +40,25 @@ async function route() {
   document.body.dataset.page = title.toLowerCase();
   document.title = `${title} · patience`;
   page.hidden = false;
-  page.replaceChildren();
+  // Each route draws into a view of its own: one still loading when another is asked for
+  // goes on drawing into a view no longer on the page.
+  const view = h("div", { class: "view" });
+  page.replaceChildren(view);
   window.scrollTo(0, 0);
-  await whoAmI();
-  const stop = await render(page, ...hash.match(pattern).slice(1));
+  let stop = null;
+  try {
+    await whoAmI();
+    stop = await render(view, ...hash.match(pattern).slice(1));
+  } catch (error) {
+    view.append(h("p", { class: "error", role: "alert" }, `This page could not be shown: ${error.message}`));
+  }
+  if (ticket !== shown) {
+    if (typeof stop === "function") stop();
+    return;
+  }
   if (typeof stop === "function") leaving = stop;
   // Move the keyboard's focus to the new page's heading, as a page load would.
-  const heading = page.querySelector("h2");
+  const heading = view.querySelector("h2");
   if (heading) {
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
