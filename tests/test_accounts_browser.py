@@ -163,6 +163,11 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     assert drawn_position(page) == position(steps[0]["board"])
     page.keyboard.press("ArrowRight")
     assert page.get_attribute("#replay-board", "data-step") == "1"
+    # a focused button pressed with space does what it says, once
+    page.focus("#replay-forward")
+    page.keyboard.press("Space")
+    assert page.get_attribute("#replay-board", "data-step") == "2"
+    assert page.get_attribute("#replay-play", "aria-label") == "Play"
     # play runs to the last position by itself, then stops
     page.click("#replay-play")
     page.wait_for_selector(f"#replay-board[data-step='{len(steps) - 1}']")

@@ -78,6 +78,7 @@ export async function replayPage(page, id) {
     if (event.target.matches("input:not([type=range]), select, textarea")) return;
     const moves = { ArrowLeft: () => go(index - 1), ArrowRight: () => go(index + 1), Home: () => go(0), End: () => go(last), " ": toggle };
     if (event.target === slider && event.key !== " ") return; // the slider's own keys
+    if (event.target.matches("button, a, summary") && (event.key === " " || event.key === "Enter")) return; // it presses the control
     const move = moves[event.key];
     if (!move) return;
     event.preventDefault();
