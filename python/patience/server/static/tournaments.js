@@ -131,6 +131,7 @@ export async function tournamentPage(page, id) {
     h("h2", {}, t.name),
     h("p", { class: `status status-${t.status}`, id: "tournament-status" }, STATUS[t.status]),
     clockLine,
+    entry,
     h("section", { id: "tournament-rules", "aria-labelledby": "tournament-rules-title" },
       h("h3", { id: "tournament-rules-title" }, "Rules"),
       facts([
@@ -144,7 +145,7 @@ export async function tournamentPage(page, id) {
         ["Commitment", h("code", { class: "hash", id: "commitment" }, t.commitment)],
       ]),
       h("p", { class: "help" }, "The commitment is the SHA-256 of the tournament's deals, rules and a secret salt, published before anyone plays; after the close the salt and deals are revealed so anyone can check that the deals were fixed in advance.")),
-    entry, standings);
+    standings);
 
   // The clock: to the opening, then to the close; at either, the page is read again.
   let timer = null;
@@ -315,7 +316,7 @@ async function drawStandings(section, t) {
       h("thead", {}, h("tr", {}, ["Rank", "Player", "Score", "Time used", "Attempts"].map((name) => h("th", { scope: "col" }, name)))),
       body),
     summary,
-    h("div", { class: "pager" }, top, previous, next, t.me?.joined ? aroundMe : null),
+    h("div", { class: "pager" }, top, previous, next, me ? aroundMe : null),
     error);
   async function load() {
     try {
