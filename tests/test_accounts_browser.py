@@ -206,6 +206,8 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     context = new_context(browser, PHONE, has_touch=True)
     page, errors = watched(context, server)
     page.goto(f"{server}/#/account")
+    page.wait_for_selector("#signup")
+    check(page, "account-guest-phone")
     page.fill("#signup-name", "Bea")
     page.fill("#signup-password", PASSWORD)
     page.click("#signup button[type=submit]")
