@@ -550,6 +550,8 @@ async function resume() {
   loadOptions();
   const linked = linkedRequest();
   if (linked) {
+    // the link is used once: a reload then finds the game dealt, not a new one
+    history.replaceState(null, "", "/");
     try {
       await startGame(linked);
       return;

@@ -226,33 +226,36 @@ export function fitBoard(container) {
   const fromHeight = (height - gap * 3) / (2 + longest) / 1.4;
   // The widest cards that fit: the estimate first, narrower until the board's bottom is in
   // view (the fans' floors are in pixels, which the estimate cannot see).
-  let cardW = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, fromHeight, 120)));
-  for (;;) {
-    layOut(container, columnsRow, lengths, { cardW, gap, height, top });
-    const bottom = Math.max(...[...container.children].map((row) => row.getBoundingClientRect().bottom)) + window.scrollY - top;
-    if (bottom <= height + 1 || cardW <= MIN_CARD) break;
-    cardW -= 2;
+  // On a touch screen a covered card keeps a strip a finger can take, unless the column
+  // cannot fit with it even at the narrowest cards.
+  const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, fromHeight, 120)));
+  const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
+  for (const strip of finger ? [finger, 0] : [0]) {
+    for (let cardW = start; ; cardW -= 2) {
+      layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger: strip });
+      const bottom = Math.max(...[...container.children].map((row) => row.getBoundingClientRect().bottom)) + window.scrollY - top;
+      if (bottom <= height + 1) return;
+      if (cardW <= MIN_CARD) break;
+    }
   }
 }
 
 const MIN_CARD = 26;
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top }) {
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger }) {
   const game = container.dataset.game;
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
-  const indexSize = Math.max(10, Math.round(cardW * (large ? 0.34 : 0.25)));
+  const indexSize = Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * (large ? 0.34 : 0.25)));
   container.style.setProperty("--card-w", `${cardW}px`);
   container.style.setProperty("--card-h", `${cardH}px`);
   container.style.setProperty("--gap", `${gap}px`);
   container.style.setProperty("--index-size", `${indexSize}px`);
-  // Each column fans as far as it can without running past the bottom; on a touch screen
-  // a covered card keeps a strip a finger can take (tighter when the screen is short).
+  // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   const below = game === "golf" ? cardH + gap * 2 : 0;
   const room = height - tableauTop - below;
-  const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
-  const floorUp = Math.max(Math.round(indexSize * 1.2 + 3), finger);
+  const floorUp = Math.max(Math.round(indexSize * 1.15 + 2), finger);
   const wantUp = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   const floorDown = Math.max(3, Math.round(cardH * 0.05));
   const wantDown = Math.round(cardH * 0.12);
