@@ -357,6 +357,44 @@ impl Klondike {
         moves
     }
 
+    /// Whether [`Klondike::legal_moves`] lists `mv`, without listing them all (the check
+    /// that each move of a certificate is legal, where listing them cost half the time of
+    /// an easy deal's solve).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if self.cards_home() == 52 {
+            return false;
+        }
+        let column = |i: u8| (i as usize) < COLUMNS;
+        let waste = self.waste.last().copied();
+        match mv {
+            Move::Draw => !self.stock.is_empty(),
+            Move::Recycle => self.stock.is_empty() && !self.waste.is_empty(),
+            Move::WasteToFoundation => waste.is_some_and(|card| self.goes_home(card)),
+            Move::WasteToColumn(to) => {
+                column(to) && waste.is_some_and(|card| fits_on(card, self.exposed(to as usize)))
+            }
+            Move::ColumnToFoundation(from) => {
+                column(from)
+                    && self
+                        .exposed(from as usize)
+                        .is_some_and(|card| self.goes_home(card))
+            }
+            Move::ColumnToColumn { from, to, start } => {
+                column(from)
+                    && column(to)
+                    && from != to
+                    && self.fitting_start(from as usize, self.exposed(to as usize))
+                        == Some(start as usize)
+            }
+            Move::FoundationToColumn { suit, to } => {
+                suit < 4 && column(to) && {
+                    let height = self.foundation[suit as usize];
+                    height > 0 && fits_on(suit * 13 + height - 1, self.exposed(to as usize))
+                }
+            }
+        }
+    }
+
     fn flip(&mut self, i: usize) -> bool {
         let column_len = self.columns[i].len() as u8;
         if column_len > 0 && self.hidden[i] == column_len {
@@ -470,5 +508,75 @@ impl Klondike {
                 self.foundation[suit as usize] += 1;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every move a position could name: each kind with every column, suit and start.
+    fn every_move() -> Vec<Move> {
+        let mut moves = vec![Move::Draw, Move::Recycle, Move::WasteToFoundation];
+        for i in 0..COLUMNS as u8 {
+            moves.push(Move::WasteToColumn(i));
+            moves.push(Move::ColumnToFoundation(i));
+            for j in 0..COLUMNS as u8 {
+                for start in 0..20 {
+                    moves.push(Move::ColumnToColumn {
+                        from: i,
+                        to: j,
+                        start,
+                    });
+                }
+            }
+            for suit in 0..4 {
+                moves.push(Move::FoundationToColumn { suit, to: i });
+            }
+        }
+        moves
+    }
+
+    #[test]
+    fn is_legal_agrees_with_legal_moves() {
+        let candidates = every_move();
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            for draw in [1, 3] {
+                let mut state = Klondike::from_seed(seed, draw).unwrap();
+                // a walk of moves picked by a simple generator, so that foundations fill
+                // and empty columns appear
+                let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                for _ in 0..150 {
+                    let legal = state.legal_moves();
+                    for &mv in &candidates {
+                        assert_eq!(
+                            state.is_legal(mv),
+                            legal.contains(&mv),
+                            "{mv:?} in {state:?}"
+                        );
+                    }
+                    checked += 1;
+                    if legal.is_empty() {
+                        break;
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // moves home first when there are any, to reach late positions
+                    let pick = if matches!(
+                        legal[0],
+                        Move::WasteToFoundation | Move::ColumnToFoundation(_)
+                    ) && x % 3 != 0
+                    {
+                        legal[0]
+                    } else {
+                        legal[(x % legal.len() as u64) as usize]
+                    };
+                    state.apply(pick);
+                }
+            }
+        }
+        assert!(checked > 4000, "only {checked} positions");
     }
 }

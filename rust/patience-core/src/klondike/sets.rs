@@ -512,7 +512,7 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
     let mut state = start.clone();
     let mut moves = Vec::new();
     let mut play = |state: &mut Klondike, mv: Move| -> Result<(), String> {
-        if !state.legal_moves().contains(&mv) {
+        if !state.is_legal(mv) {
             return Err(format!("{mv} is not legal"));
         }
         state.apply(mv);
