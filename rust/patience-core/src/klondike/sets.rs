@@ -383,13 +383,12 @@ impl Layout {
         (self.draw == 1 || node.live.count_ones() <= 1) && node.left.iter().all(|&n| n <= 1)
     }
 
-    /// The moves worth trying from `node`, best first, into `out`.
+    /// The moves worth trying from `node`, best first, added at the end of `out`.
     ///
     /// Returns true when the one move listed is a safe move home, which is played whatever
     /// came before (a position that can be won can be won after it). Without `back`, no
     /// foundation card comes back (the fast first phase).
     fn moves(&self, node: &Node, out: &mut Vec<Step>, back: bool) -> bool {
-        out.clear();
         let placed = node.visible & !node.surface;
         let children = (placed & !KINGS) << 4;
         let pair_any = |x: u64| (x | (x >> 1)) & LOW;
@@ -673,8 +672,11 @@ struct Frame {
     trail: Trail,
     /// The one move listed is a safe move home, allowed whatever the trail.
     forced: bool,
-    steps: Vec<Step>,
-    next: usize,
+    /// Where this position's moves start in the search's one list of moves (they run to
+    /// the next frame's start, or to the list's end for the last frame).
+    begin: u32,
+    /// The next of them to try, counted from `begin`.
+    next: u32,
 }
 
 /// Solves `start` within `budget` over abstract positions; `Err` when the position is
@@ -848,28 +850,31 @@ fn search(
     let node_limit = meter.nodes.saturating_add(nodes);
     let mut seen = KeySet::new(budget.max_states);
     seen.visit(layout.key(&root), 0);
-    let mut first = Vec::with_capacity(48);
-    let forced = layout.moves(&root, &mut first, back);
-    shuffle_steps(&mut rng, &mut first);
-    let mut stack = vec![Frame {
+    // The moves of every position on the stack, one frame's after another's (one list
+    // for the whole search: a list a frame cost an allocation each).
+    let mut steps: Vec<Step> = Vec::with_capacity(1024);
+    let forced = layout.moves(&root, &mut steps, back);
+    shuffle_steps(&mut rng, &mut steps);
+    let mut stack = Vec::with_capacity(128);
+    stack.push(Frame {
         node: root,
         trail: Trail::default(),
         forced,
-        steps: first,
+        begin: 0,
         next: 0,
-    }];
-    let mut spare: Vec<Vec<Step>> = Vec::new();
+    });
     let mut full = false;
     loop {
         let Some(frame) = stack.last_mut() else {
             return if full { Phase::Full } else { Phase::Exhausted };
         };
-        if frame.next == frame.steps.len() {
-            let frame = stack.pop().expect("a frame");
-            spare.push(frame.steps);
+        let at = (frame.begin + frame.next) as usize;
+        if at == steps.len() {
+            steps.truncate(frame.begin as usize);
+            stack.pop();
             continue;
         }
-        let step = frame.steps[frame.next];
+        let step = steps[at];
         frame.next += 1;
         if pruning == Pruning::Full && !frame.forced && !layout.keep(&frame.node, frame.trail, step)
         {
@@ -885,7 +890,12 @@ fn search(
             return Phase::Stopped(reason);
         }
         if layout.solved(&node) {
-            return Phase::Won(stack.iter().map(|f| f.steps[f.next - 1]).collect());
+            return Phase::Won(
+                stack
+                    .iter()
+                    .map(|f| steps[(f.begin + f.next) as usize - 1])
+                    .collect(),
+            );
         }
         // A position searched with every move allowed is not searched again; one searched
         // under the rule of `Layout::keep` is searched again when reached under another card
@@ -896,14 +906,14 @@ fn search(
             Some(false) => continue,
             None => full = true,
         }
-        let mut steps = spare.pop().unwrap_or_else(|| Vec::with_capacity(48));
+        let begin = steps.len();
         let forced = layout.moves(&node, &mut steps, back);
-        shuffle_steps(&mut rng, &mut steps);
+        shuffle_steps(&mut rng, &mut steps[begin..]);
         stack.push(Frame {
             node,
             trail,
             forced,
-            steps,
+            begin: begin as u32,
             next: 0,
         });
     }
