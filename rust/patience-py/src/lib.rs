@@ -17,6 +17,9 @@ use patience_core::search::{Budget, Outcome, Report};
 use patience_core::shuffle;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// The deal for `(key, seed)` as card indices (`suit * 13 + rank - 1`), first-dealt first.
 #[pyfunction]
@@ -46,8 +49,56 @@ fn small(values: &[u16]) -> PyResult<Vec<u8>> {
         .collect()
 }
 
+/// A list of card indices (or counts) as bytes, each checked like [`small`]'s, read straight
+/// from a Python list (converting through `Vec<u16>` cost more than solving an easy
+/// Klondike deal); any other sequence goes through that conversion.
+fn bytes_from(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    match value.cast::<PyList>() {
+        Ok(list) => list
+            .iter()
+            .map(|item| small(&[item.extract::<u16>()?]).map(|v| v[0]))
+            .collect(),
+        Err(_) => small(&value.extract::<Vec<u16>>()?),
+    }
+}
+
 fn wide(values: &[u8]) -> Vec<u16> {
     values.iter().map(|&v| u16::from(v)).collect()
+}
+
+/// [`klondike_from`] reading the Python tuple directly (see [`bytes_from`]).
+fn klondike_from_py(position: &Bound<'_, PyAny>) -> PyResult<Klondike> {
+    let Ok(parts) = position.cast::<PyTuple>() else {
+        return klondike_from(position.extract::<Position>()?);
+    };
+    if parts.len() != 6 {
+        return klondike_from(position.extract::<Position>()?);
+    }
+    let columns = parts.get_item(1)?;
+    let column_count = columns.len()?;
+    let hidden = bytes_from(&parts.get_item(2)?)?;
+    let foundation = bytes_from(&parts.get_item(5)?)?;
+    if column_count != COLUMNS || hidden.len() != COLUMNS || foundation.len() != 4 {
+        return Err(PyValueError::new_err(
+            "a Klondike position has 7 columns and 4 foundations",
+        ));
+    }
+    let mut narrow_columns: [Vec<u8>; COLUMNS] = Default::default();
+    for (i, column) in columns.try_iter()?.enumerate() {
+        narrow_columns[i] = bytes_from(&column?)?;
+    }
+    let state = Klondike {
+        draw: parts.get_item(0)?.extract()?,
+        columns: narrow_columns,
+        hidden: std::array::from_fn(|i| hidden[i]),
+        stock: bytes_from(&parts.get_item(3)?)?,
+        waste: bytes_from(&parts.get_item(4)?)?,
+        foundation: std::array::from_fn(|i| foundation[i]),
+    };
+    state
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(state)
 }
 
 fn klondike_from(position: Position) -> PyResult<Klondike> {
@@ -232,7 +283,14 @@ macro_rules! bridge {
     };
 }
 
-bridge!(Klondike, Position, klondike_from, position_of);
+impl Bridge for Klondike {
+    fn from_py(position: &Bound<'_, PyAny>) -> PyResult<Self> {
+        klondike_from_py(position)
+    }
+    fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(position_of(self).into_pyobject(py)?.into_any().unbind())
+    }
+}
 bridge!(Golf, GolfPosition, golf_from, golf_position_of);
 bridge!(Kansas, KansasPosition, kansas_from, kansas_position_of);
 bridge!(Expert, ExpertPosition, expert_from, expert_position_of);
@@ -265,7 +323,24 @@ macro_rules! by_game {
 }
 
 /// `(outcome, moves, nodes, seconds, reason)` as `solve` returns it.
-type SolveAnswer = (String, Vec<String>, u64, f64, Option<String>);
+type SolveAnswer = (String, Vec<Py<PyString>>, u64, f64, Option<String>);
+
+/// A hasher for the few bytes of a move, for [`answer`]'s table of names (the standard
+/// hasher cost more than the formatting it saves).
+#[derive(Default)]
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+}
 
 /// Every legal move of a position of game `game`, in notation, each with the position it
 /// leads to (for the differential tests against the engine of record).
@@ -326,18 +401,30 @@ fn solve(
             let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
             state.solve(budget, options, &mut interrupted)
         });
-        Ok(answer(report))
+        Ok(answer(py, report))
     }
     by_game!(game, G => each::<G>(py, position, &budget, options))
 }
 
-fn answer<M: ToString>(report: Report<M>) -> SolveAnswer {
+/// The report as Python gets it. Each move's notation is written and made a Python string
+/// once a solve (a win's moves repeat: half a draw-1 line is `draw`): writing one for each
+/// move had cost more than the search of an easy deal.
+fn answer<M: ToString + Hash + Eq>(py: Python<'_>, report: Report<M>) -> SolveAnswer {
     let (outcome, moves, reason) = match report.outcome {
-        Outcome::Solved(moves) => (
-            "solved",
-            moves.iter().map(ToString::to_string).collect(),
-            None,
-        ),
+        Outcome::Solved(moves) => {
+            let mut names: HashMap<&M, Py<PyString>, BuildHasherDefault<MoveHasher>> =
+                HashMap::default();
+            let moves = moves
+                .iter()
+                .map(|mv| {
+                    names
+                        .entry(mv)
+                        .or_insert_with(|| PyString::new(py, &mv.to_string()).unbind())
+                        .clone_ref(py)
+                })
+                .collect();
+            ("solved", moves, None)
+        }
         Outcome::Unsolvable => ("unsolvable", Vec::new(), None),
         Outcome::Unknown(reason) => ("unknown", Vec::new(), Some(reason)),
     };

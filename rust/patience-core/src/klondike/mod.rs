@@ -80,18 +80,47 @@ pub enum Move {
 }
 
 impl fmt::Display for Move {
+    /// Written piece by piece (columns are single digits): `write!` with its arguments cost
+    /// ten times as much, and a certificate has hundreds of moves.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Move::Draw => write!(f, "draw"),
-            Move::Recycle => write!(f, "recycle"),
-            Move::WasteToFoundation => write!(f, "w>f"),
-            Move::WasteToColumn(to) => write!(f, "w>t{}", to + 1),
-            Move::ColumnToFoundation(from) => write!(f, "t{}>f", from + 1),
-            Move::ColumnToColumn { from, to, .. } => write!(f, "t{}>t{}", from + 1, to + 1),
-            Move::FoundationToColumn { suit, to } => {
-                write!(f, "f:{}>t{}", SUIT_LETTERS[suit as usize], to + 1)
+        let column = |i: u8| char::from(b'1' + i);
+        let mut name = [0u8; 6];
+        let mut put = |at: usize, c: char| name[at] = c as u8;
+        let len = match *self {
+            Move::Draw => return f.write_str("draw"),
+            Move::Recycle => return f.write_str("recycle"),
+            Move::WasteToFoundation => return f.write_str("w>f"),
+            Move::WasteToColumn(to) => {
+                "w>t".chars().enumerate().for_each(|(k, c)| put(k, c));
+                put(3, column(to));
+                4
             }
-        }
+            Move::ColumnToFoundation(from) => {
+                put(0, 't');
+                put(1, column(from));
+                put(2, '>');
+                put(3, 'f');
+                4
+            }
+            Move::ColumnToColumn { from, to, .. } => {
+                put(0, 't');
+                put(1, column(from));
+                put(2, '>');
+                put(3, 't');
+                put(4, column(to));
+                5
+            }
+            Move::FoundationToColumn { suit, to } => {
+                put(0, 'f');
+                put(1, ':');
+                put(2, SUIT_LETTERS[suit as usize]);
+                put(3, '>');
+                put(4, 't');
+                put(5, column(to));
+                6
+            }
+        };
+        f.write_str(std::str::from_utf8(&name[..len]).expect("ASCII"))
     }
 }
 

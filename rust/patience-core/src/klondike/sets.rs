@@ -70,11 +70,22 @@ use crate::shuffle::SplitMix64;
 /// type (one rank up, other colour) lies exactly four bits higher.
 #[inline]
 fn bit_index(card: u8) -> u32 {
-    let r = rank(card) as u32;
-    let colour = is_red(card) as u32;
-    let twin = matches!(suit(card), 2 | 3) as u32;
-    (r - 1) * 4 + 2 * (colour ^ (r & 1)) + twin
+    BIT_INDEX[card as usize] as u32
 }
+
+/// [`bit_index`] of each card, worked out once (the search asks for it at every step).
+const BIT_INDEX: [u8; 52] = {
+    let mut table = [0u8; 52];
+    let mut card = 0;
+    while card < 52 {
+        let (suit, r) = (card / 13, card % 13 + 1);
+        let colour = matches!(suit, 1 | 2) as u8;
+        let twin = matches!(suit, 2 | 3) as u8;
+        table[card as usize] = (r - 1) * 4 + 2 * (colour ^ (r & 1)) + twin;
+        card += 1;
+    }
+    table
+};
 
 /// The low bit of every type's pair.
 const LOW: u64 = 0x0005_5555_5555_5555;
@@ -408,20 +419,17 @@ impl Layout {
         let mut next_home = 0u64;
         let mut safe = 0u64;
         let mut safe_top = 0u64;
+        let f = node.foundation;
+        // the lowest foundation of each colour (black: clubs and spades; red: diamonds and
+        // hearts), and each suit's twin (the other suit of its colour)
+        let lowest = [f[0].min(f[3]), f[1].min(f[2])];
         for s in 0..4u8 {
-            let h = node.foundation[s as usize];
+            let h = f[s as usize];
             let red = matches!(s, 1 | 2);
-            let is_safe = |r: u8| {
-                r <= 2
-                    || (0..4u8).all(|o| {
-                        let f = node.foundation[o as usize];
-                        if matches!(o, 1 | 2) != red {
-                            f + 1 >= r
-                        } else {
-                            o == s || f + 2 >= r
-                        }
-                    })
-            };
+            let twin = f[3 - s as usize];
+            // rank `r` of suit `s` is safe to send home: every card that could go on it is
+            // home or can go home anyway
+            let is_safe = |r: u8| r <= 2 || (lowest[!red as usize] + 1 >= r && twin + 2 >= r);
             if h < 13 {
                 let b = 1u64 << bit_index(s * 13 + h);
                 next_home |= b;
@@ -447,16 +455,34 @@ impl Layout {
             out.push(Step::TalonHome(self.card(b)));
             return true;
         }
-        // reveals, most face-down cards first
+        // reveals, most face-down cards first (the last column first among equals): the
+        // columns as bits of `left * 8 + column`, read from the highest (a sort had cost a
+        // tenth of the search's time on easy deals); a column deeper than 7 (not from a
+        // deal) falls back to the sort
         let mut order: [(u8, u8); COLUMNS] = [(0, 0); COLUMNS];
         let mut n = 0;
-        for i in 0..COLUMNS {
-            if node.left[i] > 0 {
-                order[n] = (node.left[i], i as u8);
+        if node.left.iter().all(|&left| left < 8) {
+            let mut bits = 0u64;
+            for i in 0..COLUMNS {
+                if node.left[i] > 0 {
+                    bits |= 1 << (node.left[i] * 8 + i as u8);
+                }
+            }
+            while bits != 0 {
+                let k = 63 - bits.leading_zeros();
+                bits &= !(1 << k);
+                order[n] = ((k / 8) as u8, (k % 8) as u8);
                 n += 1;
             }
+        } else {
+            for i in 0..COLUMNS {
+                if node.left[i] > 0 {
+                    order[n] = (node.left[i], i as u8);
+                    n += 1;
+                }
+            }
+            order[..n].sort_unstable_by(|a, b| b.cmp(a));
         }
-        order[..n].sort_unstable_by(|a, b| b.cmp(a));
         for &(left, i) in &order[..n] {
             let card = self.structure[i as usize][left as usize - 1];
             let b = 1u64 << bit_index(card);
@@ -509,7 +535,12 @@ fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
 
 fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Move>, String> {
     let mut state = start.clone();
-    let mut moves = Vec::new();
+    // room for what the line adds, so that its moves do not grow the piles a card at a time
+    for column in &mut state.columns {
+        column.reserve(20);
+    }
+    state.waste.reserve(24);
+    let mut moves = Vec::with_capacity(4 * steps.len() + 64);
     let mut play = |state: &mut Klondike, mv: Move| -> Result<(), String> {
         if !state.is_legal(mv) {
             return Err(format!("{mv} is not legal"));
