@@ -134,6 +134,8 @@ struct Layout {
     talon: Vec<u8>,
     /// Each card's place in the talon, if it was in it.
     talon_place: [u8; 52],
+    /// The bit of the talon card at each place.
+    talon_bit: [u64; 24],
     /// The card of each bit.
     card_of_bit: [u8; 64],
     /// Radix of each column's count in the key.
@@ -182,6 +184,10 @@ impl Layout {
         for (k, &card) in talon.iter().enumerate() {
             talon_place[card as usize] = k as u8;
         }
+        let mut talon_bit = [0u64; 24];
+        for (k, &card) in talon.iter().enumerate() {
+            talon_bit[k] = 1 << bit_index(card);
+        }
         let mut card_of_bit = [u8::MAX; 64];
         for card in 0..52u8 {
             card_of_bit[bit_index(card) as usize] = card;
@@ -191,6 +197,7 @@ impl Layout {
             structure,
             talon,
             talon_place,
+            talon_bit,
             card_of_bit,
             radix,
         };
@@ -235,40 +242,41 @@ impl Layout {
 
     /// The talon cards within reach, as a card set.
     fn reachable(&self, node: &Node) -> u64 {
-        let mut cards = [0u8; 24];
-        let mut n = 0usize;
         let mut live = node.live;
-        while live != 0 {
-            let k = live.trailing_zeros();
-            live &= live - 1;
-            cards[n] = self.talon[k as usize];
-            n += 1;
-        }
         let mut set = 0u64;
-        if n == 0 {
-            return 0;
-        }
         if self.draw == 1 {
-            for &card in &cards[..n] {
-                set |= 1 << bit_index(card);
+            while live != 0 {
+                set |= self.talon_bit[live.trailing_zeros() as usize];
+                live &= live - 1;
             }
             return set;
+        }
+        // the live cards' bits in talon order
+        let mut cards = [0u64; 24];
+        let mut n = 0usize;
+        while live != 0 {
+            cards[n] = self.talon_bit[live.trailing_zeros() as usize];
+            live &= live - 1;
+            n += 1;
+        }
+        if n == 0 {
+            return 0;
         }
         // waste lengths reachable: the present one, on from it three at a time up to the
         // end, then after a recycle three at a time from the start
         let w = node.waste as usize;
         if w > 0 {
-            set |= 1 << bit_index(cards[w - 1]);
+            set |= cards[w - 1];
         }
         let mut length = w;
         while length < n {
             length = (length + 3).min(n);
-            set |= 1 << bit_index(cards[length - 1]);
+            set |= cards[length - 1];
         }
         let mut length = 0;
         while length < n {
             length = (length + 3).min(n);
-            set |= 1 << bit_index(cards[length - 1]);
+            set |= cards[length - 1];
         }
         set
     }
