@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,18 @@ def test_certificates_replay_to_a_win(draw: int) -> None:
             assert game.outcome().won
             assert game.cards_on_foundation() == 52
     assert solved >= 6
+
+
+def test_klondike_certificates_name_every_kind_of_move() -> None:
+    # The native side names Klondike's moves from a table made once a process; these
+    # deals' certificates hold every kind of move, and each replays in the engine of record.
+    kinds = set()
+    for seed, draw in [(1, 1), (11, 3), (19, 1), (53, 3), (2, 1), (5, 3)]:
+        result = solve(Klondike.from_seed(seed, {"draw": draw}))
+        assert result.outcome == "solved"
+        assert result.won_game().outcome() == Outcome(won=True, reason="won")
+        kinds |= {re.sub(r"\d", "N", re.sub(r"f:[cdhs]", "f:S", move)) for move in result.moves}
+    assert kinds == {"draw", "recycle", "w>f", "w>tN", "tN>f", "tN>tN", "f:S>tN"}
 
 
 def test_solving_from_the_middle_of_a_game() -> None:

@@ -26,7 +26,7 @@ pub struct SolveOptions {
 /// solver.
 pub trait NativeGame: Clone + Send + Sync + 'static {
     /// A move; its `Display` is RULES.md notation, as the engine of record parses it.
-    type Move: Copy + Eq + fmt::Debug + fmt::Display + Send;
+    type Move: Copy + Eq + std::hash::Hash + fmt::Debug + fmt::Display + Send;
 
     /// The game's name in the registry (`patience.games`).
     const NAME: &'static str;

@@ -277,7 +277,10 @@ pub(crate) struct KeySet {
 impl KeySet {
     pub(crate) fn new(limit: usize) -> KeySet {
         KeySet {
-            blocks: vec![EMPTY_BLOCK; 1 << 9],
+            // small to start with (it doubles as it fills): most Klondike deals are
+            // decided in a few hundred positions, and a larger first table cost a good
+            // part of their time in allocating and clearing it
+            blocks: vec![EMPTY_BLOCK; 1 << 4],
             zero_mark: 0,
             len: 0,
             limit,

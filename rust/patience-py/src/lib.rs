@@ -11,12 +11,16 @@ use patience_core::expert::{self, Expert};
 use patience_core::game::{NativeGame, SolveOptions};
 use patience_core::golf::{self, Golf};
 use patience_core::kansas::{self, Kansas};
-use patience_core::klondike::{Klondike, COLUMNS};
+use patience_core::klondike::{Klondike, Move, COLUMNS};
 use patience_core::players::{player_index, playout as play_game, Players};
 use patience_core::search::{Budget, Outcome, Report};
 use patience_core::shuffle;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyString, PyTuple};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The deal for `(key, seed)` as card indices (`suit * 13 + rank - 1`), first-dealt first.
 #[pyfunction]
@@ -46,8 +50,59 @@ fn small(values: &[u16]) -> PyResult<Vec<u8>> {
         .collect()
 }
 
+/// A list of card indices (or counts) as bytes, each checked like [`small`]'s, read straight
+/// from a Python list (converting through `Vec<u16>` cost more than solving an easy
+/// Klondike deal); any other sequence goes through that conversion.
+fn bytes_from(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    match value.cast::<PyList>() {
+        Ok(list) => list
+            .iter()
+            .map(|item| {
+                let v = item.extract::<u16>()?;
+                u8::try_from(v).map_err(|_| PyValueError::new_err(format!("{v} is out of range")))
+            })
+            .collect(),
+        Err(_) => small(&value.extract::<Vec<u16>>()?),
+    }
+}
+
 fn wide(values: &[u8]) -> Vec<u16> {
     values.iter().map(|&v| u16::from(v)).collect()
+}
+
+/// [`klondike_from`] reading the Python tuple directly (see [`bytes_from`]).
+fn klondike_from_py(position: &Bound<'_, PyAny>) -> PyResult<Klondike> {
+    let Ok(parts) = position.cast::<PyTuple>() else {
+        return klondike_from(position.extract::<Position>()?);
+    };
+    if parts.len() != 6 {
+        return klondike_from(position.extract::<Position>()?);
+    }
+    let columns = parts.get_item(1)?;
+    let column_count = columns.len()?;
+    let hidden = bytes_from(&parts.get_item(2)?)?;
+    let foundation = bytes_from(&parts.get_item(5)?)?;
+    if column_count != COLUMNS || hidden.len() != COLUMNS || foundation.len() != 4 {
+        return Err(PyValueError::new_err(
+            "a Klondike position has 7 columns and 4 foundations",
+        ));
+    }
+    let mut narrow_columns: [Vec<u8>; COLUMNS] = Default::default();
+    for (i, column) in columns.try_iter()?.enumerate() {
+        narrow_columns[i] = bytes_from(&column?)?;
+    }
+    let state = Klondike {
+        draw: parts.get_item(0)?.extract()?,
+        columns: narrow_columns,
+        hidden: std::array::from_fn(|i| hidden[i]),
+        stock: bytes_from(&parts.get_item(3)?)?,
+        waste: bytes_from(&parts.get_item(4)?)?,
+        foundation: std::array::from_fn(|i| foundation[i]),
+    };
+    state
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(state)
 }
 
 fn klondike_from(position: Position) -> PyResult<Klondike> {
@@ -216,6 +271,50 @@ trait Bridge: NativeGame {
     fn from_py(position: &Bound<'_, PyAny>) -> PyResult<Self>;
     /// The position as that tuple.
     fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyAny>>;
+    /// For a game whose moves have few names: the Python string of `mv`'s name, made once
+    /// a process. `None` (the default) has [`answer`] write each name.
+    fn name_of(_py: Python<'_>, _mv: &Self::Move) -> Option<Py<PyString>> {
+        None
+    }
+}
+
+/// Klondike's move names, by [`klondike_name_index`].
+static KLONDIKE_NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+
+/// Klondike's moves by name: 94 names (a column-to-column move's start is not in its
+/// name), numbered in the order of [`Move`]'s kinds.
+fn klondike_name_index(mv: &Move) -> usize {
+    let c = |i: u8| usize::from(i);
+    match *mv {
+        Move::Draw => 0,
+        Move::Recycle => 1,
+        Move::WasteToFoundation => 2,
+        Move::WasteToColumn(to) => 3 + c(to),
+        Move::ColumnToFoundation(from) => 10 + c(from),
+        Move::ColumnToColumn { from, to, .. } => 17 + c(from) * COLUMNS + c(to),
+        Move::FoundationToColumn { suit, to } => 66 + c(suit) * COLUMNS + c(to),
+    }
+}
+
+/// The move of each name of [`klondike_name_index`].
+fn klondike_named(index: usize) -> Move {
+    let n = |i: usize| i as u8;
+    match index {
+        0 => Move::Draw,
+        1 => Move::Recycle,
+        2 => Move::WasteToFoundation,
+        3..=9 => Move::WasteToColumn(n(index - 3)),
+        10..=16 => Move::ColumnToFoundation(n(index - 10)),
+        17..=65 => Move::ColumnToColumn {
+            from: n((index - 17) / COLUMNS),
+            to: n((index - 17) % COLUMNS),
+            start: 0,
+        },
+        _ => Move::FoundationToColumn {
+            suit: n((index - 66) / COLUMNS),
+            to: n((index - 66) % COLUMNS),
+        },
+    }
 }
 
 /// [`Bridge`] for a game from its tuple type and its two conversions.
@@ -232,7 +331,22 @@ macro_rules! bridge {
     };
 }
 
-bridge!(Klondike, Position, klondike_from, position_of);
+impl Bridge for Klondike {
+    fn from_py(position: &Bound<'_, PyAny>) -> PyResult<Self> {
+        klondike_from_py(position)
+    }
+    fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(position_of(self).into_pyobject(py)?.into_any().unbind())
+    }
+    fn name_of(py: Python<'_>, mv: &Move) -> Option<Py<PyString>> {
+        let names = KLONDIKE_NAMES.get_or_init(py, || {
+            (0..94)
+                .map(|index| PyString::new(py, &klondike_named(index).to_string()).unbind())
+                .collect()
+        });
+        Some(names[klondike_name_index(mv)].clone_ref(py))
+    }
+}
 bridge!(Golf, GolfPosition, golf_from, golf_position_of);
 bridge!(Kansas, KansasPosition, kansas_from, kansas_position_of);
 bridge!(Expert, ExpertPosition, expert_from, expert_position_of);
@@ -265,7 +379,24 @@ macro_rules! by_game {
 }
 
 /// `(outcome, moves, nodes, seconds, reason)` as `solve` returns it.
-type SolveAnswer = (String, Vec<String>, u64, f64, Option<String>);
+type SolveAnswer = (String, Vec<Py<PyString>>, u64, f64, Option<String>);
+
+/// A hasher for the few bytes of a move, for [`answer`]'s table of names (the standard
+/// hasher cost more than the formatting it saves).
+#[derive(Default)]
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+}
 
 /// Every legal move of a position of game `game`, in notation, each with the position it
 /// leads to (for the differential tests against the engine of record).
@@ -326,18 +457,51 @@ fn solve(
             let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
             state.solve(budget, options, &mut interrupted)
         });
-        Ok(answer(report))
+        Ok(answer::<G>(py, report))
     }
     by_game!(game, G => each::<G>(py, position, &budget, options))
 }
 
-fn answer<M: ToString>(report: Report<M>) -> SolveAnswer {
+/// The report as Python gets it. Each move's notation is written and made a Python string
+/// once a solve (a win's moves repeat: half a draw-1 line is `draw`): writing one for each
+/// move had cost more than the search of an easy deal.
+fn answer<G: Bridge>(py: Python<'_>, report: Report<G::Move>) -> SolveAnswer {
     let (outcome, moves, reason) = match report.outcome {
-        Outcome::Solved(moves) => (
-            "solved",
-            moves.iter().map(ToString::to_string).collect(),
-            None,
-        ),
+        Outcome::Solved(moves) => {
+            if let Some(first) = moves.first() {
+                if G::name_of(py, first).is_some() {
+                    let moves = moves
+                        .iter()
+                        .map(|mv| G::name_of(py, mv).expect("every move has its name"))
+                        .collect();
+                    return (
+                        "solved".to_string(),
+                        moves,
+                        report.nodes,
+                        report.seconds,
+                        None,
+                    );
+                }
+            }
+            let mut names: HashMap<&G::Move, Py<PyString>, BuildHasherDefault<MoveHasher>> =
+                HashMap::with_capacity_and_hasher(64, Default::default());
+            let mut last: Option<(&G::Move, Py<PyString>)> = None;
+            let mut listed = Vec::with_capacity(moves.len());
+            for mv in &moves {
+                // a move like the one before (a run of draws) needs no look-up
+                let name = match &last {
+                    Some((previous, name)) if *previous == mv => name.clone_ref(py),
+                    _ => names
+                        .entry(mv)
+                        .or_insert_with(|| PyString::new(py, &mv.to_string()).unbind())
+                        .clone_ref(py),
+                };
+                listed.push(name.clone_ref(py));
+                last = Some((mv, name));
+            }
+            let moves = listed;
+            ("solved", moves, None)
+        }
         Outcome::Unsolvable => ("unsolvable", Vec::new(), None),
         Outcome::Unknown(reason) => ("unknown", Vec::new(), Some(reason)),
     };

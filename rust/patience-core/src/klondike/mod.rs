@@ -80,18 +80,47 @@ pub enum Move {
 }
 
 impl fmt::Display for Move {
+    /// Written piece by piece (columns are single digits): `write!` with its arguments cost
+    /// ten times as much, and a certificate has hundreds of moves.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Move::Draw => write!(f, "draw"),
-            Move::Recycle => write!(f, "recycle"),
-            Move::WasteToFoundation => write!(f, "w>f"),
-            Move::WasteToColumn(to) => write!(f, "w>t{}", to + 1),
-            Move::ColumnToFoundation(from) => write!(f, "t{}>f", from + 1),
-            Move::ColumnToColumn { from, to, .. } => write!(f, "t{}>t{}", from + 1, to + 1),
-            Move::FoundationToColumn { suit, to } => {
-                write!(f, "f:{}>t{}", SUIT_LETTERS[suit as usize], to + 1)
+        let column = |i: u8| char::from(b'1' + i);
+        let mut name = [0u8; 6];
+        let mut put = |at: usize, c: char| name[at] = c as u8;
+        let len = match *self {
+            Move::Draw => return f.write_str("draw"),
+            Move::Recycle => return f.write_str("recycle"),
+            Move::WasteToFoundation => return f.write_str("w>f"),
+            Move::WasteToColumn(to) => {
+                "w>t".chars().enumerate().for_each(|(k, c)| put(k, c));
+                put(3, column(to));
+                4
             }
-        }
+            Move::ColumnToFoundation(from) => {
+                put(0, 't');
+                put(1, column(from));
+                put(2, '>');
+                put(3, 'f');
+                4
+            }
+            Move::ColumnToColumn { from, to, .. } => {
+                put(0, 't');
+                put(1, column(from));
+                put(2, '>');
+                put(3, 't');
+                put(4, column(to));
+                5
+            }
+            Move::FoundationToColumn { suit, to } => {
+                put(0, 'f');
+                put(1, ':');
+                put(2, SUIT_LETTERS[suit as usize]);
+                put(3, '>');
+                put(4, 't');
+                put(5, column(to));
+                6
+            }
+        };
+        f.write_str(std::str::from_utf8(&name[..len]).expect("ASCII"))
     }
 }
 
@@ -357,6 +386,44 @@ impl Klondike {
         moves
     }
 
+    /// Whether [`Klondike::legal_moves`] lists `mv`, without listing them all (the check
+    /// that each move of a certificate is legal, where listing them cost half the time of
+    /// an easy deal's solve).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if self.cards_home() == 52 {
+            return false;
+        }
+        let column = |i: u8| (i as usize) < COLUMNS;
+        let waste = self.waste.last().copied();
+        match mv {
+            Move::Draw => !self.stock.is_empty(),
+            Move::Recycle => self.stock.is_empty() && !self.waste.is_empty(),
+            Move::WasteToFoundation => waste.is_some_and(|card| self.goes_home(card)),
+            Move::WasteToColumn(to) => {
+                column(to) && waste.is_some_and(|card| fits_on(card, self.exposed(to as usize)))
+            }
+            Move::ColumnToFoundation(from) => {
+                column(from)
+                    && self
+                        .exposed(from as usize)
+                        .is_some_and(|card| self.goes_home(card))
+            }
+            Move::ColumnToColumn { from, to, start } => {
+                column(from)
+                    && column(to)
+                    && from != to
+                    && self.fitting_start(from as usize, self.exposed(to as usize))
+                        == Some(start as usize)
+            }
+            Move::FoundationToColumn { suit, to } => {
+                suit < 4 && column(to) && {
+                    let height = self.foundation[suit as usize];
+                    height > 0 && fits_on(suit * 13 + height - 1, self.exposed(to as usize))
+                }
+            }
+        }
+    }
+
     fn flip(&mut self, i: usize) -> bool {
         let column_len = self.columns[i].len() as u8;
         if column_len > 0 && self.hidden[i] == column_len {
@@ -470,5 +537,75 @@ impl Klondike {
                 self.foundation[suit as usize] += 1;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every move a position could name: each kind with every column, suit and start.
+    fn every_move() -> Vec<Move> {
+        let mut moves = vec![Move::Draw, Move::Recycle, Move::WasteToFoundation];
+        for i in 0..COLUMNS as u8 {
+            moves.push(Move::WasteToColumn(i));
+            moves.push(Move::ColumnToFoundation(i));
+            for j in 0..COLUMNS as u8 {
+                for start in 0..20 {
+                    moves.push(Move::ColumnToColumn {
+                        from: i,
+                        to: j,
+                        start,
+                    });
+                }
+            }
+            for suit in 0..4 {
+                moves.push(Move::FoundationToColumn { suit, to: i });
+            }
+        }
+        moves
+    }
+
+    #[test]
+    fn is_legal_agrees_with_legal_moves() {
+        let candidates = every_move();
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            for draw in [1, 3] {
+                let mut state = Klondike::from_seed(seed, draw).unwrap();
+                // a walk of moves picked by a simple generator, so that foundations fill
+                // and empty columns appear
+                let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                for _ in 0..150 {
+                    let legal = state.legal_moves();
+                    for &mv in &candidates {
+                        assert_eq!(
+                            state.is_legal(mv),
+                            legal.contains(&mv),
+                            "{mv:?} in {state:?}"
+                        );
+                    }
+                    checked += 1;
+                    if legal.is_empty() {
+                        break;
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // moves home first when there are any, to reach late positions
+                    let pick = if matches!(
+                        legal[0],
+                        Move::WasteToFoundation | Move::ColumnToFoundation(_)
+                    ) && x % 3 != 0
+                    {
+                        legal[0]
+                    } else {
+                        legal[(x % legal.len() as u64) as usize]
+                    };
+                    state.apply(pick);
+                }
+            }
+        }
+        assert!(checked > 4000, "only {checked} positions");
     }
 }

@@ -70,11 +70,22 @@ use crate::shuffle::SplitMix64;
 /// type (one rank up, other colour) lies exactly four bits higher.
 #[inline]
 fn bit_index(card: u8) -> u32 {
-    let r = rank(card) as u32;
-    let colour = is_red(card) as u32;
-    let twin = matches!(suit(card), 2 | 3) as u32;
-    (r - 1) * 4 + 2 * (colour ^ (r & 1)) + twin
+    BIT_INDEX[card as usize] as u32
 }
+
+/// [`bit_index`] of each card, worked out once (the search asks for it at every step).
+const BIT_INDEX: [u8; 52] = {
+    let mut table = [0u8; 52];
+    let mut card = 0;
+    while card < 52 {
+        let (suit, r) = (card / 13, card % 13 + 1);
+        let colour = matches!(suit, 1 | 2) as u8;
+        let twin = matches!(suit, 2 | 3) as u8;
+        table[card as usize] = (r - 1) * 4 + 2 * (colour ^ (r & 1)) + twin;
+        card += 1;
+    }
+    table
+};
 
 /// The low bit of every type's pair.
 const LOW: u64 = 0x0005_5555_5555_5555;
@@ -123,6 +134,8 @@ struct Layout {
     talon: Vec<u8>,
     /// Each card's place in the talon, if it was in it.
     talon_place: [u8; 52],
+    /// The bit of the talon card at each place.
+    talon_bit: [u64; 24],
     /// The card of each bit.
     card_of_bit: [u8; 64],
     /// Radix of each column's count in the key.
@@ -171,6 +184,10 @@ impl Layout {
         for (k, &card) in talon.iter().enumerate() {
             talon_place[card as usize] = k as u8;
         }
+        let mut talon_bit = [0u64; 24];
+        for (k, &card) in talon.iter().enumerate() {
+            talon_bit[k] = 1 << bit_index(card);
+        }
         let mut card_of_bit = [u8::MAX; 64];
         for card in 0..52u8 {
             card_of_bit[bit_index(card) as usize] = card;
@@ -180,6 +197,7 @@ impl Layout {
             structure,
             talon,
             talon_place,
+            talon_bit,
             card_of_bit,
             radix,
         };
@@ -224,40 +242,41 @@ impl Layout {
 
     /// The talon cards within reach, as a card set.
     fn reachable(&self, node: &Node) -> u64 {
-        let mut cards = [0u8; 24];
-        let mut n = 0usize;
         let mut live = node.live;
-        while live != 0 {
-            let k = live.trailing_zeros();
-            live &= live - 1;
-            cards[n] = self.talon[k as usize];
-            n += 1;
-        }
         let mut set = 0u64;
-        if n == 0 {
-            return 0;
-        }
         if self.draw == 1 {
-            for &card in &cards[..n] {
-                set |= 1 << bit_index(card);
+            while live != 0 {
+                set |= self.talon_bit[live.trailing_zeros() as usize];
+                live &= live - 1;
             }
             return set;
+        }
+        // the live cards' bits in talon order
+        let mut cards = [0u64; 24];
+        let mut n = 0usize;
+        while live != 0 {
+            cards[n] = self.talon_bit[live.trailing_zeros() as usize];
+            live &= live - 1;
+            n += 1;
+        }
+        if n == 0 {
+            return 0;
         }
         // waste lengths reachable: the present one, on from it three at a time up to the
         // end, then after a recycle three at a time from the start
         let w = node.waste as usize;
         if w > 0 {
-            set |= 1 << bit_index(cards[w - 1]);
+            set |= cards[w - 1];
         }
         let mut length = w;
         while length < n {
             length = (length + 3).min(n);
-            set |= 1 << bit_index(cards[length - 1]);
+            set |= cards[length - 1];
         }
         let mut length = 0;
         while length < n {
             length = (length + 3).min(n);
-            set |= 1 << bit_index(cards[length - 1]);
+            set |= cards[length - 1];
         }
         set
     }
@@ -383,13 +402,12 @@ impl Layout {
         (self.draw == 1 || node.live.count_ones() <= 1) && node.left.iter().all(|&n| n <= 1)
     }
 
-    /// The moves worth trying from `node`, best first, into `out`.
+    /// The moves worth trying from `node`, best first, added at the end of `out`.
     ///
     /// Returns true when the one move listed is a safe move home, which is played whatever
     /// came before (a position that can be won can be won after it). Without `back`, no
     /// foundation card comes back (the fast first phase).
     fn moves(&self, node: &Node, out: &mut Vec<Step>, back: bool) -> bool {
-        out.clear();
         let placed = node.visible & !node.surface;
         let children = (placed & !KINGS) << 4;
         let pair_any = |x: u64| (x | (x >> 1)) & LOW;
@@ -409,20 +427,17 @@ impl Layout {
         let mut next_home = 0u64;
         let mut safe = 0u64;
         let mut safe_top = 0u64;
+        let f = node.foundation;
+        // the lowest foundation of each colour (black: clubs and spades; red: diamonds and
+        // hearts), and each suit's twin (the other suit of its colour)
+        let lowest = [f[0].min(f[3]), f[1].min(f[2])];
         for s in 0..4u8 {
-            let h = node.foundation[s as usize];
+            let h = f[s as usize];
             let red = matches!(s, 1 | 2);
-            let is_safe = |r: u8| {
-                r <= 2
-                    || (0..4u8).all(|o| {
-                        let f = node.foundation[o as usize];
-                        if matches!(o, 1 | 2) != red {
-                            f + 1 >= r
-                        } else {
-                            o == s || f + 2 >= r
-                        }
-                    })
-            };
+            let twin = f[3 - s as usize];
+            // rank `r` of suit `s` is safe to send home: every card that could go on it is
+            // home or can go home anyway
+            let is_safe = |r: u8| r <= 2 || (lowest[!red as usize] + 1 >= r && twin + 2 >= r);
             if h < 13 {
                 let b = 1u64 << bit_index(s * 13 + h);
                 next_home |= b;
@@ -448,16 +463,34 @@ impl Layout {
             out.push(Step::TalonHome(self.card(b)));
             return true;
         }
-        // reveals, most face-down cards first
+        // reveals, most face-down cards first (the last column first among equals): the
+        // columns as bits of `left * 8 + column`, read from the highest (a sort had cost a
+        // tenth of the search's time on easy deals); a column deeper than 7 (not from a
+        // deal) falls back to the sort
         let mut order: [(u8, u8); COLUMNS] = [(0, 0); COLUMNS];
         let mut n = 0;
-        for i in 0..COLUMNS {
-            if node.left[i] > 0 {
-                order[n] = (node.left[i], i as u8);
+        if node.left.iter().all(|&left| left < 8) {
+            let mut bits = 0u64;
+            for i in 0..COLUMNS {
+                if node.left[i] > 0 {
+                    bits |= 1 << (node.left[i] * 8 + i as u8);
+                }
+            }
+            while bits != 0 {
+                let k = 63 - bits.leading_zeros();
+                bits &= !(1 << k);
+                order[n] = ((k / 8) as u8, (k % 8) as u8);
                 n += 1;
             }
+        } else {
+            for i in 0..COLUMNS {
+                if node.left[i] > 0 {
+                    order[n] = (node.left[i], i as u8);
+                    n += 1;
+                }
+            }
+            order[..n].sort_unstable_by(|a, b| b.cmp(a));
         }
-        order[..n].sort_unstable_by(|a, b| b.cmp(a));
         for &(left, i) in &order[..n] {
             let card = self.structure[i as usize][left as usize - 1];
             let b = 1u64 << bit_index(card);
@@ -510,9 +543,14 @@ fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
 
 fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Move>, String> {
     let mut state = start.clone();
-    let mut moves = Vec::new();
+    // room for what the line adds, so that its moves do not grow the piles a card at a time
+    for column in &mut state.columns {
+        column.reserve(20);
+    }
+    state.waste.reserve(24);
+    let mut moves = Vec::with_capacity(4 * steps.len() + 64);
     let mut play = |state: &mut Klondike, mv: Move| -> Result<(), String> {
-        if !state.legal_moves().contains(&mv) {
+        if !state.is_legal(mv) {
             return Err(format!("{mv} is not legal"));
         }
         state.apply(mv);
@@ -673,8 +711,11 @@ struct Frame {
     trail: Trail,
     /// The one move listed is a safe move home, allowed whatever the trail.
     forced: bool,
-    steps: Vec<Step>,
-    next: usize,
+    /// Where this position's moves start in the search's one list of moves (they run to
+    /// the next frame's start, or to the list's end for the last frame).
+    begin: u32,
+    /// The next of them to try, counted from `begin`.
+    next: u32,
 }
 
 /// Solves `start` within `budget` over abstract positions; `Err` when the position is
@@ -848,28 +889,31 @@ fn search(
     let node_limit = meter.nodes.saturating_add(nodes);
     let mut seen = KeySet::new(budget.max_states);
     seen.visit(layout.key(&root), 0);
-    let mut first = Vec::with_capacity(48);
-    let forced = layout.moves(&root, &mut first, back);
-    shuffle_steps(&mut rng, &mut first);
-    let mut stack = vec![Frame {
+    // The moves of every position on the stack, one frame's after another's (one list
+    // for the whole search: a list a frame cost an allocation each).
+    let mut steps: Vec<Step> = Vec::with_capacity(1024);
+    let forced = layout.moves(&root, &mut steps, back);
+    shuffle_steps(&mut rng, &mut steps);
+    let mut stack = Vec::with_capacity(128);
+    stack.push(Frame {
         node: root,
         trail: Trail::default(),
         forced,
-        steps: first,
+        begin: 0,
         next: 0,
-    }];
-    let mut spare: Vec<Vec<Step>> = Vec::new();
+    });
     let mut full = false;
     loop {
         let Some(frame) = stack.last_mut() else {
             return if full { Phase::Full } else { Phase::Exhausted };
         };
-        if frame.next == frame.steps.len() {
-            let frame = stack.pop().expect("a frame");
-            spare.push(frame.steps);
+        let at = (frame.begin + frame.next) as usize;
+        if at == steps.len() {
+            steps.truncate(frame.begin as usize);
+            stack.pop();
             continue;
         }
-        let step = frame.steps[frame.next];
+        let step = steps[at];
         frame.next += 1;
         if pruning == Pruning::Full && !frame.forced && !layout.keep(&frame.node, frame.trail, step)
         {
@@ -885,7 +929,12 @@ fn search(
             return Phase::Stopped(reason);
         }
         if layout.solved(&node) {
-            return Phase::Won(stack.iter().map(|f| f.steps[f.next - 1]).collect());
+            return Phase::Won(
+                stack
+                    .iter()
+                    .map(|f| steps[(f.begin + f.next) as usize - 1])
+                    .collect(),
+            );
         }
         // A position searched with every move allowed is not searched again; one searched
         // under the rule of `Layout::keep` is searched again when reached under another card
@@ -896,14 +945,14 @@ fn search(
             Some(false) => continue,
             None => full = true,
         }
-        let mut steps = spare.pop().unwrap_or_else(|| Vec::with_capacity(48));
+        let begin = steps.len();
         let forced = layout.moves(&node, &mut steps, back);
-        shuffle_steps(&mut rng, &mut steps);
+        shuffle_steps(&mut rng, &mut steps[begin..]);
         stack.push(Frame {
             node,
             trail,
             forced,
-            steps,
+            begin: begin as u32,
             next: 0,
         });
     }

@@ -543,11 +543,8 @@ fn has_stuck_card(state: &Klondike) -> bool {
     loop {
         let mut changed = false;
         // the columns holding a card of `S`: never emptied
-        let held: Vec<bool> = state
-            .columns
-            .iter()
-            .map(|column| column.iter().any(|&card| stuck & bit(card) != 0))
-            .collect();
+        let held: [bool; COLUMNS] =
+            std::array::from_fn(|c| state.columns[c].iter().any(|&card| stuck & bit(card) != 0));
         // which cards may ever lie exposed in the tableau, for a card to go on: a tableau
         // card not under `S`; a card of the talon or the foundations only by coming down
         // onto such a card itself (a King: onto a column that may be emptied)
