@@ -557,16 +557,20 @@ def test_axe_finds_nothing_serious_on_a_board_and_its_result(
 
 def _focus_on(page: Page, selector: str) -> None:
     """Move the focus to ``selector`` with the arrow keys alone."""
+    path: list[str] = []
     for _ in range(60):
         where = page.evaluate(
             """(selector) => {
                  const here = document.activeElement, there = document.querySelector(selector);
                  if (!there) return null;
                  if (here === there) return { done: true };
+                 const name = here.dataset.src ?? here.dataset.dest
+                   ?? here.dataset.action ?? here.tagName;
                  const a = here.getBoundingClientRect(), b = there.getBoundingClientRect();
                  const column = here.closest('.column');
                  return {
                    done: false,
+                   name,
                    sameColumn: column !== null && column === there.closest('.column'),
                    sameRow: Boolean(here.closest('.tableau'))
                      === Boolean(there.closest('.tableau')),
@@ -579,11 +583,12 @@ def _focus_on(page: Page, selector: str) -> None:
         assert where is not None, f"no {selector} on the board"
         if where["done"]:
             return
+        path.append(where["name"])
         if where["sameColumn"] or not where["sameRow"]:
             page.keyboard.press("ArrowUp" if where["dy"] < 0 else "ArrowDown")
         else:
             page.keyboard.press("ArrowLeft" if where["dx"] < 0 else "ArrowRight")
-    raise AssertionError(f"the arrow keys do not reach {selector}")
+    raise AssertionError(f"the arrow keys do not reach {selector}: {path[-8:]}")
 
 
 def test_a_whole_klondike_game_won_by_keys_alone(
