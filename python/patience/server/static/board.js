@@ -251,6 +251,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   container.style.setProperty("--card-h", `${cardH}px`);
   container.style.setProperty("--gap", `${gap}px`);
   container.style.setProperty("--index-size", `${indexSize}px`);
+  container.classList.toggle("small-cards", cardW < 48); // corners only: no pip to peek out
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   const below = game === "golf" ? cardH + gap * 2 : 0;

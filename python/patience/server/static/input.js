@@ -228,9 +228,18 @@ export function attachInput(board, hooks) {
     focusMemory = { place: stop.dataset.src ?? placeOf(stop) ?? stop.dataset.action, x: rect.x, y: rect.y };
   }
 
+  // Where a stop is, to go left, right, up or down from: a column's stops are all at the
+  // column's head (a long column's last card is still the next column over).
+  function anchor(stop, key) {
+    const spot = centre(stop.getBoundingClientRect());
+    const column = stop.closest(".column");
+    if (column && (key === "ArrowLeft" || key === "ArrowRight")) spot.y = column.getBoundingClientRect().top;
+    return spot;
+  }
+
   // The nearest stop from `from` in a direction; into a column, its exposed card.
   function neighbour(from, key) {
-    const here = centre(from.getBoundingClientRect());
+    const here = anchor(from, key);
     const column = from.closest(".column");
     if (column && (key === "ArrowUp" || key === "ArrowDown")) {
       const inColumn = [...column.querySelectorAll(".stop")];
@@ -241,9 +250,16 @@ export function attachInput(board, hooks) {
     }
     let best = null;
     let bestScore = Infinity;
+    // left and right stay in the row (the piles, or the columns) while it goes on
+    const horizontal = key === "ArrowLeft" || key === "ArrowRight";
+    const sameRow = (stop) => stop.closest(".row") === from.closest(".row");
+    const inRow = horizontal && stops().some((stop) => stop !== from && sameRow(stop)
+      && (key === "ArrowLeft" ? anchor(stop, key).x < here.x - 1 : anchor(stop, key).x > here.x + 1)
+      && !(column && stop.closest(".column") === column));
     for (const stop of stops()) {
       if (stop === from || (column && stop.closest(".column") === column)) continue;
-      const there = centre(stop.getBoundingClientRect());
+      if (inRow && !sameRow(stop)) continue;
+      const there = anchor(stop, key);
       const dx = there.x - here.x;
       const dy = there.y - here.y;
       const along = { ArrowLeft: -dx, ArrowRight: dx, ArrowUp: -dy, ArrowDown: dy }[key];
@@ -255,7 +271,7 @@ export function attachInput(board, hooks) {
     const into = best?.closest(".column");
     if (into && best.closest(".column") !== column) {
       const inColumn = into.querySelectorAll(".stop");
-      return inColumn[inColumn.length - 1];
+      return inColumn.length ? inColumn[inColumn.length - 1] : into; // an empty column is a stop itself
     }
     return best;
   }
