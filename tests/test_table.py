@@ -680,3 +680,178 @@ def test_a_drop_is_taken_by_the_place_the_card_overlaps_most(
         page.get_attribute('#board .column[data-dest="t2"] .card:last-child', "data-card") == moved
     )
     assert page.inner_text("#error") == ""
+
+
+# -- what players expect -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("link", "title"),
+    [
+        ("game=klondike&draw=3&seed=42", "Solitaire Rush, draw 3 (practice)"),
+        ("game=golf&wrap=false&seed=42", "Golf, no wrap (practice)"),
+        ("game=kansas&seed=42", "Kansas (practice)"),
+        ("game=expert&seed=42", "Solitaire Expert (practice)"),
+    ],
+)
+def test_a_deal_s_link_shows_its_board_at_once(
+    table: Callable[..., Table], link: str, title: str
+) -> None:
+    desk = table("desktop")
+    desk.page.goto(f"{desk.server}/?{link}")
+    desk.page.wait_for_selector("#board .card")
+    assert desk.page.inner_text("#title") == title
+    assert desk.page.inner_text("#deal") == "Deal 42"
+    assert desk.page.get_attribute("#deal", "href") == f"/?{link}"
+
+
+def test_a_timed_game_s_deal_is_shown_once_over_and_can_be_played_again(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.check("input[name=game][value=golf]")
+    page.click("#start")
+    page.wait_for_selector("#board .card")
+    assert page.locator("#deal").is_hidden()  # the seed of a running timed game is secret
+    end_game(page)
+    deal = page.inner_text("#breakdown a.deal-link")
+    assert deal.startswith("Deal ")
+    answered(page, lambda: page.click("#replay-deal"))
+    assert page.inner_text("#title").endswith("(practice)")
+    assert page.inner_text("#deal") == deal
+
+
+def test_the_lobby_offers_a_game_in_progress(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.deal("kansas", 9)
+    page.click("#home")
+    page.wait_for_selector("#resume-list button")
+    resume = page.locator("#resume-list button").first
+    assert resume.inner_text().startswith("Resume Kansas (practice)")
+    answered(page, resume.click)
+    assert page.inner_text("#deal") == "Deal 9"
+    end_game(page)
+    page.click("#to-lobby")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_timeout(300)  # the lobby's list is read from the server
+    assert page.locator("#resume").is_hidden()  # a finished game is no longer offered
+
+
+def test_card_options_are_kept_between_visits(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.check("#four-colour")
+    page.check("#large-index")
+    page.reload()
+    page.wait_for_selector("#game-choice input")
+    assert page.is_checked("#four-colour")
+    assert page.is_checked("#large-index")
+    desk.deal("klondike", 11)
+    colour = page.evaluate(
+        """async () => {
+             const { cardElement } = await import('/static/cards.js');
+             const diamond = cardElement('Td');
+             document.getElementById('board').append(diamond);
+             return getComputedStyle(diamond).color;
+           }"""
+    )
+    assert colour == "rgb(20, 80, 200)"  # blue diamonds
+    assert page.evaluate("document.body.classList.contains('large-index')")
+
+
+def test_the_lobby_tells_how_to_play_each_game(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#game-choice input")
+    page.click("#how-to-play summary")
+    for game, words in [("golf", "one rank above or below"), ("kansas", "reserve")]:
+        page.check(f"input[name=game][value={game}]")
+        assert words in page.inner_text("#rules")
+    page.check("input[name=game][value=klondike]")
+    page.select_option("#options select", "3")
+    assert "Draw 3" in page.inner_text("#rules")
+
+
+def test_the_game_s_own_counters(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.deal("golf", 7)
+    assert page.inner_text("#counters") == "Streak 0"
+    answered(page, lambda: page.keyboard.press("5"))  # column 5's free card plays on the waste
+    assert page.inner_text("#counters") == "Streak 1"
+    desk.deal("klondike", 7)
+    desk.play_through_api(["draw"] * 24 + ["recycle"])
+    assert page.inner_text("#counters") == "Recycles 1"
+
+
+def test_the_clock_turns_red_in_its_last_30_seconds(
+    browser: Browser, short_clock_server: str
+) -> None:
+    desk = Table(browser, short_clock_server, "desktop")
+    page = desk.page
+    page.goto(short_clock_server)
+    page.check("input[name=game][value=golf]")
+    page.click("#start")
+    page.wait_for_selector("#board .card")
+    assert "low" in (page.get_attribute("#clock", "class") or "")
+    desk.close()
+
+
+def test_a_win_cascades(table: Callable[..., Table]) -> None:
+    for motion in ("no-preference", "reduce"):
+        desk = table("desktop", reduced_motion=motion)
+        page = desk.deal("klondike", 2)
+        *moves, last = solve(new_game("klondike", seed=2)).moves
+        desk.play_through_api(moves)
+        page.fill("#move-input", last)
+        page.press("#move-input", "Enter")
+        page.wait_for_selector("#result:not([hidden])", timeout=15_000)
+        assert page.inner_text("#result-title") == "You won!"
+        cards = page.locator("#cascade .cascade-card")
+        assert cards.count() == (4 if motion == "reduce" else 16)
+        animated = page.evaluate("document.getAnimations().length")
+        assert (animated == 0) == (motion == "reduce")
+        shot(page, f"klondike-won-{motion}")
+
+
+def test_the_table_opens_a_game_another_part_of_the_page_started(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#game-choice input")
+    page.evaluate(
+        """async () => {
+             const response = await fetch('/api/sessions', {
+               method: 'POST', headers: { 'Content-Type': 'application/json' },
+               body: JSON.stringify({ game: 'golf', mode: 'practice', seed: '5' }) });
+             const answer = await response.json();
+             window.ended = null;
+             document.addEventListener('patience:ended', (e) => { window.ended = e.detail; });
+             document.dispatchEvent(new CustomEvent('patience:play',
+               { detail: { answer, token: answer.token } }));
+           }"""
+    )
+    page.wait_for_selector("#board .card")
+    assert page.inner_text("#deal") == "Deal 5"
+    end_game(page)
+    assert page.evaluate("window.ended.result.reason") == "ended"
+
+
+def test_the_server_takes_a_seed_as_a_string_of_digits(server: str) -> None:
+    start = f"{server}/api/sessions"
+    for seed in ("42", 42, "9007199254740993"):
+        answer = httpx.post(start, json={"game": "golf", "mode": "practice", "seed": seed})
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["seed"] == int(seed)
+    for seed in ("abc", "3.7", 3.7, True, "-1", "", "4" * 41):
+        answer = httpx.post(start, json={"game": "golf", "mode": "practice", "seed": seed})
+        assert answer.status_code == 422, (seed, answer.text)
+        assert "a seed is a whole number" in answer.json()["detail"][0]["msg"]
+    too_large = httpx.post(start, json={"game": "golf", "mode": "practice", "seed": "9" * 20})
+    assert too_large.status_code == 400
+    assert "2**63" in too_large.json()["detail"]
