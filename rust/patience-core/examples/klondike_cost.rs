@@ -40,10 +40,12 @@ fn main() {
         .collect();
     let mut timed: Vec<(f64, &Klondike, bool)> = Vec::new();
     let (mut won, mut lost, mut unknown) = (0, 0, 0);
+    let mut nodes: Vec<u64> = Vec::new();
     for deal in &deals {
         let started = Instant::now();
         let report = solver::solve(deal, &budget, &mut || false);
         let decided = !matches!(report.outcome, Outcome::Unknown(_));
+        nodes.push(report.nodes);
         timed.push((started.elapsed().as_secs_f64(), deal, decided));
         match report.outcome {
             Outcome::Solved(_) => won += 1,
@@ -54,13 +56,17 @@ fn main() {
     let mut times: Vec<f64> = timed.iter().map(|(t, _, _)| *t).collect();
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
+    nodes.sort_unstable();
     println!(
         "draw {draw}, seeds {first}..{}: won {won}, unsolvable {lost}, unknown {unknown}; \
-         median {:.4} ms, p90 {:.4} ms, total {:.3} s",
+         median {:.4} ms, p90 {:.4} ms, total {:.3} s; nodes: median {}, p90 {}, total {}",
         first + count,
         median * 1e3,
         times[(times.len() - 1) * 9 / 10] * 1e3,
-        times.iter().sum::<f64>()
+        times.iter().sum::<f64>(),
+        nodes[nodes.len() / 2],
+        nodes[(nodes.len() - 1) * 9 / 10],
+        nodes.iter().sum::<u64>()
     );
     let easy: Vec<&Klondike> = timed
         .iter()

@@ -549,7 +549,7 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
     }
     state.waste.reserve(24);
     let mut moves = Vec::with_capacity(4 * steps.len() + 64);
-    let mut play = |state: &mut Klondike, mv: Move| -> Result<(), String> {
+    let play = |state: &mut Klondike, moves: &mut Vec<Move>, mv: Move| -> Result<(), String> {
         if !state.is_legal(mv) {
             return Err(format!("{mv} is not legal"));
         }
@@ -572,6 +572,7 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
                 let to = place(&state, card, Some(i))?;
                 play(
                     &mut state,
+                    &mut moves,
                     Move::ColumnToColumn {
                         from: i as u8,
                         to,
@@ -600,6 +601,7 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
                         .ok_or_else(|| format!("card {card} is covered and so is its twin"))?;
                     play(
                         &mut state,
+                        &mut moves,
                         Move::ColumnToColumn {
                             from: i as u8,
                             to: to as u8,
@@ -607,33 +609,26 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
                         },
                     )?;
                 }
-                play(&mut state, Move::ColumnToFoundation(i as u8))?;
+                play(&mut state, &mut moves, Move::ColumnToFoundation(i as u8))?;
             }
             Step::TalonHome(card) | Step::TalonDown(card) => {
-                let mut turns = 0;
-                while state.waste.last() != Some(&card) {
-                    let mv = if state.stock.is_empty() {
-                        Move::Recycle
-                    } else {
-                        Move::Draw
-                    };
-                    play(&mut state, mv)?;
-                    turns += 1;
-                    if turns > 60 {
-                        return Err(format!("the talon never offers card {card}"));
-                    }
-                }
+                turn_to(&mut state, &mut moves, card)
+                    .map_err(|_| format!("the talon never offers card {card}"))?;
                 if matches!(step, Step::TalonHome(_)) {
-                    play(&mut state, Move::WasteToFoundation)?;
+                    play(&mut state, &mut moves, Move::WasteToFoundation)?;
                 } else {
                     let to = place(&state, card, None)?;
-                    play(&mut state, Move::WasteToColumn(to))?;
+                    play(&mut state, &mut moves, Move::WasteToColumn(to))?;
                 }
             }
             Step::Back(s) => {
                 let card = s * 13 + state.foundation[s as usize] - 1;
                 let to = place(&state, card, None)?;
-                play(&mut state, Move::FoundationToColumn { suit: s, to })?;
+                play(
+                    &mut state,
+                    &mut moves,
+                    Move::FoundationToColumn { suit: s, to },
+                )?;
             }
         }
     }
@@ -641,7 +636,7 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
         return Ok(moves);
     }
     if !state.stock.is_empty() && state.stock.len() + state.waste.len() == 1 {
-        play(&mut state, Move::Draw)?;
+        play(&mut state, &mut moves, Move::Draw)?;
     }
     // In draw 1 the talon may still hold cards: the lowest card not home goes home until
     // the position is solved.
@@ -652,28 +647,50 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
             .min_by_key(|&card| rank(card))
             .ok_or("every card is home but the position is not solved")?;
         if let Some(i) = (0..COLUMNS).find(|&i| state.exposed(i) == Some(lowest)) {
-            play(&mut state, Move::ColumnToFoundation(i as u8))?;
+            play(&mut state, &mut moves, Move::ColumnToFoundation(i as u8))?;
             continue;
         }
-        let mut turns = 0;
-        while state.waste.last() != Some(&lowest) {
-            let mv = if state.stock.is_empty() {
-                Move::Recycle
-            } else {
-                Move::Draw
-            };
-            play(&mut state, mv)?;
-            turns += 1;
-            if turns > 60 {
-                return Err(format!("card {lowest} is neither exposed nor in the talon"));
-            }
-        }
-        play(&mut state, Move::WasteToFoundation)?;
+        turn_to(&mut state, &mut moves, lowest)
+            .map_err(|_| format!("card {lowest} is neither exposed nor in the talon"))?;
+        play(&mut state, &mut moves, Move::WasteToFoundation)?;
     }
     if !state.is_solved() {
         return Err("the line does not end solved".into());
     }
     Ok(moves)
+}
+
+/// Turns the talon (draws, and a recycle when the hand is empty) until `card` tops the
+/// waste, adding the moves to `moves`; `Err` if it never does. The moves are legal by
+/// construction, so they are not checked one by one; in draw 1 the draws up to a card in
+/// the hand are made at once (half a draw-1 certificate is draws).
+fn turn_to(state: &mut Klondike, moves: &mut Vec<Move>, card: u8) -> Result<(), ()> {
+    for _ in 0..=60 {
+        if state.waste.last() == Some(&card) {
+            return Ok(());
+        }
+        if state.stock.is_empty() {
+            if state.waste.is_empty() {
+                return Err(());
+            }
+            state.apply(Move::Recycle);
+            moves.push(Move::Recycle);
+        } else if state.draw == 1 {
+            let Some(at) = state.stock.iter().rposition(|&c| c == card) else {
+                // not in the hand: through to its end, then a recycle
+                let count = state.stock.len();
+                moves.extend(std::iter::repeat_n(Move::Draw, count));
+                state.waste.extend(state.stock.drain(..).rev());
+                continue;
+            };
+            moves.extend(std::iter::repeat_n(Move::Draw, state.stock.len() - at));
+            state.waste.extend(state.stock.drain(at..).rev());
+        } else {
+            state.apply(Move::Draw);
+            moves.push(Move::Draw);
+        }
+    }
+    Err(())
 }
 
 /// The waste's length as the key keeps it: where the waste stands matters only by the
