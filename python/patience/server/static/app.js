@@ -63,6 +63,7 @@ async function listResumable() {
   const list = $("resume-list");
   list.replaceChildren();
   for (const saved of savedGames()) {
+    if (list.children.length >= 3) break; // the three latest
     let answer;
     try {
       answer = await api.read(saved.id, saved.token);

@@ -41,7 +41,9 @@ export async function replayPage(page, id) {
 
   function draw() {
     const step = steps[index];
-    drawBoard(board, { game: replay.game, board: step.board }, { interactive: false });
+    // the whole board in view below the controls, on any screen
+    const room = Math.max(240, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 12);
+    drawBoard(board, { game: replay.game, board: step.board }, { interactive: false, height: room });
     board.dataset.step = String(index);
     board.setAttribute("aria-label", `The board after move ${index} of ${last}`);
     caption.textContent = index === 0
