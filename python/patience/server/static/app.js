@@ -450,12 +450,25 @@ $("hint").addEventListener("click", async () => {
     from?.classList.add("hint-source");
     if (dest) {
       const target = dest === "f"
-        ? [...board.querySelectorAll('[data-dest="f"]')].find((pile) => !pile.querySelector(".card")) ?? board.querySelector('[data-dest="f"]')
+        ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, view.board)] ?? board.querySelector('[data-dest="f"]')
         : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
       target?.classList.add("hint-dest");
     }
   } catch (error) { refused(error); }
 });
+// Which foundation pile a card goes to: its suit's (Klondike), or the pile it builds on,
+// else the first empty one.
+function homeIndex(card, position) {
+  if (!card) return 0;
+  const suit = card.slice(-1);
+  if (!Array.isArray(position.foundation)) return Math.max(0, Object.keys(position.foundation).indexOf(suit));
+  const ranks = "A23456789TJQK";
+  const below = ranks[(ranks.indexOf(card[0]) + 12) % 13] + suit;
+  // (only Kansas turns the corner from king to ace)
+  const onto = card[0] === "A" && position.game !== "kansas" ? -1 : position.foundation.findIndex((slot) => slot?.top === below);
+  return onto >= 0 ? onto : Math.max(0, position.foundation.findIndex((slot) => slot === null));
+}
+
 $("restart").addEventListener("click", async () => {
   if (!(await ask("Deal this game again from the start?", "Restart"))) return;
   // the same deal again, by its seed (the server keeps a catalog deal's tier)
