@@ -285,7 +285,8 @@ export function attachInput(board, hooks) {
       focusStop(neighbour(document.activeElement, event.key) ?? document.activeElement);
       return true;
     }
-    if (inBoard && (event.key === "Enter" || event.key === " ")) {
+    // (in Golf, space always draws, as its keys have it)
+    if (inBoard && (event.key === "Enter" || (event.key === " " && !golf()))) {
       event.preventDefault();
       activate(document.activeElement);
       return true;
