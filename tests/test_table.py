@@ -855,3 +855,22 @@ def test_the_server_takes_a_seed_as_a_string_of_digits(server: str) -> None:
     too_large = httpx.post(start, json={"game": "golf", "mode": "practice", "seed": "9" * 20})
     assert too_large.status_code == 400
     assert "2**63" in too_large.json()["detail"]
+
+
+@pytest.mark.parametrize("game", list(LINKS))
+def test_every_card_and_pile_is_reached_by_the_arrow_keys(
+    table: Callable[..., Table], game: str
+) -> None:
+    desk = table("desktop")
+    page = desk.deal(game, 11)
+    desk.play_through_api(midgame_moves(game, 11, 20))
+    count = page.evaluate(
+        """() => [...document.querySelectorAll('#board .stop')]
+             .map((stop, index) => { stop.dataset.stopIndex = index; }).length"""
+    )
+    assert count > 5
+    page.keyboard.press("ArrowRight")  # into the board
+    for index in [*range(count), *reversed(range(count))]:
+        _focus_on(page, f'#board [data-stop-index="{index}"]')
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline == "dashed"  # the focus is drawn

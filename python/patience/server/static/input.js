@@ -246,7 +246,6 @@ export function attachInput(board, hooks) {
       const index = inColumn.indexOf(from);
       const next = inColumn[index + (key === "ArrowUp" ? -1 : 1)];
       if (next) return next;
-      if (key === "ArrowDown") return null;
     }
     let best = null;
     let bestScore = Infinity;
