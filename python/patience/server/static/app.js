@@ -467,6 +467,18 @@ document.addEventListener("keydown", (event) => {
 });
 
 
+// A dialog keeps the focus: Tab and Shift+Tab go round its buttons.
+for (const overlay of [$("result"), $("confirm")]) {
+  overlay.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const buttons = [...overlay.querySelectorAll("button:not([hidden]), a[href]")];
+    const index = buttons.indexOf(document.activeElement);
+    const next = (index + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length;
+    event.preventDefault();
+    buttons[next].focus();
+  });
+}
+
 // -- the clock ---------------------------------------------------------------------------
 
 function tick() {
