@@ -874,3 +874,32 @@ def test_every_card_and_pile_is_reached_by_the_arrow_keys(
         _focus_on(page, f'#board [data-stop-index="{index}"]')
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline == "dashed"  # the focus is drawn
+
+
+def test_draw_board_draws_a_replay_s_steps_still(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.deal("klondike", 2)
+    desk.play_through_api(["draw", "draw"])
+    end_game(page)
+    drawn = page.evaluate(
+        """async (held) => {
+             const { drawBoard } = await import('/static/board.js');
+             const response = await fetch(`/api/sessions/${held.id}/replay`,
+               { headers: { Authorization: `Bearer ${held.token}` } });
+             const replay = await response.json();
+             const viewer = document.createElement('div');
+             document.body.append(viewer);
+             return replay.steps.map((step) => {
+               drawBoard(viewer, step.board, { interactive: false, height: 600 });
+               return [viewer.querySelectorAll('.card').length,
+                       viewer.querySelectorAll('[data-src], [data-action], .stop, [tabindex]')
+                         .length,
+                       viewer.querySelector('.waste').getAttribute('aria-label')];
+             });
+           }""",
+        desk.held(),
+    )
+    assert [cards for cards, _, _ in drawn] == [29, 30, 30, 30]  # the stock is one card
+    assert all(pressable == 0 for _, pressable, _ in drawn)
+    assert drawn[0][2] == "waste, empty"
+    assert drawn[2][2].startswith("waste, 2 cards")
