@@ -855,3 +855,51 @@ def test_the_server_takes_a_seed_as_a_string_of_digits(server: str) -> None:
     too_large = httpx.post(start, json={"game": "golf", "mode": "practice", "seed": "9" * 20})
     assert too_large.status_code == 400
     assert "2**63" in too_large.json()["detail"]
+
+
+@pytest.mark.parametrize("game", list(LINKS))
+def test_every_card_and_pile_is_reached_by_the_arrow_keys(
+    table: Callable[..., Table], game: str
+) -> None:
+    desk = table("desktop")
+    page = desk.deal(game, 11)
+    desk.play_through_api(midgame_moves(game, 11, 20))
+    count = page.evaluate(
+        """() => [...document.querySelectorAll('#board .stop')]
+             .map((stop, index) => { stop.dataset.stopIndex = index; }).length"""
+    )
+    assert count > 5
+    page.keyboard.press("ArrowRight")  # into the board
+    for index in [*range(count), *reversed(range(count))]:
+        _focus_on(page, f'#board [data-stop-index="{index}"]')
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline == "dashed"  # the focus is drawn
+
+
+def test_draw_board_draws_a_replay_s_steps_still(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.deal("klondike", 2)
+    desk.play_through_api(["draw", "draw"])
+    end_game(page)
+    drawn = page.evaluate(
+        """async (held) => {
+             const { drawBoard } = await import('/static/board.js');
+             const response = await fetch(`/api/sessions/${held.id}/replay`,
+               { headers: { Authorization: `Bearer ${held.token}` } });
+             const replay = await response.json();
+             const viewer = document.createElement('div');
+             document.body.append(viewer);
+             return replay.steps.map((step) => {
+               drawBoard(viewer, step.board, { interactive: false, height: 600 });
+               return [viewer.querySelectorAll('.card').length,
+                       viewer.querySelectorAll('[data-src], [data-action], .stop, [tabindex]')
+                         .length,
+                       viewer.querySelector('.waste').getAttribute('aria-label')];
+             });
+           }""",
+        desk.held(),
+    )
+    assert [cards for cards, _, _ in drawn] == [29, 30, 30, 30]  # the stock is one card
+    assert all(pressable == 0 for _, pressable, _ in drawn)
+    assert drawn[0][2] == "waste, empty"
+    assert drawn[2][2].startswith("waste, 2 cards")

@@ -12,7 +12,8 @@ import { cardName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { playOut } from "./playout.js";
 import { dealLink, showResult } from "./result.js";
-import { RULES, VARIANT_RULES } from "./rules.js";
+import { HELP_POINTER, HELP_TOUCH, RULES, VARIANT_RULES } from "./rules.js";
+import { applyOptions, forgetGame, keepGame, loadOptions, savedGames } from "./saved.js";
 import { moveWords, playedWords, reasonWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -20,44 +21,8 @@ let games = [];
 let view = null; // the last answer of the server about the game on the table
 let auth = null; // { id, token, request }
 let clockBase = null; // { remaining, at, running }
-const GAMES_KEY = "patience-games"; // a guest's games in progress, by their tokens
-const OPTIONS_KEY = "patience-options";
-
-// -- card options, kept between visits ---------------------------------------------------
-
-function loadOptions() {
-  const options = JSON.parse(localStorage.getItem(OPTIONS_KEY) ?? "{}");
-  $("four-colour").checked = Boolean(options.fourColour);
-  $("large-index").checked = Boolean(options.largeIndex);
-  applyOptions();
-}
-
-function applyOptions() {
-  document.body.classList.toggle("four-colour", $("four-colour").checked);
-  document.body.classList.toggle("large-index", $("large-index").checked);
-  localStorage.setItem(OPTIONS_KEY, JSON.stringify({ fourColour: $("four-colour").checked, largeIndex: $("large-index").checked }));
-}
 
 // -- games in progress -------------------------------------------------------------------
-
-function savedGames() {
-  try {
-    const list = JSON.parse(localStorage.getItem(GAMES_KEY) ?? "[]");
-    return Array.isArray(list) ? list : [];
-  } catch (_) {
-    return [];
-  }
-}
-
-function keepGame(entry) {
-  const list = savedGames().filter((game) => game.id !== entry.id);
-  list.unshift(entry);
-  localStorage.setItem(GAMES_KEY, JSON.stringify(list.slice(0, 8)));
-}
-
-function forgetGame(id) {
-  localStorage.setItem(GAMES_KEY, JSON.stringify(savedGames().filter((game) => game.id !== id)));
-}
 
 async function listResumable() {
   const list = $("resume-list");
@@ -180,7 +145,7 @@ const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert:
 
 $("new-game").addEventListener("change", (event) => {
   if (event.target.name === "game") renderOptions();
-  else if (event.target.type === "checkbox") applyOptions();
+  else if (event.target.type === "checkbox") applyOptions($("four-colour"), $("large-index"));
   else updateDifficultyRow();
   $("lobby-error").textContent = "";
 });
@@ -312,19 +277,6 @@ function announce(text) {
   $("announce").textContent = text;
 }
 
-const HELP_POINTER = {
-  klondike: "Drag cards, or click a card and then where it goes; a card that can go home goes there when clicked. Click the hand to draw. Keys: arrows and Enter, d draw, u undo.",
-  golf: "Click a column's bottom card (or press 1-7) to play it on the waste; space draws; u undoes.",
-  kansas: "Drag a card (with the cards on it), or click it and then where it goes; a card that can go home goes there when clicked. Keys: arrows and Enter, d draw, u undo.",
-  expert: "Drag strings, or click a card and then where it goes; drop a card on the hand to hold it. A card that can go to the piles goes there when clicked. Keys: arrows and Enter, u undo.",
-};
-const HELP_TOUCH = {
-  klondike: "Drag cards, or tap a card and then where it goes; a card that can go home goes there when tapped. Tap the hand to draw.",
-  golf: "Tap a column's bottom card to play it on the waste; tap the stock to draw.",
-  kansas: "Drag cards, or tap a card and then where it goes; a card that can go home goes there when tapped.",
-  expert: "Drag strings, or tap a card and then where it goes; drop a card on the hand to hold it.",
-};
-
 let version = 0;
 function renderBoard(answer) {
   const board = $("board");
@@ -450,12 +402,25 @@ $("hint").addEventListener("click", async () => {
     from?.classList.add("hint-source");
     if (dest) {
       const target = dest === "f"
-        ? [...board.querySelectorAll('[data-dest="f"]')].find((pile) => !pile.querySelector(".card")) ?? board.querySelector('[data-dest="f"]')
+        ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, view.board)] ?? board.querySelector('[data-dest="f"]')
         : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
       target?.classList.add("hint-dest");
     }
   } catch (error) { refused(error); }
 });
+// Which foundation pile a card goes to: its suit's (Klondike), or the pile it builds on,
+// else the first empty one.
+function homeIndex(card, position) {
+  if (!card) return 0;
+  const suit = card.slice(-1);
+  if (!Array.isArray(position.foundation)) return Math.max(0, Object.keys(position.foundation).indexOf(suit));
+  const ranks = "A23456789TJQK";
+  const below = ranks[(ranks.indexOf(card[0]) + 12) % 13] + suit;
+  // (only Kansas turns the corner from king to ace)
+  const onto = card[0] === "A" && position.game !== "kansas" ? -1 : position.foundation.findIndex((slot) => slot?.top === below);
+  return onto >= 0 ? onto : Math.max(0, position.foundation.findIndex((slot) => slot === null));
+}
+
 $("restart").addEventListener("click", async () => {
   if (!(await ask("Deal this game again from the start?", "Restart"))) return;
   // the same deal again, by its seed (the server keeps a catalog deal's tier)
@@ -501,6 +466,18 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+
+// A dialog keeps the focus: Tab and Shift+Tab go round its buttons.
+for (const overlay of [$("result"), $("confirm")]) {
+  overlay.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const buttons = [...overlay.querySelectorAll("button:not([hidden]), a[href]")];
+    const index = buttons.indexOf(document.activeElement);
+    const next = (index + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length;
+    event.preventDefault();
+    buttons[next].focus();
+  });
+}
 
 // -- the clock ---------------------------------------------------------------------------
 
@@ -548,7 +525,7 @@ function linkedRequest() {
 }
 
 async function resume() {
-  loadOptions();
+  loadOptions($("four-colour"), $("large-index"));
   const linked = linkedRequest();
   if (linked) {
     // the link is used once: a reload then finds the game dealt, not a new one

@@ -246,7 +246,6 @@ export function attachInput(board, hooks) {
       const index = inColumn.indexOf(from);
       const next = inColumn[index + (key === "ArrowUp" ? -1 : 1)];
       if (next) return next;
-      if (key === "ArrowDown") return null;
     }
     let best = null;
     let bestScore = Infinity;
@@ -285,7 +284,8 @@ export function attachInput(board, hooks) {
       focusStop(neighbour(document.activeElement, event.key) ?? document.activeElement);
       return true;
     }
-    if (inBoard && (event.key === "Enter" || event.key === " ")) {
+    // (in Golf, space always draws, as its keys have it)
+    if (inBoard && (event.key === "Enter" || (event.key === " " && !golf()))) {
       event.preventDefault();
       activate(document.activeElement);
       return true;

@@ -34,3 +34,17 @@ export const VARIANT_RULES = {
   "golf:wrap:false": "No wrap: the ace is low and the king is high.",
   "golf:wrap:true": "Wrap: the ace and king are next to each other.",
 };
+
+// The controls, under the board: for a mouse and keys, and for a touch screen.
+export const HELP_POINTER = {
+  klondike: "Drag cards, or click a card and then where it goes; a card that can go home goes there when clicked. Click the hand to draw. Keys: arrows and Enter, d draw, u undo.",
+  golf: "Click a column's bottom card (or press 1-7) to play it on the waste; space draws; u undoes.",
+  kansas: "Drag a card (with the cards on it), or click it and then where it goes; a card that can go home goes there when clicked. Keys: arrows and Enter, d draw, u undo.",
+  expert: "Drag strings, or click a card and then where it goes; drop a card on the hand to hold it. A card that can go to the piles goes there when clicked. Keys: arrows and Enter, u undo.",
+};
+export const HELP_TOUCH = {
+  klondike: "Drag cards, or tap a card and then where it goes; a card that can go home goes there when tapped. Tap the hand to draw.",
+  golf: "Tap a column's bottom card to play it on the waste; tap the stock to draw.",
+  kansas: "Drag cards, or tap a card and then where it goes; a card that can go home goes there when tapped.",
+  expert: "Drag strings, or tap a card and then where it goes; drop a card on the hand to hold it.",
+};
