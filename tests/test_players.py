@@ -54,6 +54,8 @@ def test_sign_up_log_in_expire_log_out_and_change_the_password(engine: Engine) -
     assert accounts.session(signed.token) == signed.user
     with pytest.raises(NameTakenError):
         accounts.sign_up("ADA LOVELACE", "another password")  # names compare without case
+    with pytest.raises(NameTakenError):  # nor by full-width look-alikes
+        accounts.sign_up("\uff41da lovelace", "another password")
     with pytest.raises(BadCredentialsError):
         accounts.log_in("ada lovelace", "wrong password", address="10.0.0.1")
     again = accounts.log_in("ada lovelace", PASSWORD, address="10.0.0.1")
@@ -88,6 +90,7 @@ def test_sign_up_log_in_expire_log_out_and_change_the_password(engine: Engine) -
         ("Robert'); DROP TABLE users;--", PASSWORD, "2 to 24"),
         ("semi;colon", PASSWORD, "letters, digits"),
         ("two  spaces", PASSWORD, "single spaces"),
+        ("Gr\u0430ce", PASSWORD, "one alphabet"),  # a Cyrillic a among Latin letters
         ("Grace", "short", "at least 8"),
         ("Grace", "x" * 257, "at most 256"),
         ("Grace Hopper", "grace hopper", "not the name"),

@@ -151,6 +151,8 @@ def test_standings_with_ties_late_joins_attempt_limits_and_a_close_mid_game(
 
     published = tournaments.verification(tid)
     assert verify(published) == []
+    # once closed, no attempt is left to anyone, whatever they had used
+    assert tournaments.entrant(tid, eve.id)["attempts_left"] == 0
 
     def floats(value: Any) -> list[float]:
         if isinstance(value, float):
@@ -295,6 +297,24 @@ def test_nothing_is_revealed_before_the_close_and_only_operators_run_tournaments
     }
     assert client.post("/api/tournaments", json=spec, headers=ada).status_code == 403
     operator = log_in(client, "Operator")
+    # times that are not times, or out of any sane range, are refused with a reason (never a
+    # 500) and take no deal from the catalog
+    for opens, closes, status in [
+        ("1e300", "1e301", 400),
+        ("-1e18", "1e10", 400),
+        ("1e309", "1e310", 422),
+        ("-1e309", "1e10", 422),
+        (str(time.time()), str(time.time() + 40 * 86400), 400),
+    ]:
+        body = json.dumps(spec)[:-1] + f', "opens_at": {opens}, "closes_at": {closes}}}'
+        refused = client.post(
+            "/api/tournaments",
+            content=body,
+            headers={**operator, "Content-Type": "application/json"},
+        )
+        assert refused.status_code == status, (opens, refused.text)
+        assert "Traceback" not in refused.text
+    assert client.get("/api/tournaments").json()["tournaments"] == []
     made = client.post("/api/tournaments", json=spec, headers=operator)
     assert made.status_code == 201, made.text
     tid = made.json()["id"]

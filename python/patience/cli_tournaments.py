@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from sqlalchemy import select
 from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.players import User
+from patience.players.accounts import name_key
 from patience.rating import rate_seed
 from patience.tournaments import Tournaments, verify
 
@@ -65,9 +68,7 @@ def _operator(tournaments: Tournaments, name: str) -> User:
     from patience.store.db import users
 
     with tournaments.engine.connect() as connection:
-        row = connection.execute(
-            select(users).where(users.c.name_key == name.strip().casefold())
-        ).first()
+        row = connection.execute(select(users).where(users.c.name_key == name_key(name))).first()
     if row is None or not row.operator:
         raise PatienceError(f"no operator account named {name!r}")
     return User(row.id, row.name, row.operator, row.created_at)
@@ -77,13 +78,47 @@ def _when(seconds: float) -> str:
     return datetime.datetime.fromtimestamp(seconds, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def verification_url(source: str) -> str:
+    """The verification publication's address for a tournament's address: its page in the
+    client, its API resource or the publication itself.
+
+    >>> verification_url("https://example.org/#/tournaments/5f3a")
+    'https://example.org/api/tournaments/5f3a/verification'
+    >>> verification_url("http://h:8000/api/tournaments/5f3a")
+    'http://h:8000/api/tournaments/5f3a/verification'
+    >>> verification_url("http://h:8000/api/tournaments/5f3a/verification")
+    'http://h:8000/api/tournaments/5f3a/verification'
+    """
+    parts = urllib.parse.urlsplit(source)
+    page = re.fullmatch(r"/?tournaments/([0-9A-Za-z_-]+)/?", parts.fragment)
+    resource = re.fullmatch(r"(.*/api/tournaments/[0-9A-Za-z_-]+)/?", parts.path)
+    if page:
+        path = f"/api/tournaments/{page[1]}/verification"
+    elif resource:
+        path = f"{resource[1]}/verification"
+    else:
+        return source
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
 def _load(source: str) -> Any:
     if source == "-":
-        return json.load(sys.stdin)
-    if source.startswith(("http://", "https://")):
-        with urllib.request.urlopen(source, timeout=60) as answer:
-            return json.load(answer)
-    return json.loads(Path(source).read_text())
+        published = json.load(sys.stdin)
+    elif source.startswith(("http://", "https://")):
+        try:
+            with urllib.request.urlopen(verification_url(source), timeout=60) as answer:
+                published = json.load(answer)
+        except urllib.error.HTTPError as error:
+            detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+            raise ValueError(f"the server answered {error.code}: {detail}") from None
+    else:
+        published = json.loads(Path(source).read_text())
+    if not isinstance(published, dict) or not {"document", "entries"} <= published.keys():
+        raise ValueError(
+            "this is not a tournament's verification publication (it is published once the "
+            "tournament has closed)"
+        )
+    return published
 
 
 def _verify(args: argparse.Namespace) -> int:

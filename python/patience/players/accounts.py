@@ -48,6 +48,7 @@ __all__ = [
     "check_name",
     "check_password",
     "csrf_token",
+    "name_key",
 ]
 
 NAME_PATTERN = re.compile(r"[\w .'-]+")
@@ -99,14 +100,31 @@ class SignedIn:
 
 
 def check_name(name: str) -> str:
-    """``name`` as an account's display name (spaces around it dropped, Unicode normalised),
-    or :class:`AccountError` with the reason."""
-    name = unicodedata.normalize("NFC", name).strip()
+    """``name`` as an account's display name (spaces around it dropped, Unicode normalised
+    by compatibility, so that a full-width or styled letter is the letter itself), or
+    :class:`AccountError` with the reason. The letters of a name are of one script, so that
+    a name cannot pass for another by a look-alike letter of another alphabet.
+
+    >>> check_name("  \uff21da ")
+    'Ada'
+    >>> check_name("Ad\u0430")
+    Traceback (most recent call last):
+    ...
+    patience.players.accounts.AccountError: a name's letters are of one alphabet
+    """
+    name = unicodedata.normalize("NFKC", name).strip()
     if not 2 <= len(name) <= 24:
         raise AccountError("a name has 2 to 24 characters")
     if not NAME_PATTERN.fullmatch(name) or "  " in name:
         raise AccountError("a name has letters, digits, single spaces and _ . ' - only")
+    if len({_script(c) for c in name if c.isalpha()}) > 1:
+        raise AccountError("a name's letters are of one alphabet")
     return name
+
+
+def _script(letter: str) -> str:
+    """The script a letter's Unicode name starts with (LATIN, CYRILLIC, GREEK, CJK, ...)."""
+    return unicodedata.name(letter, "UNKNOWN").split(" ", 1)[0]
 
 
 def check_password(password: str, name: str) -> None:
@@ -119,8 +137,14 @@ def check_password(password: str, name: str) -> None:
         raise AccountError("a password is not the name")
 
 
-def _key(name: str) -> str:
-    return unicodedata.normalize("NFC", name).strip().casefold()
+def name_key(name: str) -> str:
+    """The form in which names are compared: without case, and by compatibility, so that
+    look-alikes of one script are one name.
+
+    >>> name_key(" \uff21DA ") == name_key("ada")
+    True
+    """
+    return unicodedata.normalize("NFKC", name).strip().casefold()
 
 
 def _hash(token: str) -> str:
@@ -173,7 +197,7 @@ class Accounts:
                     insert(users).values(
                         id=user.id,
                         name=user.name,
-                        name_key=_key(name),
+                        name_key=name_key(name),
                         password_hash=self._hasher.hash(password),
                         operator=operator,
                         created_at=user.created_at,
@@ -197,7 +221,7 @@ class Accounts:
     def log_in(self, name: str, password: str, *, address: str) -> SignedIn:
         """Sign in by name and password from ``address``: :class:`BadCredentialsError` for a
         wrong name or password, :class:`TooManyAttemptsError` past the limits."""
-        key = _key(name)
+        key = name_key(name)
         self._check_attempts(key, address)
         with self._engine.connect() as connection:
             row = connection.execute(select(users).where(users.c.name_key == key)).first()

@@ -52,6 +52,11 @@ RULE = (
 )
 """The standings' rule, as the standings page writes it."""
 
+MAX_AHEAD = 366 * 24 * 3600
+"""A tournament opens at most this many seconds from now (either way)."""
+MAX_RUN = 31 * 24 * 3600
+"""A tournament runs for at most this many seconds."""
+
 
 class TournamentError(PatienceError):
     """A request about a tournament that cannot be granted, with the reason."""
@@ -135,8 +140,15 @@ class Tournaments:
             raise TournamentError(f"{cls.title} deals of that variant are not rated")
         if not 1 <= attempts <= 100 or not 1 <= max_entrants <= 100_000:
             raise TournamentError("attempts are 1 to 100 and entrants 1 to 100,000")
-        if not closes_at > opens_at or closes_at <= self._clock():
+        now = self._clock()
+        if not (math.isfinite(opens_at) and math.isfinite(closes_at)):
+            raise TournamentError("a tournament's opening and closing are times (Unix seconds)")
+        if not closes_at > opens_at or closes_at <= now:
             raise TournamentError("a tournament closes after it opens, and in the future")
+        if not now - MAX_AHEAD <= opens_at <= now + MAX_AHEAD or closes_at - opens_at > MAX_RUN:
+            raise TournamentError(
+                "a tournament opens within a year of now and runs for at most 31 days"
+            )
         clock = float(time_limit if time_limit is not None else cls.time_limit)
         if not 10 <= clock <= 3600:
             raise TournamentError("a tournament's clock is 10 s to an hour")
@@ -317,7 +329,8 @@ class Tournaments:
         return {
             "joined": entry is not None,
             "attempts_used": used,
-            "attempts_left": max(0, row.attempts - used),
+            # none are left once it has closed (the page says so instead)
+            "attempts_left": max(0, row.attempts - used) if now < row.closes_at else 0,
             "best_score": None if entry is None else entry.best_score,
             "running": running if now < row.closes_at else None,
         }

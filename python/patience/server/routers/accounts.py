@@ -195,7 +195,9 @@ def me(request: Request, player: Player) -> dict[str, Any]:
 def my_games(
     store: Store,
     player: Player,
-    before: Annotated[float | None, Query(description="ended before this (the next page)")] = None,
+    before: Annotated[
+        float | None, Query(description="ended before this (the next page)", allow_inf_nan=False)
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     """The signed-in player's finished games, the newest first, ``limit`` a page; the next

@@ -41,11 +41,13 @@ class NewTournament(BaseModel):
         description="one deal shared by every entrant, or one deal of `tier` per attempt"
     )
     tier: int | None = Field(default=None, ge=1, le=10)
-    opens_at: float = Field(description="Unix time")
-    closes_at: float = Field(description="Unix time")
+    opens_at: float = Field(description="Unix time", allow_inf_nan=False)
+    closes_at: float = Field(description="Unix time", allow_inf_nan=False)
     attempts: int = Field(default=1, ge=1, le=100)
     max_entrants: int = Field(default=100, ge=1, le=100_000)
-    clock: float | None = Field(default=None, description="seconds; the game's own by default")
+    clock: float | None = Field(
+        default=None, description="seconds; the game's own by default", allow_inf_nan=False
+    )
 
 
 def _tournaments(request: Request) -> Tournaments:
