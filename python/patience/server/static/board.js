@@ -233,7 +233,9 @@ export function fitBoard(container) {
   for (const strip of finger ? [finger, 0] : [0]) {
     for (let cardW = start; ; cardW -= 2) {
       layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger: strip });
-      const bottom = Math.max(...[...container.children].map((row) => row.getBoundingClientRect().bottom)) + window.scrollY - top;
+      // (a column's last card hangs below the column's box by its border)
+      const drawn = container.querySelectorAll(":scope > .row, .column > .card:last-child");
+      const bottom = Math.max(...[...drawn].map((item) => item.getBoundingClientRect().bottom)) + window.scrollY - top;
       if (bottom <= height + 1) return;
       if (cardW <= MIN_CARD) break;
     }
