@@ -378,6 +378,37 @@ def test_bug_9_the_points_flash_never_widens_the_page(table: Callable[..., Table
     assert flash["x"] + flash["width"] <= 390
 
 
+def _hidden_corners(page: Page) -> list[str]:
+    """The playable cards of the board whose corner (rank and suit) another card covers:
+    the corner's left and right ends, halfway down, must show the card itself."""
+    hidden: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board .card[data-src]')].filter((card) => {
+             const corner = card.querySelector('.corner').getBoundingClientRect();
+             const y = corner.top + corner.height / 2;
+             return [corner.left + 1, corner.right - 1].some((x) =>
+               document.elementFromPoint(x, y)?.closest('.card') !== card);
+           }).map((card) => card.dataset.card)"""
+    )
+    return hidden
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_every_playable_card_shows_its_rank_and_suit(
+    table: Callable[..., Table], size: str
+) -> None:
+    """Solitaire Expert's hand of four, with tens (the widest corners), normal and large
+    corners: no card a player can play hides its corner under the next."""
+    page = table(size).deal("expert", 7)
+    board = new_game("expert", seed=7).observation()
+    board["hand"] = ["Ts", "Th", "Td", "Tc"]
+    for large in (False, True):
+        page.evaluate("(large) => document.body.classList.toggle('large-index', large)", large)
+        _draw_board(page, board)
+        shot(page, f"expert-hand-{size}-{'large' if large else 'normal'}")
+        assert page.locator("#board .hand .card[data-src]").count() == 4
+        assert not _hidden_corners(page), (large, _hidden_corners(page))
+
+
 def test_bug_10_expert_s_covered_strips_can_be_taken_by_a_finger(
     table: Callable[..., Table],
 ) -> None:
