@@ -793,6 +793,46 @@ def test_card_options_are_kept_between_visits(table: Callable[..., Table]) -> No
     assert page.evaluate("document.body.classList.contains('large-index')")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_card_options_change_at_the_table_and_are_kept(
+    table: Callable[..., Table], size: str
+) -> None:
+    """The table's menu offers the lobby's card options: a change shows at once, fits the
+    board again, and is kept for the next visit and the lobby."""
+    desk = table(size)
+    page = desk.deal("expert", 7)
+    assert page.locator("#table-large-index").is_hidden()  # the menu starts closed
+    controls = box(page, "#table .controls")
+    assert controls["height"] < 50  # the gear keeps the controls on one line
+    page.click("#card-menu summary")
+    page.check("#table-large-index")
+    page.check("#table-four-colour")
+    classes = page.evaluate("document.body.className").split()
+    assert sorted(classes) == ["four-colour", "large-index"]
+    shot(page, f"card-menu-{size}")
+    assert not outside_viewport(page, "#card-menu .menu-panel")
+    assert not _serious(page)
+    page.keyboard.press("Escape")
+    assert page.locator("#table-large-index").is_hidden()
+    assert page.evaluate("document.activeElement.closest('#card-menu') !== null")
+    assert not _hidden_corners(page)
+    assert not outside_viewport(page, PLAYABLE)
+    no_sideways_scroll(page)
+    page.reload()  # the game comes back on the table, its options with it
+    page.wait_for_selector("#board .card")
+    page.click("#card-menu summary")
+    assert page.is_checked("#table-large-index")
+    assert page.is_checked("#table-four-colour")
+    page.uncheck("#table-four-colour")
+    page.click("#help")  # a press elsewhere closes it
+    assert page.locator("#table-four-colour").is_hidden()
+    page.click("#home")
+    page.wait_for_selector("#game-choice input")
+    assert page.is_checked("#large-index")
+    assert not page.is_checked("#four-colour")
+    assert page.evaluate("document.body.className") == "large-index"
+
+
 def test_the_lobby_tells_how_to_play_each_game(table: Callable[..., Table]) -> None:
     desk = table("desktop")
     page = desk.page
