@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from page_checks import DESKTOP, PHONE, check
+from page_checks import DESKTOP, PHONE, check, shot
 from patience.server import launch
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate
@@ -303,5 +303,49 @@ def test_the_pages_break_no_rule_of_the_content_security_policy(
     page.goto(f"{server}/#/tournaments")
     page.wait_for_selector("#tournaments-finished")
     assert page.evaluate("window.__violations") == []
+    context.close()
+    assert not errors, errors
+
+
+REPLAY_SCREENS = {
+    "desktop": ({"width": 1366, "height": 768}, False),
+    "phone": ({"width": 390, "height": 844}, True),
+    "landscape": ({"width": 844, "height": 390}, True),
+}
+
+
+@pytest.mark.parametrize("screen", list(REPLAY_SCREENS))
+def test_the_whole_replay_fits_in_view(browser: Browser, server: str, screen: str) -> None:  # noqa: F811
+    """The replay's board and its controls are all in view, with nothing to scroll, on a
+    desktop, a phone upright and on its side: at the deal and at every later step."""
+    viewport, touch = REPLAY_SCREENS[screen]
+    context = new_context(browser, viewport, has_touch=touch, is_mobile=touch)
+    page, errors = watched(context, server)
+    page.goto(f"{server}/#/account")
+    page.fill("#signup-name", f"Replay {screen}")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup button[type=submit]")
+    page.wait_for_selector("#nav a.who")
+    page.goto(server)
+    play_golf(page, draws=2)
+    game_id = page.request.get(f"{server}/api/me/games").json()["games"][0]["id"]
+    page.goto(f"{server}/#/replay/{game_id}")
+    page.wait_for_selector("#replay-board .card")
+    for step in range(4):
+        page.wait_for_selector(f"#replay-board[data-step='{step}']")
+        shot(page, f"replay-{screen}-{step}")
+        overflow = page.evaluate("document.documentElement.scrollHeight - innerHeight")
+        assert overflow <= 0, f"step {step}: the page is {overflow} px taller than the window"
+        outside = page.evaluate(
+            """() => [...document.querySelectorAll(
+                 '#replay-board .card, .replay-controls button, #replay-slider, #replay-step')]
+               .filter((e) => {
+                 const r = e.getBoundingClientRect();
+                 return r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth;
+               }).map((e) => e.id || e.dataset.card || e.className)"""
+        )
+        assert not outside, (step, outside)
+        if step < 3:
+            page.click("#replay-forward")
     context.close()
     assert not errors, errors

@@ -378,6 +378,37 @@ def test_bug_9_the_points_flash_never_widens_the_page(table: Callable[..., Table
     assert flash["x"] + flash["width"] <= 390
 
 
+def _hidden_corners(page: Page) -> list[str]:
+    """The playable cards of the board whose corner (rank and suit) another card covers:
+    the corner's left and right ends, halfway down, must show the card itself."""
+    hidden: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board .card[data-src]')].filter((card) => {
+             const corner = card.querySelector('.corner').getBoundingClientRect();
+             const y = corner.top + corner.height / 2;
+             return [corner.left + 1, corner.right - 1].some((x) =>
+               document.elementFromPoint(x, y)?.closest('.card') !== card);
+           }).map((card) => card.dataset.card)"""
+    )
+    return hidden
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_every_playable_card_shows_its_rank_and_suit(
+    table: Callable[..., Table], size: str
+) -> None:
+    """Solitaire Expert's hand of four, with tens (the widest corners), normal and large
+    corners: no card a player can play hides its corner under the next."""
+    page = table(size).deal("expert", 7)
+    board = new_game("expert", seed=7).observation()
+    board["hand"] = ["Ts", "Th", "Td", "Tc"]
+    for large in (False, True):
+        page.evaluate("(large) => document.body.classList.toggle('large-index', large)", large)
+        _draw_board(page, board)
+        shot(page, f"expert-hand-{size}-{'large' if large else 'normal'}")
+        assert page.locator("#board .hand .card[data-src]").count() == 4
+        assert not _hidden_corners(page), (large, _hidden_corners(page))
+
+
 def test_bug_10_expert_s_covered_strips_can_be_taken_by_a_finger(
     table: Callable[..., Table],
 ) -> None:
@@ -760,6 +791,46 @@ def test_card_options_are_kept_between_visits(table: Callable[..., Table]) -> No
     )
     assert colour == "rgb(20, 80, 200)"  # blue diamonds
     assert page.evaluate("document.body.classList.contains('large-index')")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_card_options_change_at_the_table_and_are_kept(
+    table: Callable[..., Table], size: str
+) -> None:
+    """The table's menu offers the lobby's card options: a change shows at once, fits the
+    board again, and is kept for the next visit and the lobby."""
+    desk = table(size)
+    page = desk.deal("expert", 7)
+    assert page.locator("#table-large-index").is_hidden()  # the menu starts closed
+    controls = box(page, "#table .controls")
+    assert controls["height"] < 50  # the gear keeps the controls on one line
+    page.click("#card-menu summary")
+    page.check("#table-large-index")
+    page.check("#table-four-colour")
+    classes = page.evaluate("document.body.className").split()
+    assert sorted(classes) == ["four-colour", "large-index"]
+    shot(page, f"card-menu-{size}")
+    assert not outside_viewport(page, "#card-menu .menu-panel")
+    assert not _serious(page)
+    page.keyboard.press("Escape")
+    assert page.locator("#table-large-index").is_hidden()
+    assert page.evaluate("document.activeElement.closest('#card-menu') !== null")
+    assert not _hidden_corners(page)
+    assert not outside_viewport(page, PLAYABLE)
+    no_sideways_scroll(page)
+    page.reload()  # the game comes back on the table, its options with it
+    page.wait_for_selector("#board .card")
+    page.click("#card-menu summary")
+    assert page.is_checked("#table-large-index")
+    assert page.is_checked("#table-four-colour")
+    page.uncheck("#table-four-colour")
+    page.click("#help")  # a press elsewhere closes it
+    assert page.locator("#table-four-colour").is_hidden()
+    page.click("#home")
+    page.wait_for_selector("#game-choice input")
+    assert page.is_checked("#large-index")
+    assert not page.is_checked("#four-colour")
+    assert page.evaluate("document.body.className") == "large-index"
 
 
 def test_the_lobby_tells_how_to_play_each_game(table: Callable[..., Table]) -> None:

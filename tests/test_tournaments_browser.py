@@ -193,6 +193,13 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
     page.click("#confirm-yes")
     page.wait_for_selector("#result:not([hidden])")
     shot(page, f"tournament-result-{shots}")
+    # the result of an attempt offers the way back, not a "New game" that would be no attempt
+    assert page.locator("#again").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "to-tournament"
+    assert page.locator("#result .buttons button:visible").all_inner_texts() == [
+        "Back to the tournament",
+        "Lobby",
+    ]
     page.click("#to-tournament")
     page.wait_for_selector(f"#standings tbody tr >> text={name}")
     assert "1 of 2" in page.inner_text("#my-entry")
@@ -259,6 +266,15 @@ def test_two_players_one_deal_standings_and_verification(
     bob.click("#to-tournament")
     bob.wait_for_selector("#my-entry")
     assert bob.locator("#tournament-play, #tournament-resume").count() == 0
+    # an ordinary game's result offers a new game again, and no way to the tournament
+    bob.goto(f"{server}/?game=golf&wrap=true&seed=3")
+    bob.wait_for_selector("#board .card")
+    bob.click("#end")
+    bob.click("#confirm-yes")
+    bob.wait_for_selector("#result:not([hidden])")
+    assert bob.locator("#again").is_visible()
+    assert bob.locator("#to-tournament").count() == 0
+    bob.click("#to-lobby")
 
     # the operator closes it from its page; the verification view passes
     olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)

@@ -85,6 +85,7 @@ function leaveTable() {
   clockBase = null;
   input.clearPick();
   $("table").hidden = true;
+  $("card-menu").open = false;
   $("result").hidden = true;
   $("status").hidden = true;
   $("error").textContent = "";
@@ -145,7 +146,7 @@ const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert:
 
 $("new-game").addEventListener("change", (event) => {
   if (event.target.name === "game") renderOptions();
-  else if (event.target.type === "checkbox") applyOptions($("four-colour"), $("large-index"));
+  else if (event.target.type === "checkbox") { applyOptions($("four-colour"), $("large-index")); mirrorOptions(); }
   else updateDifficultyRow();
   $("lobby-error").textContent = "";
 });
@@ -450,7 +451,7 @@ document.addEventListener("keydown", (event) => {
   if (!$("confirm").hidden || !$("result").hidden) return;
   if (!view || $("table").hidden || event.target.matches("input, select, textarea")) return;
   if (input.keydown(event)) return;
-  if (event.target.matches("button, a") && (event.key === "Enter" || event.key === " ")) return;
+  if (event.target.matches("button, a, summary") && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.toLowerCase();
   if (key === "u") { event.preventDefault(); if (!$("undo").disabled) $("undo").click(); return; }
   if (key === "/") { event.preventDefault(); $("move-input").focus(); return; }
@@ -478,6 +479,34 @@ for (const overlay of [$("result"), $("confirm")]) {
     buttons[next].focus();
   });
 }
+
+// -- the card options at the table -----------------------------------------------------
+
+// The lobby's checkboxes hold the options (saved.js keeps them); the table's menu shows the
+// same two and changes them there.
+const TABLE_OPTIONS = { "table-four-colour": "four-colour", "table-large-index": "large-index" };
+
+function mirrorOptions() {
+  for (const [mine, lobby] of Object.entries(TABLE_OPTIONS)) $(mine).checked = $(lobby).checked;
+}
+
+$("card-menu").addEventListener("change", (event) => {
+  const lobby = TABLE_OPTIONS[event.target.id];
+  if (!lobby) return;
+  $(lobby).checked = event.target.checked;
+  applyOptions($("four-colour"), $("large-index"));
+  if (view) fitBoard(board); // large corners need wider strips between covered cards
+});
+// Escape, or a press anywhere else, closes the menu.
+$("card-menu").addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !$("card-menu").open) return;
+  event.stopPropagation();
+  $("card-menu").open = false;
+  $("card-menu").querySelector("summary").focus();
+});
+document.addEventListener("pointerdown", (event) => {
+  if ($("card-menu").open && !$("card-menu").contains(event.target)) $("card-menu").open = false;
+});
 
 // -- the clock ---------------------------------------------------------------------------
 
@@ -526,6 +555,7 @@ function linkedRequest() {
 
 async function resume() {
   loadOptions($("four-colour"), $("large-index"));
+  mirrorOptions();
   const linked = linkedRequest();
   if (linked) {
     // the link is used once: a reload then finds the game dealt, not a new one

@@ -233,8 +233,12 @@ export function fitBoard(container) {
   for (const strip of finger ? [finger, 0] : [0]) {
     for (let cardW = start; ; cardW -= 2) {
       layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger: strip });
-      const bottom = Math.max(...[...container.children].map((row) => row.getBoundingClientRect().bottom)) + window.scrollY - top;
-      if (bottom <= height + 1) return;
+      // (a column's last card hangs below the column's box by its border)
+      const drawn = container.querySelectorAll(":scope > .row, .column > .card:last-child");
+      const bottom = Math.max(...[...drawn].map((item) => item.getBoundingClientRect().bottom)) + window.scrollY - top;
+      // and the widest row (Solitaire Expert's hand and eight piles) no wider than the board
+      const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
+      if (bottom <= height + 1 && across) return;
       if (cardW <= MIN_CARD) break;
     }
   }
@@ -252,6 +256,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   container.style.setProperty("--gap", `${gap}px`);
   container.style.setProperty("--index-size", `${indexSize}px`);
   container.classList.toggle("small-cards", cardW < 48); // corners only: no pip to peek out
+  if (game === "expert") fanHand(container, cardW);
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   const below = game === "golf" ? cardH + gap * 2 : 0;
@@ -280,4 +285,18 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     column.dataset.fan = String(stepUp);
     column.style.height = `${cardH + offset}px`;
   });
+}
+
+// Solitaire Expert's hand fans sideways, each card far enough from the next that its corner
+// (rank and suit: "10♠" is the widest) stays in view at any card size and corner size.
+function fanHand(container, cardW) {
+  const hand = container.querySelector(".hand");
+  if (!hand) return;
+  const probe = cardElement("Ts");
+  probe.style.visibility = "hidden";
+  hand.append(probe);
+  const corner = probe.querySelector(".corner");
+  const needed = corner.offsetLeft + corner.getBoundingClientRect().width + 3;
+  probe.remove();
+  container.style.setProperty("--hand-step", `${Math.ceil(Math.max(cardW * 0.6, needed))}px`);
 }

@@ -7,6 +7,7 @@ import { accounts } from "./api.js";
 import { h, pageKeys, variantWords } from "./dom.js";
 
 const PACE = 700; // milliseconds a move while playing
+const MIN_ROOM = 120; // pixels: the smallest board drawn, on the shortest window
 
 export async function replayPage(page, id) {
   page.append(h("p", { class: "crumbs" }, h("a", { href: "#/history" }, "Back to your history")), h("h2", {}, "Replay"));
@@ -41,18 +42,32 @@ export async function replayPage(page, id) {
 
   function draw() {
     const step = steps[index];
-    // the whole board in view below the controls, on any screen
-    const room = Math.max(240, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 12);
-    drawBoard(board, { game: replay.game, board: step.board }, { interactive: false, height: room });
-    board.dataset.step = String(index);
-    board.setAttribute("aria-label", `The board after move ${index} of ${last}`);
+    // the caption first: its lines are above the board, and the board fits below them
     caption.textContent = index === 0
       ? `The deal (move 0 of ${last}).`
       : `Move ${index} of ${last}: ${step.move}. Points so far: ${step.points}.`;
+    board.dataset.step = String(index);
+    board.setAttribute("aria-label", `The board after move ${index} of ${last}`);
+    fit();
     slider.value = String(index);
     first.disabled = back.disabled = index === 0;
     forward.disabled = end.disabled = index === last;
     if (index === last) pause();
+  }
+
+  // The whole board in view below the controls, on any screen: fitted to the room left
+  // under it, then smaller by whatever still runs past the window's bottom (the page's
+  // own margins and padding).
+  function fit() {
+    const shown = { game: replay.game, board: steps[index].board };
+    const room = Math.max(MIN_ROOM, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 4);
+    let height = room;
+    for (let tries = 0; tries < 4; tries++) {
+      drawBoard(board, shown, { interactive: false, height });
+      const over = document.documentElement.scrollHeight - window.innerHeight;
+      if (over <= 0 || height <= MIN_ROOM) return;
+      height = Math.max(MIN_ROOM, height - over);
+    }
   }
 
   function go(to) {
@@ -87,9 +102,12 @@ export async function replayPage(page, id) {
     move();
   };
   pageKeys.handler = keys;
+  const resized = () => fit();
+  window.addEventListener("resize", resized);
   draw();
   return () => {
     pause();
+    window.removeEventListener("resize", resized);
     if (pageKeys.handler === keys) pageKeys.handler = null;
   };
 }

@@ -55,6 +55,7 @@ export function showResult(panel, answer) {
     row(list, "Deal", anchor);
   }
   panel.querySelector("#replay-deal").hidden = !link;
+  panel.querySelector("#again").hidden = false; // (a tournament's attempt hides it: tournaments.js)
   panel.classList.toggle("won", result.won);
   const cascade = panel.querySelector("#cascade");
   cascade.replaceChildren();

@@ -276,7 +276,9 @@ function play(answer, token, t) {
 }
 
 // When a tournament attempt ends, the result offers the way back to the tournament's page
-// first (a new game or the deal again would be no attempt of it).
+// first, and no "New game": it would deal an ordinary game of the same kind, no attempt of
+// the tournament. The next attempt is dealt from the tournament's page, which shows the
+// attempts left and what an attempt costs before the player deals it.
 document.addEventListener("patience:ended", (event) => {
   document.getElementById("to-tournament")?.remove();
   let attempt = null;
@@ -286,6 +288,8 @@ document.addEventListener("patience:ended", (event) => {
   if (!attempt || attempt.game !== event.detail?.id) return;
   const buttons = document.querySelector("#result .buttons");
   if (!buttons) return;
+  const again = document.getElementById("again");
+  if (again) again.hidden = true; // (the next result shows it again: result.js)
   const back = h("button", { type: "button", id: "to-tournament", onclick: () => {
     sessionStorage.removeItem("patience-tournament");
     document.getElementById("result").hidden = true;
