@@ -57,6 +57,11 @@ def test_the_catalog_lists_every_game(client: TestClient) -> None:
 def test_the_client_and_the_openapi_docs_are_served(client: TestClient) -> None:
     assert "patience" in client.get("/").text
     assert client.head("/").status_code == 200  # as monitors and link checkers ask
+    plain = client.post(
+        "/api/sessions", content='{"game": "golf"}', headers={"Content-Type": "text/plain"}
+    )
+    assert plain.status_code == 422
+    assert "application/json" in plain.json()["detail"][0]["msg"]
     assert client.get("/static/app.js").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     refusals = {"400", "401", "403", "404", "409", "413", "422", "429"}

@@ -393,8 +393,12 @@ def coerce_deal(deal: Sequence[Card] | str | Iterable[str], *, decks: int) -> tu
 
 
 def _json_text(value: object) -> str:
+    """A value as JSON writes it, for a refusal; a long one is not echoed."""
     if value is True:
         return "true"
     if value is False:
         return "false"
-    return repr(value)
+    if value is None:
+        return "null"
+    text = repr(value)
+    return text if len(text) <= 16 else "a value of another kind"

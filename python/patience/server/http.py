@@ -117,10 +117,16 @@ async def _validation_error(request: Request, error: Exception) -> Response:
             position = loc[-1] if loc and isinstance(loc[-1], int) else 0
             reason = (item.get("ctx") or {}).get("error", "not JSON")
             return _error_response(400, _malformed(position, _printable(str(reason))))
+    kind = request.headers.get("content-type", "")
+    if kind and "json" not in kind and any(item.get("loc", ())[:1] == ("body",) for item in errors):
+        # the body was not read as JSON: say so, rather than that it is of the wrong shape
+        reason = "a request's body is JSON, sent with Content-Type: application/json"
+        return _error_response(422, [{"loc": ["body"], "msg": reason, "type": "content_type"}])
     detail = [
         {
             "loc": _location(item.get("loc", ())),
-            "msg": _printable(str(item.get("msg", ""))),
+            # pydantic prefixes the reasons our validators give with its own words
+            "msg": _printable(str(item.get("msg", "")).removeprefix("Value error, ")),
             "type": _printable(str(item.get("type", "")), 60),
         }
         for item in errors

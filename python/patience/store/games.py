@@ -247,7 +247,7 @@ class GameStore:
             if seed is not None:
                 raise PatienceError("a deal of a difficulty is chosen by the server, not a seed")
         if seed is not None and not 0 <= seed < 2**63:
-            raise PatienceError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
+            raise PatienceError(f"a deal number is a whole number from 0 to {2**63 - 1:,}")
         if mode == "timed" and user_id is None and address is not None and self._guest_timed:
             count = self.guest_timed(address, name, checked)
             if count >= self._guest_timed:
