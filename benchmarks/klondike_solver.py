@@ -13,8 +13,10 @@ peers' figures to patience's, and the seeds on which two decided verdicts differ
 
 What is timed is the same for every solver: from the deal, in memory in the form the solver
 takes, to its verdict. For patience that is the call into the native core
-(``patience._core.solve`` with the position tuple, converting it included); its certificate
-is then replayed by the engine of record, as ``patience.solve`` does, outside the timing.
+(``patience._core.solve`` with the position tuple, converting it included); its certificates
+are replayed by the engine of record, as ``patience.solve`` does, once every deal of the
+variant is timed (replaying each between deals, milliseconds of Python, left the solver to
+start from cold caches at every deal, which tripled its median).
 lonelybot (github.com/vuonghy2442/lonelybot, Rust) runs in its own process through our
 driver (benchmarks/peers/lonelybot_driver.rs), which times its state's construction and
 search; pyksolve is called in this process.
@@ -90,22 +92,34 @@ class Lonelybot:
         self._process.wait()
 
 
-def run_patience(game: Klondike, time_limit: float) -> Result:
-    """patience's verdict and the native call's seconds; the certificate is replayed after."""
-    position = game.native_position()
-    started = time.perf_counter()
-    outcome, moves, _nodes, _seconds, _reason = _core.solve(
-        "klondike",
-        position,
-        max_nodes=50_000_000,
-        max_seconds=time_limit,
-        max_states=DEFAULT_MAX_STATES,
-        wins_only=False,
-    )
-    seconds = time.perf_counter() - started
-    if outcome == "solved":
-        _replayed(game, moves)  # raises CertificateError if it does not win
-    return outcome, seconds
+class Patience:
+    """patience's native solver; its certificates are kept, to be replayed after the timing."""
+
+    def __init__(self) -> None:
+        self.certificates: list[tuple[Klondike, list[str]]] = []
+
+    def __call__(self, game: Klondike, time_limit: float) -> Result:
+        position = game.native_position()
+        started = time.perf_counter()
+        outcome, moves, _nodes, _seconds, _reason = _core.solve(
+            "klondike",
+            position,
+            max_nodes=50_000_000,
+            max_seconds=time_limit,
+            max_states=DEFAULT_MAX_STATES,
+            wins_only=False,
+        )
+        seconds = time.perf_counter() - started
+        if outcome == "solved":
+            self.certificates.append((game, moves))
+        return outcome, seconds
+
+    def replay(self) -> int:
+        """Replays the certificates kept (``CertificateError`` if one does not win)."""
+        for game, moves in self.certificates:
+            _replayed(game, moves)
+        replayed, self.certificates = len(self.certificates), []
+        return replayed
 
 
 def summary(name: str, draw: int, results: list[Result]) -> dict[str, float]:
@@ -167,7 +181,8 @@ def main() -> int:
     for name in peers:
         print(f"{name}: {PEER_SETTINGS[name]}")
     seeds = range(args.first, args.first + args.count)
-    solvers: dict[str, Callable[[Klondike, float], Result]] = {"patience": run_patience}
+    patience = Patience()
+    solvers: dict[str, Callable[[Klondike, float], Result]] = {"patience": patience}
     solvers.update(peers)
     for draw in args.draw or (1, 3):
         games = [Klondike.from_seed(seed, {"draw": draw}) for seed in seeds]
@@ -178,6 +193,7 @@ def main() -> int:
                 results[name].append(solvers[name](game, args.time_limit))
             order.reverse()
         figures = {name: summary(name, draw, results[name]) for name in solvers}
+        print(f"           draw {draw}  patience's certificates replayed: {patience.replay()}")
         ours = results["patience"]
         for name in peers:
             ratios = ", ".join(
