@@ -394,7 +394,7 @@ def test_an_operator_creates_a_tournament_from_the_lobby(
     check(page, "tournament-create-desktop")
     create("Form Golf")
     page.wait_for_selector("h2 >> text=Form Golf")
-    assert "Golf, wrapping" in page.inner_text("#tournament-rules")
+    assert "Golf, wrap" in page.inner_text("#tournament-rules")
     assert len(page.inner_text("#commitment")) == 64
     # the catalog has no unused deal left: refused, with the reason
     page.goto(f"{server}/#/tournaments")
