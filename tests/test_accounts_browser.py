@@ -117,7 +117,8 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     assert stat(page, "Win rate") == "0.0%"
     assert stat(page, "Current streak") == "0"
     timed = page.locator("#stats .stat-group[data-game=golf][data-mode=timed]")
-    assert "Golf, wrapping (timed)" in timed.locator("h3").inner_text()
+    # the variant named as the table and the lobby name it (report 8), never "wrapping"
+    assert "Golf, wrap (timed)" in timed.locator("h3").inner_text()
     tiers = timed.locator("table.tiers tbody tr")
     assert tiers.count() == 1
     assert tiers.first.inner_text().split() == ["2", "1", "0", "0.0%"]
@@ -223,6 +224,9 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.fill("#old-password", PASSWORD)
     page.click("#password button[type=submit]")
     page.wait_for_selector("#password-done:text('Password changed')")
+    # once changed, no password stays typed in the form (report 8)
+    assert page.input_value("#old-password") == ""
+    assert page.input_value("#new-password") == ""
     page.click("#logout")
     page.wait_for_selector("#login")
     assert "Sign in" in page.inner_text("#nav")

@@ -443,9 +443,10 @@ def test_bug_12_the_seed_box(table: Callable[..., Table]) -> None:
     page.check("input[name=game][value=golf]")
     page.check("input[name=mode][value=practice]")
     for typed, reason in [
-        ("abc", "A deal number is a whole number"),
-        ("3.7", "A deal number is a whole number"),
-        ("123456789012345678901", "from 0 to 9,223,372,036,854,775,807"),
+        ("abc", SEED_WORDS),
+        ("3.7", SEED_WORDS),
+        ("123456789012345678901", SEED_WORDS),
+        ("18446744073709551615", SEED_WORDS),  # a 64-bit seed, past the server's deals
     ]:
         page.fill("#seed", typed)
         page.click("#start")
@@ -454,6 +455,7 @@ def test_bug_12_the_seed_box(table: Callable[..., Table]) -> None:
         assert reason in message, message
         assert "{" not in message
         assert "loc" not in message
+        assert not _python_wording(message), message
         assert page.locator("#lobby").is_visible()
     page.fill("#seed", "9007199254740993")  # above 2**53: kept exact as a string
     page.click("#start")
@@ -525,6 +527,97 @@ def test_bug_16_the_phone_layout(table: Callable[..., Table]) -> None:
     assert "keys" not in help_text
     bar = box(page, ".bar")
     assert bar["height"] < 50
+
+
+SEED_WORDS = "A deal number is a whole number from 0 to 9,223,372,036,854,775,807."
+
+
+def _python_wording(text: str) -> bool:
+    """Whether ``text`` shows a validator's or Python's wording, or echoes a long input."""
+    return re.search(r"Value error|\*\*|\bNone\b|\binf\b|\d{22,}|'\w+'", text) is not None
+
+
+def test_a_bad_deal_link_is_refused_in_plain_words(table: Callable[..., Table]) -> None:
+    """Report 5: no "Seed: Value error, ...", no "2**63 - 1", no input echoed back."""
+    desk = table("desktop")
+    page = desk.page
+    huge = "9" * 59
+    for query, words in [
+        ("game=klondike&draw=3&seed=abc", SEED_WORDS),
+        ("game=klondike&draw=3&seed=-1", SEED_WORDS),
+        ("game=golf&wrap=false&seed=18446744073709551615", SEED_WORDS),
+        (f"game=golf&wrap=false&seed={huge}", SEED_WORDS),
+        ("game=golf&wrap=maybe&seed=3", "takes false or true"),
+    ]:
+        page.goto(f"{desk.server}/?{query}")
+        page.wait_for_function("document.querySelector('#lobby-error').textContent !== ''")
+        message = page.inner_text("#lobby-error")
+        assert message.startswith("That link's deal cannot be dealt: "), message
+        assert words in message, message
+        assert not _python_wording(message), message
+        assert "maybe" not in message
+    shot(page, "bad-deal-link")
+
+
+def test_a_game_opened_from_a_page_fits_from_its_first_frame(
+    table: Callable[..., Table],
+) -> None:
+    """Report 4: a tournament's attempt opens its game (patience:play) while the page still
+    hides the table; its first painted board is as wide as the phone, not wider."""
+    phone = table("phone")
+    page = phone.page
+    page.goto(f"{phone.server}/#/tournaments")
+    page.wait_for_selector("#page h2")
+    right, width = page.evaluate(
+        """async () => {
+             const response = await fetch('/api/sessions', {
+               method: 'POST', headers: { 'Content-Type': 'application/json' },
+               body: JSON.stringify({ game: 'golf', mode: 'practice', seed: '5' }) });
+             const answer = await response.json();
+             // as tournaments.js does: the game first, then the page steps aside
+             document.dispatchEvent(new CustomEvent('patience:play',
+               { detail: { answer, token: answer.token } }));
+             history.pushState(null, '', '/');
+             window.dispatchEvent(new HashChangeEvent('hashchange'));
+             // measured as the first frame was painted (a task after its frame)
+             await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+             const cards = [...document.querySelectorAll('#board .card')];
+             return [Math.max(...cards.map((card) => card.getBoundingClientRect().right)),
+                     document.documentElement.clientWidth];
+           }"""
+    )
+    shot(page, "golf-opened-from-a-page-phone")
+    assert right <= width, f"the board's right edge is at {right} px of {width}"
+    no_sideways_scroll(page)
+
+
+def test_a_question_open_keeps_the_moves_behind_it(table: Callable[..., Table]) -> None:
+    """Report 8: while End (or Restart, or a recycle) asks, a move typed in the Move box is
+    not played and the question stays open until it is answered."""
+    desk = table("desktop")
+    page = desk.deal("golf", 7)
+    page.click("#end")
+    assert page.locator("#confirm").is_visible()
+    # whatever reaches the box behind the question (a script, a tool) is not played
+    page.evaluate(
+        """() => { document.getElementById('move-input').value = 'draw';
+                   document.getElementById('typed').requestSubmit(); }"""
+    )
+    page.keyboard.press("d")
+    page.keyboard.press("1")
+    assert page.locator("#confirm").is_visible()
+    page.click("#confirm-no")
+    assert page.locator("#confirm").is_hidden()
+    # one move now: had the ones behind the question been played, the game would count more
+    page.fill("#move-input", "draw")
+    answered(page, lambda: page.press("#move-input", "Enter"))
+    held = desk.held()
+    game = httpx.get(
+        f"{desk.server}/api/sessions/{held['id']}",
+        headers={"Authorization": f"Bearer {held['token']}"},
+    ).json()
+    assert game["move_count"] == 1, game["move_count"]
+    assert game["outcome"] is None
 
 
 def test_bug_18_no_request_fails(table: Callable[..., Table]) -> None:
@@ -871,6 +964,35 @@ def test_the_clock_turns_red_in_its_last_30_seconds(
     desk.close()
 
 
+COVERED = """() => {
+  const clip = document.querySelector('#cascade').getBoundingClientRect();
+  const words = [...document.querySelectorAll(
+    '#result-title, #result-reason, #breakdown, #result .buttons button')];
+  const covered = [];
+  const times = document.getAnimations().length ? [...Array(30).keys()].map((k) => k * 120) : [0];
+  for (const time of times) {
+    for (const animation of document.getAnimations()) {
+      animation.pause();
+      animation.currentTime = time;
+    }
+    for (const card of document.querySelectorAll('#cascade .cascade-card')) {
+      const r = card.getBoundingClientRect();
+      // the part of the card shown: the cascade clips it
+      const left = Math.max(r.left, clip.left), right = Math.min(r.right, clip.right);
+      const top = Math.max(r.top, clip.top), bottom = Math.min(r.bottom, clip.bottom);
+      if (right <= left || bottom <= top || Number(getComputedStyle(card).opacity) === 0) continue;
+      for (const word of words) {
+        const w = word.getBoundingClientRect();
+        if (left < w.right && right > w.left && top < w.bottom && bottom > w.top) {
+          covered.push(`${word.id || word.className} at ${time} ms`);
+        }
+      }
+    }
+  }
+  return [...new Set(covered)];
+}"""
+
+
 def test_a_win_cascades(table: Callable[..., Table]) -> None:
     for motion in ("no-preference", "reduce"):
         desk = table("desktop", reduced_motion=motion)
@@ -885,6 +1007,10 @@ def test_a_win_cascades(table: Callable[..., Table]) -> None:
         assert cards.count() == (4 if motion == "reduce" else 16)
         animated = page.evaluate("document.getAnimations().length")
         assert (animated == 0) == (motion == "reduce")
+        # report 8: the cards never cover the heading, the reason, the figures or the buttons
+        assert page.evaluate(COVERED) == [], motion
+        page.evaluate("document.getAnimations().forEach((a) => { a.currentTime = 900; })")
+        shot(page, f"klondike-won-{motion}-mid")
         shot(page, f"klondike-won-{motion}")
 
 

@@ -185,6 +185,14 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
     page.wait_for_selector("#board .card")
     assert page.get_attribute("body", "data-page") is None  # the table, not a page
     dealt = columns_shown(page)
+    # report 4: the attempt's board fits the screen from the start, before any move
+    right, width = page.evaluate(
+        """() => [Math.max(...[...document.querySelectorAll('#board .card')]
+                    .map((card) => card.getBoundingClientRect().right)),
+                  document.documentElement.clientWidth]"""
+    )
+    shot(page, f"tournament-attempt-start-{shots}")
+    assert right <= width, f"the board's right edge is at {right} px of {width}"
     if play:
         version = page.get_attribute("#board", "data-version")
         page.keyboard.press(str(COLUMN))
@@ -410,7 +418,9 @@ def test_an_operator_creates_a_tournament_from_the_lobby(
     check(page, "tournament-create-desktop")
     create("Form Golf")
     page.wait_for_selector("h2 >> text=Form Golf")
-    assert "Golf, wrapping" in page.inner_text("#tournament-rules")
+    rules = page.inner_text("#tournament-rules")
+    assert "Golf, wrap" in rules
+    assert "wrapping" not in rules  # the variant named as on the table (report 8)
     assert len(page.inner_text("#commitment")) == 64
     # the catalog has no unused deal left: refused, with the reason
     page.goto(f"{server}/#/tournaments")

@@ -34,6 +34,8 @@ function form(id, heading, fields, button, action) {
     submit.disabled = true;
     try {
       await action(new FormData(element));
+      // done: a password typed stays in no field
+      for (const input of element.querySelectorAll("input[type=password]")) input.value = "";
     } catch (refusal) {
       error.textContent = refusal.message;
     } finally {

@@ -8,13 +8,32 @@ export class ApiError extends Error {
   }
 }
 
+/** What the client says of a deal number (a seed) that is no whole number or out of range. */
+export const SEED_WORDS = "A deal number is a whole number from 0 to 9,223,372,036,854,775,807.";
+
 // A refusal's reason in words: FastAPI's list of validation errors becomes its messages.
 function reasonText(detail) {
-  if (typeof detail === "string") return detail;
+  if (typeof detail === "string") return plain(detail);
   if (Array.isArray(detail)) {
-    return detail.map((item) => `${(item.loc ?? []).filter((part) => part !== "body").join(".")}: ${item.msg}`).join("; ");
+    return [...new Set(detail.map((item) => {
+      const where = (item.loc ?? []).filter((part) => part !== "body");
+      const said = plain(item.msg, where);
+      return said === SEED_WORDS || !where.length ? said : `${where.join(".")}: ${said}`;
+    }))].join("; ");
   }
   return JSON.stringify(detail);
+}
+
+// A server's reason as a player reads it: no validator wording ("Value error, "), no Python
+// notation ("2**63 - 1", "not None"), and never a refused input echoed back.
+function plain(text, where = []) {
+  let said = String(text).replace(/^Value error,\s*/i, "");
+  if (where.includes("seed") || /\ba seed is a whole number\b/i.test(said)) return SEED_WORDS;
+  said = said.replace(/,\s*not\s+(?:None|True|False|-?inf|nan|'[^']*'|"[^"]*"|-?\d[\d.e+-]*|[[{].*)$/, "");
+  said = said.replace(/\b2\*\*(\d+)( - 1)?/g, (_, power, less) =>
+    (2n ** BigInt(power) - (less ? 1n : 0n)).toLocaleString("en"));
+  said = said.replace(/(^|\s)'([\w-]+)'(?=[\s,.;:]|$)/g, "$1$2"); // Python's quotes: option 'wrap'
+  return said.replace(/\d{25,}/g, "that number");
 }
 
 // Seeds are whole numbers up to 2**64, more than a JavaScript number holds exactly: every

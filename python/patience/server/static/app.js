@@ -6,7 +6,7 @@
 // `detail = { answer, token }` (a fresh answer of POST /api/sessions or of a tournament's
 // attempt). When a game ends, `patience:ended` is dispatched with `detail = answer`.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, SEED_WORDS } from "./api.js";
 import { drawBoard, fitBoard } from "./board.js";
 import { cardName } from "./cards.js";
 import { attachInput } from "./input.js";
@@ -14,6 +14,7 @@ import { playOut } from "./playout.js";
 import { dealLink, showResult } from "./result.js";
 import { HELP_POINTER, HELP_TOUCH, RULES, VARIANT_RULES } from "./rules.js";
 import { applyOptions, forgetGame, keepGame, loadOptions, savedGames } from "./saved.js";
+import { variantWords } from "./dom.js";
 import { moveWords, playedWords, reasonWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -142,6 +143,9 @@ function updateDifficultyRow() {
   $("rules").replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
 }
 
+// The largest deal number the server deals (a signed 64-bit whole number).
+const LAST_SEED = 2n ** 63n - 1n;
+
 const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
 
 $("new-game").addEventListener("change", (event) => {
@@ -159,8 +163,8 @@ $("new-game").addEventListener("submit", async (event) => {
   if (difficulty) request.difficulty = difficulty;
   const seed = $("seed").value.trim();
   if (request.mode === "practice" && seed && !difficulty) {
-    if (!/^\d+$/.test(seed)) {
-      $("lobby-error").textContent = "A deal number is a whole number, such as 42 (or leave it empty for a random deal).";
+    if (!/^\d+$/.test(seed) || BigInt(seed) > LAST_SEED) {
+      $("lobby-error").textContent = `${SEED_WORDS} Leave it empty for a random deal.`;
       $("seed").focus();
       return;
     }
@@ -171,9 +175,7 @@ $("new-game").addEventListener("submit", async (event) => {
   try {
     await startGame(request);
   } catch (error) {
-    $("lobby-error").textContent = reasonWords(error instanceof ApiError && Array.isArray(error.detail)
-      ? error.detail.map((item) => item.msg.replace(/^Value error, /, "")).join("; ")
-      : error.message);
+    $("lobby-error").textContent = reasonWords(error.message);
   } finally {
     $("start").disabled = false;
   }
@@ -260,10 +262,11 @@ function counterText(answer) {
   return "";
 }
 
+// The variant as every page names it (dom.js): "Golf, wrap" on the table, in the history,
+// the statistics and the replay alike.
 function variantText(variant) {
-  const parts = Object.entries(variant).map(([key, value]) =>
-    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrap" : "no wrap") : `${key} ${value}`);
-  return parts.length ? `, ${parts.join(", ")}` : "";
+  const words = variantWords(variant);
+  return words ? `, ${words}` : "";
 }
 
 function flashPoints(points) {
@@ -366,9 +369,12 @@ function ask(text, yes) {
     $("confirm-text").textContent = text;
     $("confirm-yes").textContent = yes;
     dialog.hidden = false;
+    // Until it is answered, nothing behind the question can be pressed, typed or focused.
+    document.querySelector("main").inert = true;
     $("confirm-no").focus();
     const done = (answer) => {
       dialog.hidden = true;
+      document.querySelector("main").inert = false;
       $("confirm-yes").onclick = $("confirm-no").onclick = dialog.onkeydown = null;
       back?.focus?.();
       resolve(answer);
@@ -440,6 +446,7 @@ $("replay-deal").addEventListener("click", () => {
 $("to-lobby").addEventListener("click", showLobby);
 $("typed").addEventListener("submit", (event) => {
   event.preventDefault();
+  if (!$("confirm").hidden) return; // the question is answered first
   const move = $("move-input").value.trim();
   $("move-input").value = "";
   if (move === "undo") $("undo").click();
@@ -530,6 +537,16 @@ requestAnimationFrame(tick);
 
 $("home").addEventListener("click", (event) => { event.preventDefault(); history.replaceState(null, "", "/"); showLobby(); });
 window.addEventListener("resize", () => { if (view) fitBoard(board); });
+// A board drawn while the table was out of sight (a game opened from a page, which hides
+// the table until the page steps aside) is fitted again once the table has its width,
+// before that frame is painted.
+let fittedWidth = 0;
+new ResizeObserver(() => {
+  const width = board.clientWidth;
+  if (width === fittedWidth) return;
+  fittedWidth = width;
+  if (view && width) fitBoard(board);
+}).observe(board);
 
 // Another part of the page (a tournament's attempt, say) opens a game it started.
 document.addEventListener("patience:play", (event) => {

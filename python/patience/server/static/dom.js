@@ -45,10 +45,10 @@ export function when(unix) {
 /** A <time> element for a Unix time. */
 export const timeElement = (unix) => h("time", { datetime: new Date(unix * 1000).toISOString() }, when(unix));
 
-/** A variant in words: "draw 3", "no wrap". */
+/** A variant in words, the lobby's option names: "draw 3", "wrap", "no wrap". */
 export function variantWords(variant) {
   const parts = Object.entries(variant ?? {}).map(([key, value]) =>
-    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrapping" : "no wrap") : `${key} ${value}`);
+    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrap" : "no wrap") : `${key} ${value}`);
   return parts.join(", ");
 }
 

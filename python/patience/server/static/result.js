@@ -76,7 +76,7 @@ function celebrate(cascade) {
     card.style.setProperty("--k", String(k % 4));
     cascade.append(card);
     if (still) continue;
-    // each card leaves the top, bounces down the panel's width in arcs, and fades
+    // each card leaves the top, bounces across the strip above the heading in arcs, and fades
     const width = cascade.clientWidth || 300;
     const direction = k % 2 ? -1 : 1;
     const start = (k % 4) * (width / 5);
@@ -84,7 +84,7 @@ function celebrate(cascade) {
     for (let step = 0; step <= 12; step++) {
       const t = step / 12;
       const x = start + direction * t * width * 0.6;
-      const y = Math.abs(Math.sin(t * Math.PI * 2.5)) * -80 * (1 - t) + t * 60;
+      const y = Math.abs(Math.sin(t * Math.PI * 2.5)) * -80 * (1 - t) + t * 18; // lands in the strip
       frames.push({ transform: `translate(${x}px, ${y}px) rotate(${direction * t * 90}deg)`, opacity: 1 - t * 0.8 });
     }
     card.animate(frames, { duration: 1600, delay: k * 120, easing: "linear", fill: "both" });
