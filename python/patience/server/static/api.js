@@ -28,7 +28,7 @@ function reasonText(detail) {
 // notation ("2**63 - 1", "not None"), and never a refused input echoed back.
 function plain(text, where = []) {
   let said = String(text).replace(/^Value error,\s*/i, "");
-  if (where.includes("seed") || /\ba seed is a whole number\b/i.test(said)) return SEED_WORDS;
+  if (where.includes("seed") || /\ba (seed|deal number) is a whole number\b/i.test(said)) return SEED_WORDS;
   said = said.replace(/,\s*not\s+(?:None|True|False|-?inf|nan|'[^']*'|"[^"]*"|-?\d[\d.e+-]*|[[{].*)$/, "");
   said = said.replace(/\b2\*\*(\d+)( - 1)?/g, (_, power, less) =>
     (2n ** BigInt(power) - (less ? 1n : 0n)).toLocaleString("en"));
