@@ -56,6 +56,9 @@ def test_sign_up_log_in_expire_log_out_and_change_the_password(engine: Engine) -
         accounts.sign_up("ADA LOVELACE", "another password")  # names compare without case
     with pytest.raises(NameTakenError):  # nor by full-width look-alikes
         accounts.sign_up("\uff41da lovelace", "another password")
+    accounts.sign_up("Copy", PASSWORD)
+    with pytest.raises(NameTakenError):  # nor by letters of another alphabet drawn alike
+        accounts.sign_up("\u0421\u043e\u0440\u0443", "another password")  # Cyrillic
     with pytest.raises(BadCredentialsError):
         accounts.log_in("ada lovelace", "wrong password", address="10.0.0.1")
     again = accounts.log_in("ada lovelace", PASSWORD, address="10.0.0.1")

@@ -137,14 +137,29 @@ def check_password(password: str, name: str) -> None:
         raise AccountError("a password is not the name")
 
 
+LOOK_ALIKES = str.maketrans(
+    # Cyrillic letters drawn as Latin ones
+    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04bb\u04cf"
+    "\u0432\u043a\u043c\u043d\u0442\u044c"
+    # Greek letters drawn as Latin ones
+    "\u03bf\u03b1\u03bd\u03c1\u03c4\u03b9\u03ba\u03c5\u03c7",
+    "aeopcyxijsdhlbkmhtboavptikux",
+)
+"""Letters of other alphabets that a reader takes for Latin ones (lower case, as
+:func:`name_key` compares them): a name written with them is the Latin name."""
+
+
 def name_key(name: str) -> str:
-    """The form in which names are compared: without case, and by compatibility, so that
-    look-alikes of one script are one name.
+    """The form in which names are compared: without case, by compatibility, and with the
+    Cyrillic and Greek letters that look Latin read as those, so that no name can pass for
+    another by a look-alike letter.
 
     >>> name_key(" \uff21DA ") == name_key("ada")
     True
+    >>> name_key("\u0410\u0435\u043e") == name_key("aeo")
+    True
     """
-    return unicodedata.normalize("NFKC", name).strip().casefold()
+    return unicodedata.normalize("NFKC", name).strip().casefold().translate(LOOK_ALIKES)
 
 
 def _hash(token: str) -> str:
