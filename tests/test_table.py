@@ -260,6 +260,32 @@ def test_bug_1_a_tap_after_a_touch_drag_is_not_lost(table: Callable[..., Table])
     assert page.locator('#board [data-src="w"]').count() == 1
 
 
+def test_a_slow_tap_counts_as_a_tap(table: Callable[..., Table]) -> None:
+    """A finger held on the hand for a second before lifting (the browser calls it a long
+    press and sends no click) still draws, and a tap on a card still picks or sends it."""
+    phone = table("phone")
+    page = phone.deal("klondike", 7)
+    stock = box(page, "#board [data-action]")
+    point = {"x": stock["x"] + 10, "y": stock["y"] + 10}
+    cdp = phone.context.new_cdp_session(page)
+
+    def slow_tap() -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        page.wait_for_timeout(1_000)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def hand() -> str:
+        return page.get_attribute("#board [data-action]", "aria-label") or ""
+
+    assert hand().startswith("hand, 24 cards")
+    answered(page, slow_tap)
+    assert hand().startswith("hand, 23 cards")
+    # and a quick tap is played once, not once for the tap and again for its click
+    answered(page, lambda: page.touchscreen.tap(point["x"], point["y"]))
+    page.wait_for_timeout(500)
+    assert hand().startswith("hand, 22 cards")
+
+
 def test_bug_2_a_game_left_never_takes_over_the_lobby(
     browser: Browser, short_clock_server: str
 ) -> None:

@@ -21,6 +21,9 @@ export function attachInput(board, hooks) {
   let picked = null; // { src, element }
   let drag = null;
   let suppressClick = false; // the click that ends a mouse drag is not a tap
+  // A finger's press that has not travelled: it is a tap when the finger lifts, however long
+  // it was held (a slow tap is a long press to the browser, which then sends no click).
+  let press = null; // { target, x, y }
   let lastHome = { src: null, at: 0 };
   let focusMemory = null; // { place, x, y }
 
@@ -120,12 +123,16 @@ export function attachInput(board, hooks) {
     // A new press: whatever ended the last one, this one's click counts. (A touch drag
     // fires no click, so a flag left from it must not swallow the next tap.)
     suppressClick = false;
+    press = event.pointerType === "touch" ? { target: event.target, x: event.clientX, y: event.clientY } : null;
     const source = event.target.closest("[data-src]");
     if (!source || golf() || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
     drag = { source, x: event.clientX, y: event.clientY, ghost: null };
   });
 
   board.addEventListener("pointermove", (event) => {
+    if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) >= MOVE_THRESHOLD) {
+      press = null; // a drag or a pan, not a tap
+    }
     if (!drag) return;
     if (!drag.ghost) {
       if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < MOVE_THRESHOLD) return;
@@ -140,7 +147,17 @@ export function attachInput(board, hooks) {
     lightTarget(drag.target);
   });
 
-  board.addEventListener("pointerup", async () => {
+  board.addEventListener("pointerup", async (event) => {
+    if (press && event.pointerType === "touch" && !drag?.ghost) {
+      // A tap: played now, and the click that may follow is not played again.
+      const { target } = press;
+      press = null;
+      drag = null;
+      suppressClick = true;
+      activate(target, { pointer: true });
+      return;
+    }
+    press = null;
     if (!drag) return;
     const { source, ghost, target, home } = drag;
     if (!ghost) { drag = null; return; } // a press without travel: the click that follows handles it
@@ -157,6 +174,7 @@ export function attachInput(board, hooks) {
   });
 
   board.addEventListener("pointercancel", () => {
+    press = null; // the browser took the touch (a pan)
     if (drag?.ghost) drag.ghost.remove();
     endDrag();
   });
