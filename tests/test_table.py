@@ -22,6 +22,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from patience.games import new_game
+from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
 from patience.server import launch
 from patience.solve import solve
@@ -284,6 +285,51 @@ def test_a_slow_tap_counts_as_a_tap(table: Callable[..., Table]) -> None:
     answered(page, lambda: page.touchscreen.tap(point["x"], point["y"]))
     page.wait_for_timeout(500)
     assert hand().startswith("hand, 22 cards")
+
+
+def test_quick_clicks_on_the_stock_each_draw(table: Callable[..., Table]) -> None:
+    """Two quick clicks on the hand are two draws (the second click of a double click had
+    been dropped, and the double click does nothing on the stock)."""
+    page = table("desktop").deal("klondike", 7)
+    hand = '#board [data-action="draw"]'
+    assert (page.get_attribute(hand, "aria-label") or "").startswith("hand, 24 cards")
+    page.dblclick(hand)
+    page.wait_for_function(
+        f"document.querySelector('{hand}').getAttribute('aria-label').startsWith('hand, 22')"
+    )
+
+
+def test_a_card_is_moved_where_two_of_its_columns_groups_fit(
+    table: Callable[..., Table],
+) -> None:
+    """Kansas: with two groups of column 1 that fit on column 3, tapping the exposed queen
+    of spades and then column 3 moves that queen (the bare move had been refused as
+    ambiguous, and only the typed notation could make it)."""
+    phone = table("phone")
+    page = phone.deal("kansas", 1014)
+    solved = solve(Kansas.from_seed(1014), time_limit=10.0)
+    assert solved.outcome == "solved"
+    line = list(solved.moves)
+    at = line.index("t1:Qs>t3")
+    phone.play_through_api(line[:at])
+    assert page.get_attribute('#board [data-src="t1"]', "data-card") == "Qs"
+    page.tap('#board [data-src="t1"]')  # picks it: it has no place home
+    answered(page, lambda: page.tap('#board .column[data-dest="t3"]'))
+    assert page.get_attribute('#board [data-src="t3"]', "data-card") == "Qs"
+    assert page.inner_text("#error") == ""
+
+
+def test_the_result_names_only_the_bonuses_a_game_has(table: Callable[..., Table]) -> None:
+    """Kansas has no time bonus: its result shows none (it had shown a bonus of 0 and said
+    the time bonus counts); Klondike's says what its bonus counts."""
+    page = table("desktop").deal("kansas", 3)
+    end_game(page)
+    assert "Time bonus" not in page.inner_text("#breakdown")
+    assert page.inner_text("#result-reason") == "You stopped playing."
+    page = table("desktop").deal("klondike", 7)
+    end_game(page)
+    assert "Time bonus" in page.inner_text("#breakdown")
+    assert "the time left and the cards home" in page.inner_text("#result-reason")
 
 
 def test_bug_2_a_game_left_never_takes_over_the_lobby(

@@ -24,6 +24,7 @@ def list_games() -> list[dict[str, Any]]:
             "name": cls.name,
             "title": cls.title,
             "time_limit": cls.time_limit,
+            "time_bonus": cls.has_time_bonus,
             "options": [
                 {"name": option.name, "values": list(option.values), "default": option.default}
                 for option in cls.options

@@ -247,7 +247,9 @@ async function show(answer) {
   renderBoard(answer);
   if (answer.result) {
     forgetGame(answer.id);
-    showResult($("result"), answer);
+    if (!games.length) games = await api.games().catch(() => []); // a game opened by its link
+    if (ticket !== showing) return;
+    showResult($("result"), answer, { timeBonus: games.find((g) => g.name === answer.game)?.time_bonus ?? true });
     announce(`${$("result-title").textContent} Score ${answer.result.score}.`);
     document.dispatchEvent(new CustomEvent("patience:ended", { detail: answer }));
   } else $("result").hidden = true;

@@ -45,7 +45,17 @@ export function attachInput(board, hooks) {
   function place(src, dest) {
     clearPick();
     if (src === dest || src.startsWith(`${dest}:`)) return Promise.resolve(false);
-    return hooks.send(`${src}>${dest}`);
+    return hooks.send(`${named(src, dest)}>${dest}`);
+  }
+
+  // A column's exposed card is sent by its place alone (the server moves the run that fits);
+  // where the rules need the card named (two of Kansas's groups fit), it is named: the move
+  // is then the card's that was dragged or tapped.
+  function named(src, dest) {
+    const legal = hooks.view()?.legal_moves ?? [];
+    if (!/^t\d+$/.test(src) || legal.includes(`${src}>${dest}`)) return src;
+    const card = board.querySelector(`[data-src="${src}"]`)?.dataset.card;
+    return card && legal.includes(`${src}:${card}>${dest}`) ? `${src}:${card}` : src;
   }
 
   function sendHome(src) {
@@ -192,7 +202,9 @@ export function attachInput(board, hooks) {
 
   board.addEventListener("click", (event) => {
     if (suppressClick) { suppressClick = false; return; }
-    if (event.detail > 1) return; // the second click of a double click: see dblclick
+    // The second click of a double click on a card is the double click's (see dblclick); on
+    // the stock, or in Golf, it is a move of its own (quick clicks each draw or play).
+    if (event.detail > 1 && !golf() && !event.target.closest("[data-action]")) return;
     activate(event.target, { pointer: true });
   });
 

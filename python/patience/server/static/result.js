@@ -26,21 +26,25 @@ function row(list, term, value) {
 }
 
 /** Fill the result panel for `answer` (a finished game) and show it, focused. */
-export function showResult(panel, answer) {
+export function showResult(panel, answer, { timeBonus = true } = {}) {
   const result = answer.result;
+  const golf = answer.game === "golf";
   panel.querySelector("#result-title").textContent = outcomeWords(result);
+  // The time bonus grows with the cards played home (cleared, in Golf) and the time left.
   const reasons = {
-    won: "Every card is home.",
+    won: golf ? "Every card is cleared." : "Every card is home.",
     stuck: "No move is left that could change the game.",
-    timeout: "The clock ran out; a game out of time gets no time bonus.",
-    ended: "You stopped playing; the time bonus counts.",
+    timeout: timeBonus ? "The clock ran out; a game out of time gets no time bonus." : "The clock ran out.",
+    ended: timeBonus
+      ? `You stopped playing; the time bonus counts the time left and the cards ${golf ? "cleared" : "home"}.`
+      : "You stopped playing.",
   };
   panel.querySelector("#result-reason").textContent = reasons[result.won ? "won" : result.reason] ?? "";
   const list = panel.querySelector("#breakdown");
   list.replaceChildren();
   row(list, answer.game === "golf" ? "Cards cleared" : "Cards home", result.cards_home);
   row(list, "Points", result.points);
-  row(list, "Time bonus", result.time_bonus);
+  if (timeBonus) row(list, "Time bonus", result.time_bonus); // Kansas and Expert have none
   row(list, "Score", result.score);
   row(list, "Time", `${Math.floor(result.elapsed / 60)}:${String(Math.floor(result.elapsed % 60)).padStart(2, "0")}`);
   if (answer.tier !== null && answer.tier !== undefined) {
