@@ -573,6 +573,8 @@ function linkedRequest() {
 }
 
 async function resume() {
+  // the games' rules (the result names a time bonus only for a game that has one)
+  games = await api.games().catch(() => []);
   loadOptions($("four-colour"), $("large-index"));
   mirrorOptions();
   const linked = linkedRequest();
