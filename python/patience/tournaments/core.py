@@ -91,6 +91,25 @@ def _status(row: Any, now: float) -> str:
     return "running" if now >= row.opens_at else "open"
 
 
+def _running_attempt(
+    connection: Connection, tournament_id: str, user_id: str, now: float
+) -> str | None:
+    """The id of ``user_id``'s attempt at the tournament still running at ``now``, if any."""
+    running: str | None = connection.execute(
+        select(tournament_games.c.session_id)
+        .join(sessions, sessions.c.id == tournament_games.c.session_id)
+        .where(
+            and_(
+                tournament_games.c.tournament_id == tournament_id,
+                tournament_games.c.user_id == user_id,
+                sessions.c.ended_at.is_(None),
+                sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
+            )
+        )
+    ).scalar()
+    return running
+
+
 class Tournaments:
     """The tournaments of ``store``'s database. ``clock``: wall-clock seconds."""
 
@@ -312,18 +331,7 @@ class Tournaments:
         now = self._clock()
         with self._engine.connect() as connection:
             row = self._row(connection, tournament_id)
-            running = connection.execute(
-                select(tournament_games.c.session_id)
-                .join(sessions, sessions.c.id == tournament_games.c.session_id)
-                .where(
-                    and_(
-                        tournament_games.c.tournament_id == tournament_id,
-                        tournament_games.c.user_id == user_id,
-                        sessions.c.ended_at.is_(None),
-                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
-                    )
-                )
-            ).scalar()
+            running = _running_attempt(connection, tournament_id, user_id, now)
         entry = self._entry(tournament_id, user_id)
         used = 0 if entry is None else entry.attempts_used
         return {
@@ -352,18 +360,7 @@ class Tournaments:
         if entry.attempts_used >= row.attempts:
             raise TournamentError(f"you have played your {row.attempts} attempt(s)")
         with self._engine.connect() as connection:
-            running = connection.execute(
-                select(tournament_games.c.session_id)
-                .join(sessions, sessions.c.id == tournament_games.c.session_id)
-                .where(
-                    and_(
-                        tournament_games.c.tournament_id == tournament_id,
-                        tournament_games.c.user_id == user.id,
-                        sessions.c.ended_at.is_(None),
-                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
-                    )
-                )
-            ).scalar()
+            running = _running_attempt(connection, tournament_id, user.id, now)
         if running is not None:
             raise TournamentError(f"your attempt {running} is still running")
         attempt = entry.attempts_used
