@@ -24,6 +24,20 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def deal_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A deal key of the test session's own (``PATIENCE_DEAL_KEY_FILE``, inherited by the
+    commands and servers tests start), so that no test makes or reads the user's key."""
+    path = tmp_path_factory.mktemp("deal-key") / "deal.key"
+    saved = os.environ.get("PATIENCE_DEAL_KEY_FILE")
+    os.environ["PATIENCE_DEAL_KEY_FILE"] = str(path)
+    yield path
+    if saved is None:
+        del os.environ["PATIENCE_DEAL_KEY_FILE"]
+    else:
+        os.environ["PATIENCE_DEAL_KEY_FILE"] = saved
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[postgres.Cluster]:
     """The session's private PostgreSQL cluster; a missing server fails, never skips."""

@@ -32,7 +32,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     migrate(engine)
     with engine.begin() as connection:
         rating = {"tier": 2, "score": 0.2, "version": 1, "players": {}}
-        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40, rating), at=1.0)
+        add(
+            connection,
+            "golf",
+            {"wrap": True},
+            Certified(11, 9, 0.01, 40, rating),
+            at=1.0,
+            origin="random",
+        )
     engine.dispose()
     port = launch.free_port()
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")

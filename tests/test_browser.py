@@ -312,7 +312,14 @@ def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with engine.begin() as connection:
         for seed, tier in [(11, 2), (12, 8)]:
             rating = {"tier": tier, "score": tier / 10, "version": 1, "players": {}}
-            add(connection, "golf", {"wrap": True}, Certified(seed, 9, 0.01, 40, rating), at=1.0)
+            add(
+                connection,
+                "golf",
+                {"wrap": True},
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
     engine.dispose()
     port = launch.free_port()
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")

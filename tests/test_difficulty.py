@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import OperationalError
 
+from patience.dealkey import DealKey
 from patience.games import new_game
 from patience.rating import (
     DIFFICULTIES,
@@ -89,8 +90,10 @@ def test_the_score_grows_with_the_players_losses() -> None:
     assert difficulty_score({"a": 0.5}, 0.2, 100) > difficulty_score({"a": 0.5}, 0.9, 100)
 
 
-def test_a_killed_job_run_again_ends_with_the_same_catalog(tmp_path: Path, engine: Engine) -> None:
-    generate(engine, "golf", GOLF_WRAP, 8, stream=5, jobs=1)
+def test_a_killed_job_run_again_ends_with_the_same_catalog(
+    tmp_path: Path, engine: Engine, deal_key_file: Path
+) -> None:
+    generate(engine, "golf", GOLF_WRAP, 8, key=DealKey.load(deal_key_file), stream=5, jobs=1)
     whole = catalog_of(engine)
     assert len(whole) == 8
     assert all(tier is not None for _, tier, _ in whole)
@@ -153,11 +156,12 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
             [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
             **quiet,
         )
-        generate(engine, "golf", GOLF_WRAP, 6, stream=9, jobs=2)
+        key = DealKey.fresh()
+        generate(engine, "golf", GOLF_WRAP, 6, key=key, stream=9, jobs=2)
         local = catalog_of(engine)
         cluster = make_engine(f"sqlite:///{tmp_path / 'cluster.sqlite3'}")
         migrate(cluster)
-        generate(cluster, "golf", GOLF_WRAP, 6, stream=9, scheduler=address, chunk=4)
+        generate(cluster, "golf", GOLF_WRAP, 6, key=key, stream=9, scheduler=address, chunk=4)
         assert catalog_of(cluster) == local
         cluster.dispose()
     finally:
@@ -182,7 +186,7 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
     database = tmp_path / "catalog.sqlite3"
     engine = make_engine(f"sqlite:///{database}")
     migrate(engine)
-    generate(engine, "golf", GOLF_WRAP, 4, stream=2, jobs=1)
+    generate(engine, "golf", GOLF_WRAP, 4, key=DealKey.fresh(), stream=2, jobs=1)
     exported = cli(database, "export", "golf", "--wrap", "--json")
     assert exported.returncode == 0, exported.stderr
     lines = [json.loads(line) for line in exported.stdout.splitlines()]
@@ -238,7 +242,14 @@ def stock(client: TestClient, deals_by_tier: dict[int, int]) -> None:
     with engine.begin() as connection:
         for tier, count in deals_by_tier.items():
             for _ in range(count):
-                add(connection, "golf", GOLF_WRAP, rated(seed, tier), at=time.time())
+                add(
+                    connection,
+                    "golf",
+                    GOLF_WRAP,
+                    rated(seed, tier),
+                    at=time.time(),
+                    origin="random",
+                )
                 seed += 1
     engine.dispose()
 

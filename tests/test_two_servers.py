@@ -166,7 +166,7 @@ def test_a_tournament_played_through_two_servers_has_one_standings(
     bases = [f.removesuffix("/api/sessions") for f in (first, second)]
     engine = make_engine(url)
     with engine.begin() as connection:
-        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40), at=1.0)
+        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40), at=1.0, origin="random")
     operator = Accounts(engine).create("Operator", "operator password", operator=True)
     made = Tournaments(GameStore(engine)).create(
         operator,

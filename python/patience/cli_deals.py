@@ -17,7 +17,8 @@ from typing import Any
 from sqlalchemy import Engine
 
 from patience.batch import run
-from patience.catalog import seed_stream
+from patience.catalog import public_seed_stream
+from patience.dealkey import DealKey, default_key_path
 from patience.errors import PatienceError
 from patience.games import GAMES, Game, variant_key
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
@@ -44,7 +45,9 @@ def add_commands(
     )
     for parser in game_parsers(generate, SOLVABLE_GAMES):
         parser.add_argument("--count", type=positive, default=100, help="deals the catalog holds")
-        parser.add_argument("--stream", type=int, default=0, help="the job's seed stream")
+        parser.add_argument(
+            "--stream", type=_stream, default=0, help="the job's keyed seed stream (default 0)"
+        )
         parser.add_argument("--jobs", type=positive, help="local processes (default: all cores)")
         parser.add_argument(
             "--scheduler", type=_scheduler, help="a Dask scheduler's address (tcp://HOST:PORT)"
@@ -53,6 +56,19 @@ def add_commands(
             "--chunk", type=positive, default=64, help="seeds written at a time (default 64)"
         )
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    deal_commands.add_parser(
+        "key", help="the deal key's file and fingerprint (made on first use; never printed)"
+    )
+    retire = deal_commands.add_parser(
+        "retire", help="never deal the unused deals of an origin (a key thought leaked)"
+    )
+    retire.add_argument(
+        "--origin",
+        required=True,
+        type=_origin,
+        help="key:FINGERPRINT (patience deals key shows the current one), random or unrecorded",
+    )
+    retire.add_argument("--game", choices=sorted(SOLVABLE_GAMES), help="only this game's deals")
     pick = deal_commands.add_parser("pick", help="claim an unused catalog deal of a tier")
     for parser in game_parsers(pick, PLAYER_GAMES):
         parser.add_argument("--tier", type=_tier, required=True, help="1 (easiest) to 10")
@@ -76,6 +92,24 @@ def add_commands(
         parser.add_argument(
             "--write", type=Path, help="the calibration file to update (default: print only)"
         )
+
+
+def _stream(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a stream is a whole number from 0 to 2**31 - 1") from None
+    if not 0 <= value < 2**31:
+        raise argparse.ArgumentTypeError("a stream is a whole number from 0 to 2**31 - 1")
+    return value
+
+
+def _origin(text: str) -> str:
+    if text in ("random", "unrecorded") or re.fullmatch(r"key:[0-9a-f]{16}", text):
+        return text
+    raise argparse.ArgumentTypeError(
+        "an origin is key: and a 16-digit fingerprint, random or unrecorded"
+    )
 
 
 def _tier(text: str) -> int:
@@ -113,6 +147,8 @@ def run_command(args: argparse.Namespace) -> int | None:
         "export": _export,
         "report": _report,
         "calibrate": _calibrate,
+        "key": _key,
+        "retire": _retire,
     }
     command = commands.get(args.deals_command)
     return None if command is None else command(args)
@@ -138,6 +174,7 @@ def _generate(args: argparse.Namespace) -> int:
     from patience.store.catalog import generate, unused
 
     variant = variant_from(args, GAMES[args.game])
+    key = deal_key()
     engine = open_database()
     columns = (
         TextColumn("{task.description}"),
@@ -149,10 +186,14 @@ def _generate(args: argparse.Namespace) -> int:
     )
     with Progress(*columns, disable=args.quiet, transient=False) as progress:
         task = progress.add_task(_describe(args.game, variant), total=args.count, rate="")
+        first: list[int] = []  # the deals there when the job began: not made by this run
 
         def advance(done: int, total: int) -> None:
+            if not first:
+                first.append(done)
             elapsed = progress.tasks[task].elapsed or 0.0
-            rate = f"{done / elapsed:.1f} deals/s" if elapsed > 0 else ""
+            made = done - first[0]
+            rate = f"{made / elapsed:.2f} deals/s" if elapsed > 0 and made else ""
             progress.update(task, completed=done, rate=rate)
 
         try:
@@ -161,6 +202,7 @@ def _generate(args: argparse.Namespace) -> int:
                 args.game,
                 variant,
                 args.count,
+                key=key,
                 stream=args.stream,
                 jobs=args.jobs,
                 scheduler=args.scheduler,
@@ -177,9 +219,45 @@ def _generate(args: argparse.Namespace) -> int:
     engine.dispose()
     print(
         f"{_describe(args.game, variant)}: {generated.added} deals added, "
-        f"{generated.present} already there (stream {args.stream}, {generated.tried} seeds); "
-        f"{free} not yet dealt"
+        f"{generated.present} already there (stream {args.stream}: {generated.tried} seeds "
+        f"solved now, {generated.added} of them certified); {free} not yet dealt"
     )
+    return 0
+
+
+def deal_key() -> DealKey:
+    """The installation's deal key (``PATIENCE_DEAL_KEY_FILE``), made on first use."""
+    from patience.server import Settings
+
+    path = Settings.from_env().deal_key_file
+    return DealKey.load(Path(path) if path else default_key_path())
+
+
+def _key(args: argparse.Namespace) -> int:
+    from patience.server import Settings
+
+    setting = Settings.from_env().deal_key_file
+    path = Path(setting) if setting else default_key_path()
+    existed = path.exists()
+    key = DealKey.load(path)
+    print(f"deal key: {path} (fingerprint {key.fingerprint}){'' if existed else ', made now'}")
+    print(
+        "keep a copy where only you can read it; the deals it made are marked key:"
+        + key.fingerprint
+    )
+    return 0
+
+
+def _retire(args: argparse.Namespace) -> int:
+    import time
+
+    from patience.store.catalog import retire
+
+    engine = open_database()
+    with engine.begin() as connection:
+        retired = retire(connection, origin=args.origin, at=time.time(), game=args.game)
+    engine.dispose()
+    print(f"{retired} unused deals of origin {args.origin} retired: they are never dealt")
     return 0
 
 
@@ -275,9 +353,10 @@ def _report(args: argparse.Namespace) -> int:
         print("the catalog is empty: patience deals generate GAME --count N fills it")
     for row in rows:
         tier = "unrated" if row["tier"] is None else f"tier {row['tier']:>2}"
+        retired = f", {row['retired']} retired (never dealt)" if row["retired"] else ""
         print(
             f"{_describe(row['game'], row['variant'])}: {tier}: {row['deals']} deals, "
-            f"{row['unused']} unused"
+            f"{row['unused']} unused{retired}"
         )
     if args.png:
         print(f"drawn to {args.png}")
@@ -338,7 +417,7 @@ def _calibration_task(task: tuple[str, dict[str, object], int]) -> dict[str, Any
 def _calibrate(args: argparse.Namespace) -> int:
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
-    seeds = seed_stream(args.game, variant, CALIBRATION_STREAM)
+    seeds = public_seed_stream(args.game, variant, CALIBRATION_STREAM)
     scores: list[float] = []
     tried = 0
     while len(scores) < args.count:

@@ -120,6 +120,10 @@ class Settings:
     rate_moves: Rate | None = Rate(20.0, 40)
     """Moves, undos and ends an address may send in one game (``PATIENCE_RATE_MOVES``,
     default ``20/s,40``)."""
+    deal_key_file: str | None = None
+    """The deal key's file (``PATIENCE_DEAL_KEY_FILE``; by default
+    ``~/.config/patience/deal.key``): the secret from which ``patience deals generate``
+    draws catalog seeds (:mod:`patience.dealkey`). Only that command reads it."""
     rate_address: Rate | None = Rate(100.0, 200)
     """Moves, undos, ends and hints an address may send across all its games
     (``PATIENCE_RATE_ADDRESS``, default ``100/s,200``): one address cannot multiply its
@@ -156,4 +160,5 @@ class Settings:
             rate_hints=_rate(env, "PATIENCE_RATE_HINTS", defaults.rate_hints),
             rate_moves=_rate(env, "PATIENCE_RATE_MOVES", defaults.rate_moves),
             rate_address=_rate(env, "PATIENCE_RATE_ADDRESS", defaults.rate_address),
+            deal_key_file=env.get("PATIENCE_DEAL_KEY_FILE") or None,
         )

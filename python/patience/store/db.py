@@ -33,6 +33,7 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "catalog_jobs",
     "checkpoint",
     "deals",
     "events",
@@ -128,13 +129,32 @@ deals = Table(
     Column("score", Float, nullable=True),  # the difficulty score, 0 to 1
     Column("rating", Text, nullable=True),  # JSON: patience.rating.Rating.to_json()
     Column("rating_version", Integer, nullable=True),
+    # where the seed came from: "random" (the operating system's generator), "key:FP" (the
+    # keyed stream of the deal key of fingerprint FP), "unrecorded" (made before origins
+    # were kept: a public stream's seed, possibly)
+    Column("origin", String(24), nullable=True),
+    Column("retired_at", Float, nullable=True),  # never dealt from then on
     UniqueConstraint("game", "variant", "seed"),
     Index("deals_unused", "game", "variant", "session_id"),
     Index("deals_unused_tier", "game", "variant", "tier", "session_id"),
 )
 """The catalog: seeds whose deals the solver proved winnable (each certificate replayed),
 each dealt to one game at most, with their difficulty rating where the game has reference
-players."""
+players. Only a deal whose seed nobody can predict (origin ``random`` or ``key:FP``) and
+that is not retired is ever dealt."""
+
+catalog_jobs = Table(
+    "catalog_jobs",
+    metadata,
+    Column("game", String(16), primary_key=True),
+    Column("variant", Text, primary_key=True),  # JSON object, keys sorted
+    Column("origin", String(24), primary_key=True),  # "key:FP": the deal key's fingerprint
+    Column("stream", BigInteger, primary_key=True),
+    Column("next_index", BigInteger, nullable=False),  # the first index not yet looked at
+    Column("found", Integer, nullable=False),  # deals certified before next_index
+)
+"""How far each catalog job has gone in its keyed stream, written with the deals it found,
+so that a job run again goes on from there (and a job already done returns at once)."""
 
 users = Table(
     "users",

@@ -48,7 +48,7 @@ from patience.rating import DIFFICULTIES, is_rated
 from patience.session import Clock, Event, Session
 from patience.solve import solve
 
-from .catalog import Certified, Taken, add, take, tier_of_seed
+from .catalog import RANDOM, Certified, Taken, add, practice_tier, take
 from .db import events, heartbeats, outages, sessions
 
 __all__ = [
@@ -328,12 +328,14 @@ class GameStore:
         seeds = [self._random_seed() for _ in range(CERTIFY_TRIES)]
         return {"name": name, "variant": variant, "try_seconds": seconds, "seeds": seeds}
 
-    def catalog_tier(self, name: str, variant: dict[str, object], seed: int) -> int | None:
-        """The tier of the catalog's deal ``seed`` of ``name`` and ``variant`` (checked), if
-        the catalog holds it rated (a practice game dealt again by its seed keeps its
-        tier)."""
-        with self._engine.connect() as connection:
-            return tier_of_seed(connection, name, variant, seed)
+    def practice_tier(
+        self, name: str, variant: dict[str, object], seed: int, game_id: str
+    ) -> int | None:
+        """The tier to show for practice game ``game_id`` of chosen ``seed`` of ``name`` and
+        ``variant`` (checked): the catalog's, once the deal is public; an unused catalog deal
+        becomes this game's (:func:`.catalog.practice_tier`)."""
+        with self._engine.begin() as connection:
+            return practice_tier(connection, name, variant, seed, game_id, self._clock())
 
     def rate_request(self, name: str, variant: dict[str, object]) -> dict[str, Any]:
         """The arguments of :func:`rate_deal` for a deal of ``name`` and ``variant``: one
@@ -347,7 +349,7 @@ class GameStore:
         """Add a certified deal to the catalog (the server's background refill); whether it
         was new."""
         with self._engine.begin() as connection:
-            return add(connection, name, variant, deal, at=self._clock())
+            return add(connection, name, variant, deal, at=self._clock(), origin=RANDOM)
 
     def start(
         self,

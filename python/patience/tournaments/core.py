@@ -30,7 +30,7 @@ from patience.errors import PatienceError
 from patience.games import game_class, variant_key
 from patience.players import User
 from patience.rating import RATING_VERSION, is_rated
-from patience.store.catalog import take
+from patience.store.catalog import TOURNAMENT_HOLDER, take
 from patience.store.db import sessions, tournament_entries, tournament_games, tournaments, users
 from patience.store.games import GameStore, Live
 
@@ -177,7 +177,7 @@ class Tournaments:
         deals: list[dict[str, Any]] = []
         with self._engine.begin() as connection:
             for _ in range(wanted):
-                taken = take(connection, game, checked, f"tournament-{tournament_id}", tiers)
+                taken = take(connection, game, checked, TOURNAMENT_HOLDER + tournament_id, tiers)
                 if taken is None:
                     raise TournamentError(
                         f"the catalog has {len(deals)} unused {cls.title} deals "

@@ -178,7 +178,7 @@ async def start_game(
                 seed, tier = taken.seed, taken.tier
             certified = True
         elif seed is not None:
-            tier = store.catalog_tier(request.game, variant, seed)  # a rated deal played again
+            tier = store.practice_tier(request.game, variant, seed, game_id)
         live, token = store.open(
             request.game,
             variant,
