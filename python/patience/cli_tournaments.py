@@ -1,4 +1,4 @@
-"""``patience tournament create | list | standings | close | verify``.
+"""``patience tournament create | list | standings | close | cancel | verify``.
 
 All but ``verify`` work on the database the server uses (``PATIENCE_DATABASE_URL``), on the
 server's machine, in the name of an operator's account (``--operator NAME``). ``verify``
@@ -26,7 +26,7 @@ from patience.games import GAMES
 from patience.players import User
 from patience.players.accounts import name_key
 from patience.rating import rate_seed
-from patience.tournaments import Tournaments, verify
+from patience.tournaments import Tournaments, notices, verify
 
 __all__ = ["add_commands", "run_command"]
 
@@ -53,9 +53,12 @@ def add_commands(commands: Any) -> None:
     standings.add_argument("--offset", type=int, default=0)
     standings.add_argument("--limit", type=int, default=20)
     standings.add_argument("--json", action="store_true")
-    close = sub.add_parser("close", help="close a tournament now")
+    close = sub.add_parser("close", help="close a tournament now (recorded and published)")
     close.add_argument("id")
     close.add_argument("--operator", required=True, help="the operator account's name")
+    cancel = sub.add_parser("cancel", help="cancel a tournament now: closed, without results")
+    cancel.add_argument("id")
+    cancel.add_argument("--operator", required=True, help="the operator account's name")
     check = sub.add_parser(
         "verify", help="check a closed tournament: commitment, tiers, replays, ranks"
     )
@@ -129,9 +132,11 @@ def _verify(args: argparse.Namespace) -> int:
     except (OSError, urllib.error.URLError, ValueError, KeyError, TypeError) as error:
         print(f"patience: cannot verify {args.source}: {error}", file=sys.stderr)
         return 1
+    said = notices(published)
     if args.json:
-        print(json.dumps({"verified": not problems, "problems": problems}))
-    elif problems:
+        print(json.dumps({"verified": not problems, "problems": problems, "notices": said}))
+        return 1 if problems else 0
+    if problems:
         for problem in problems:
             print(f"FAILED: {problem}")
     else:
@@ -142,6 +147,8 @@ def _verify(args: argparse.Namespace) -> int:
             f"{'' if args.no_tiers else ' with their tiers'}, {entries} entries replayed and "
             "ranked as published"
         )
+    for notice in said:
+        print(f"note: {notice}")
     return 1 if problems else 0
 
 
@@ -219,7 +226,14 @@ def _run(args: argparse.Namespace, tournaments: Tournaments) -> int:
             )
         print(f"{table['total']} entrants with a finished attempt")
         return 0
+    operator = _operator(tournaments, args.operator)
+    if command == "cancel":
+        cancelled = tournaments.cancel(operator, args.id)
+        print(
+            f"tournament {cancelled['id']} cancelled: no results; its deals and salt are published"
+        )
+        return 0
     assert command == "close"
-    closed = tournaments.close(_operator(tournaments, args.operator), args.id)
-    print(f"tournament {closed['id']} closed: its deals and salt are published")
+    closed = tournaments.close(operator, args.id)
+    print(f"tournament {closed['id']} closed early: its deals and salt are published")
     return 0

@@ -4,7 +4,9 @@ The clock is injected (any function returning seconds), so tests and servers dec
 time is. The game's clock limit applies (5 minutes for Klondike); it stops when the game
 ends, including the moment Klondike is solved and plays itself out. A game that runs out of
 time ends with reason ``"timeout"`` and earns no time bonus. Time the server could not
-answer (an outage, logged as a ``pause`` and a ``resume``) is not on the clock.
+answer (an outage, logged as a ``pause`` and a ``resume``) is not on the clock. A game may
+also have a wall-clock end (``ends_at``: a tournament's close), past which it never runs,
+whatever its clock and its outages: it ends there with reason ``"closed"``.
 
 >>> from patience.games import new_game
 >>> now = [0.0]
@@ -69,14 +71,22 @@ class Session:
     """A game on the clock. Every accepted move is logged; rejected ones change nothing."""
 
     def __init__(
-        self, game: Game, *, clock: Clock = time.monotonic, time_limit: float | None = None
+        self,
+        game: Game,
+        *,
+        clock: Clock = time.monotonic,
+        time_limit: float | None = None,
+        ends_at: float | None = None,
     ) -> None:
         self.game = game
         self._clock = clock
         self.time_limit = float(game.time_limit if time_limit is None else time_limit)
+        self.ends_at = ends_at
+        """The clock reading past which the game never runs (None: no such end)."""
         self._start = clock()
         self._stopped_at: float | None = None  # elapsed seconds when the clock stopped
         self._timed_out = False
+        self._closed = False  # timed out by ends_at, before its clock ran out
         self._paused = 0.0  # seconds credited for outages (pause to resume)
         self._paused_since: float | None = None  # clock reading of a pause not yet resumed
         self._log: list[Event] = [Event("start", self._start)]
@@ -97,15 +107,28 @@ class Session:
         return min(max(self._used(self._clock()), 0.0), self.time_limit)
 
     def remaining(self) -> float:
-        """Seconds left on the clock."""
-        return self.time_limit - self.elapsed()
+        """Seconds left on the clock (never past :attr:`ends_at`)."""
+        left = self.time_limit - self.elapsed()
+        if self.ends_at is not None and self._stopped_at is None:
+            left = min(left, max(self.ends_at - self._clock(), 0.0))
+        return left
 
     def _check_clock(self) -> None:
-        if self._stopped_at is None and self._used(self._clock()) >= self.time_limit:
-            self._stop(timed_out=True, at=self._start + self._paused + self.time_limit)
+        if self._stopped_at is not None:
+            return
+        now = self._clock()
+        out_of_time = self._used(now) >= self.time_limit
+        at = self._start + self._paused + self.time_limit  # when the clock runs out
+        if self.ends_at is not None and now >= self.ends_at:
+            if not out_of_time or self.ends_at < at:
+                self._closed = True
+                at = self.ends_at
+            out_of_time = True
+        if out_of_time:
+            self._stop(timed_out=True, at=at)
 
     def _stop(self, *, timed_out: bool, at: float) -> None:
-        self._stopped_at = min(self._used(at), self.time_limit)
+        self._stopped_at = min(max(self._used(at), 0.0), self.time_limit)
         self._timed_out = timed_out
         if timed_out:
             self._log.append(Event("timeout", at))
@@ -140,10 +163,13 @@ class Session:
         self._log.append(Event("pause", at))
 
     def resume(self, at: float) -> None:
-        """Start the clock again at reading ``at``, crediting the time since :meth:`pause`."""
+        """Start the clock again at reading ``at``, crediting the time since :meth:`pause`
+        (never past :attr:`ends_at`: an outage across a tournament's close is credited up
+        to the close, and the game ends there)."""
         if self._paused_since is None:
             return
-        self._paused += max(at - self._paused_since, 0.0)
+        until = at if self.ends_at is None else min(at, self.ends_at)
+        self._paused += max(until - self._paused_since, 0.0)
         self._paused_since = None
         self._log.append(Event("resume", at))
 
@@ -171,7 +197,7 @@ class Session:
         """The game's outcome, or a timeout once the clock has run out."""
         self._check_clock()
         if self._timed_out:
-            return Outcome(won=False, reason="timeout")
+            return Outcome(won=False, reason="closed" if self._closed else "timeout")
         return self.game.outcome()
 
     def is_over(self) -> bool:
@@ -181,7 +207,7 @@ class Session:
     def time_bonus(self) -> int:
         """The time bonus earned: only for a game that ended before its clock ran out."""
         outcome = self.outcome()
-        if outcome is None or outcome.reason == "timeout":
+        if outcome is None or outcome.reason in ("timeout", "closed"):
             return 0
         return self.game.time_bonus(self.elapsed())
 
@@ -249,6 +275,7 @@ class Session:
         *,
         clock: Clock = time.monotonic,
         time_limit: float | None = None,
+        ends_at: float | None = None,
     ) -> Session:
         """The session that ``events`` describe, replayed on ``game`` (freshly dealt).
 
@@ -258,7 +285,7 @@ class Session:
         if not events or events[0].kind != "start":
             raise InvalidRecordError("a session log starts with a start event")
         start = events[0].at
-        session = cls(game, clock=lambda: start, time_limit=time_limit)
+        session = cls(game, clock=lambda: start, time_limit=time_limit, ends_at=ends_at)
         session._clock = clock
         for event in events[1:]:
             session.apply(event)
@@ -271,6 +298,7 @@ class Session:
             "variant": self.game.variant,
             "deal": [str(card) for card in self.game.deal],
             "time_limit": self.time_limit,
+            "ends_at": self.ends_at,
             "log": [event.to_json() for event in self._log],
         }
 
@@ -279,4 +307,10 @@ class Session:
         """The session :meth:`to_json` describes."""
         game = new_game(data["game"], deal=data["deal"], variant=data["variant"])
         events = [Event.from_json(item) for item in data["log"]]
-        return cls.rebuild(game, events, clock=clock, time_limit=data.get("time_limit"))
+        return cls.rebuild(
+            game,
+            events,
+            clock=clock,
+            time_limit=data.get("time_limit"),
+            ends_at=data.get("ends_at"),
+        )

@@ -343,6 +343,7 @@ class TerminalGame:
             "won": "You played out: won!",
             "ended": "Game ended.",
             "timeout": "Time is up.",
+            "closed": "The tournament closed.",
             "stuck": "No moves left.",
         }
         self.console.print()

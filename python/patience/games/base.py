@@ -35,7 +35,7 @@ __all__ = [
     "scaled_time_bonus",
 ]
 
-OutcomeReason = Literal["won", "ended", "stuck", "timeout"]
+OutcomeReason = Literal["won", "ended", "stuck", "timeout", "closed"]
 JSON = Any
 
 

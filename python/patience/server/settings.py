@@ -120,6 +120,9 @@ class Settings:
     rate_moves: Rate | None = Rate(20.0, 40)
     """Moves, undos and ends an address may send in one game (``PATIENCE_RATE_MOVES``,
     default ``20/s,40``)."""
+    rate_verifications: Rate | None = Rate(30 / 60, 10)
+    """Tournament verifications an address may fetch (``PATIENCE_RATE_VERIFICATIONS``,
+    default ``30/m,10``): a publication is large, and made once, but still sent whole."""
     deal_key_file: str | None = None
     """The deal key's file (``PATIENCE_DEAL_KEY_FILE``; by default
     ``~/.config/patience/deal.key``): the secret from which ``patience deals generate``
@@ -160,5 +163,8 @@ class Settings:
             rate_hints=_rate(env, "PATIENCE_RATE_HINTS", defaults.rate_hints),
             rate_moves=_rate(env, "PATIENCE_RATE_MOVES", defaults.rate_moves),
             rate_address=_rate(env, "PATIENCE_RATE_ADDRESS", defaults.rate_address),
+            rate_verifications=_rate(
+                env, "PATIENCE_RATE_VERIFICATIONS", defaults.rate_verifications
+            ),
             deal_key_file=env.get("PATIENCE_DEAL_KEY_FILE") or None,
         )

@@ -75,6 +75,7 @@ sessions = Table(
     Column("score", Integer, nullable=True),
     Column("elapsed", Float, nullable=True),  # seconds of the clock used
     Column("sealed_until", Float, nullable=True),  # a tournament's game: deal secret until
+    Column("ends_at", Float, nullable=True),  # a tournament's game: it never runs past this
     Index("sessions_running", "ended_at"),
     Index("sessions_by_user", "user_id", "ended_at"),
 )
@@ -211,6 +212,12 @@ tournaments = Table(
     Column("created_at", Float, nullable=False),
     Column("commitment", String(64), nullable=False),  # SHA-256 of the committed document
     Column("secret", Text, nullable=False),  # JSON: the salt and the deals, shown at the close
+    # an operator's early close or cancellation: when, by whom (the committed closing time
+    # stays in the document)
+    Column("closed_early_at", Float, nullable=True),
+    Column("closed_by", String(32), nullable=True),
+    Column("cancelled", Boolean, nullable=False, server_default="0"),
+    Column("publication", Text, nullable=True),  # JSON: the verification, made once closed
     Index("tournaments_by_close", "closes_at"),
 )
 """Tournaments, each with its published commitment to its deals (patience.tournaments)."""

@@ -10,7 +10,9 @@ and idle games leave memory (:meth:`GameStore.sweep`) and are rebuilt when asked
 
 Time no server answered is not charged to the players: every process writes a heartbeat,
 and the first to start after all were down credits the outage to every running game (a
-``pause`` and a ``resume`` in its log; :meth:`GameStore.credit_outage`).
+``pause`` and a ``resume`` in its log; :meth:`GameStore.credit_outage`). A game with a
+wall-clock end (``ends_at``, a tournament's close) never runs past it: an outage is
+credited up to that end only, and the game ends there.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from sqlalchemy import (
     Float,
     and_,
     bindparam,
+    case,
     func,
     insert,
     select,
@@ -41,7 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from patience.catalog import catalog_deal
-from patience.errors import PatienceError
+from patience.errors import GameOverError, PatienceError
 from patience.games import Game, game_class, new_game
 from patience.moves import Move
 from patience.rating import DIFFICULTIES, is_rated
@@ -65,6 +68,7 @@ __all__ = [
     "UnfinishedGameError",
     "certify_deal",
     "rate_deal",
+    "runs_until",
 ]
 
 Mode = Literal["timed", "practice"]
@@ -110,6 +114,18 @@ class MoveConflictError(PatienceError):
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def runs_until() -> ColumnElement[float]:
+    """The moment a game's clock runs out, as the database can tell it: when its clock
+    (started at ``created_at``, with ``paused`` seconds of outages credited) reaches its
+    limit, or its wall-clock end ``ends_at`` when that comes first. A game not yet ended
+    runs while this is in the future."""
+    by_clock = sessions.c.created_at + sessions.c.paused + sessions.c.time_limit
+    return case(
+        (and_(sessions.c.ends_at.is_not(None), sessions.c.ends_at < by_clock), sessions.c.ends_at),
+        else_=by_clock,
+    )
 
 
 @dataclass
@@ -298,7 +314,7 @@ class GameStore:
             sessions.c.game == name,
             sessions.c.variant == json.dumps(variant),
             sessions.c.ended_at.is_(None),
-            sessions.c.created_at + sessions.c.paused + sessions.c.time_limit > self._clock(),
+            runs_until() > self._clock(),
         )
 
     def claim(
@@ -403,14 +419,20 @@ class GameStore:
         address: str | None = None,
         time_limit: float | None = None,
         sealed_until: float | None = None,
+        ends_at: float | None = None,
+        within: Callable[[Connection, Live], None] | None = None,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
         with the token that holds it; ``tier`` is the deal's difficulty tier, if rated;
         ``user_id`` the signed-in player whose game it is (None: a guest's, whose
         ``address`` is kept hashed for the limit on guests' timed games). ``time_limit``
-        overrides the game's clock (a tournament's), and ``sealed_until`` keeps the deal
-        (seed, record, replay) secret until then, even once the game is over (a
-        tournament's close)."""
+        overrides the game's clock (a tournament's), ``sealed_until`` keeps the deal
+        (seed, record, replay) secret until then, even once the game is over, and
+        ``ends_at`` is the wall-clock moment past which the game never runs, whatever its
+        clock and outages (both a tournament's close). ``within``, when given, is called
+        with the transaction that writes the new game, before it commits: what it writes
+        is written with the game or not at all (a tournament's attempt claims its place
+        so), and what it raises refuses the game."""
         if seed is None:
             seed = self._random_seed()
         game = new_game(name, seed=seed, variant=variant)
@@ -422,6 +444,7 @@ class GameStore:
                 game,
                 clock=self._clock,
                 time_limit=self._time_limit if time_limit is None else time_limit,
+                ends_at=ends_at,
             ),
             mode=mode,
             seed=seed,
@@ -446,6 +469,7 @@ class GameStore:
                     user_id=user_id,
                     address=None if user_id is not None or address is None else _hash(address),
                     sealed_until=sealed_until,
+                    ends_at=ends_at,
                     time_limit=live.session.time_limit,
                     created_at=live.session.log[0].at,
                 )
@@ -454,6 +478,8 @@ class GameStore:
             connection.execute(
                 insert(events).values(session_id=live.id, seq=0, kind=start.kind, at=start.at)
             )
+            if within is not None:
+                within(connection, live)
         live.saved = 1
         self._keep(live)
         return live, token
@@ -540,17 +566,15 @@ class GameStore:
         return self._clock() < live.sealed_until
 
     def _tournament_terms(self, live: Live) -> None:
-        """Read again a tournament game's clock and seal, which an early close (in any
-        server process) shortens."""
+        """Read again a tournament game's end and seal, which an early close (in any
+        server process) brings forward."""
         with self._engine.connect() as connection:
             row = connection.execute(
-                select(sessions.c.sealed_until, sessions.c.time_limit).where(
-                    sessions.c.id == live.id
-                )
+                select(sessions.c.sealed_until, sessions.c.ends_at).where(sessions.c.id == live.id)
             ).first()
         if row is not None:
             live.sealed_until = row.sealed_until
-            live.session.time_limit = row.time_limit
+            live.session.ends_at = row.ends_at
 
     def check_unsealed(self, live: Live) -> None:
         """Refuse (:class:`PatienceError`) to show a sealed game's deal."""
@@ -559,28 +583,56 @@ class GameStore:
                 "this game's deal is a tournament's: it is shown when the tournament closes"
             )
 
-    def close_games(self, game_ids: list[str], at: float) -> None:
-        """Stop the clocks of games ``game_ids`` at ``at`` (a tournament closed early): each
-        ends by its clock there, with what it had scored (no time bonus), and its deal is
-        unsealed then."""
+    def close_games(self, game_ids: list[str], at: float) -> float:
+        """End the games ``game_ids`` that still run at ``at`` (a tournament closed early),
+        each with what it had scored (no time bonus, reason ``closed``), and unseal every
+        deal; the moment the last of them ended.
+
+        The end is written into each game's log, so no server process can add a move after
+        it (the log's key lets one writer have each place): a process still holding the
+        game in memory finds its next move's place taken, reads the game again, and is
+        refused. A move another process logged a moment before the close is kept, and that
+        game ends at its move instead (what the returned moment then tells)."""
+        last = at
+        for game_id in game_ids:
+            for _ in range(WRITE_TRIES):
+                try:
+                    last = max(last, self._close_game(game_id, at))
+                    break
+                except (IntegrityError, GameOverError):
+                    continue  # a move got into the log first: end the game after it
+            else:  # pragma: no cover - a writer that keeps winning, loudly
+                raise MoveConflictError(f"game {game_id} kept moving while it was closed")
+        return last
+
+    def _close_game(self, game_id: str, at: float) -> float:
         with self._engine.begin() as connection:
-            for game_id in game_ids:
-                row = connection.execute(
-                    select(sessions.c.created_at, sessions.c.paused, sessions.c.ended_at).where(
-                        sessions.c.id == game_id
-                    )
-                ).first()
-                if row is None:
-                    continue
-                values: dict[str, Any] = {"sealed_until": at}
-                if row.ended_at is None:
-                    values["time_limit"] = max(0.0, at - row.created_at - row.paused)
-                connection.execute(
-                    update(sessions).where(sessions.c.id == game_id).values(**values)
-                )
+            ended = connection.execute(
+                select(sessions.c.ended_at).where(sessions.c.id == game_id)
+            ).first()
+            if ended is None:
+                return at
+            latest = connection.execute(
+                select(func.max(events.c.at)).where(events.c.session_id == game_id)
+            ).scalar()
+            end = at if ended.ended_at is not None else max(at, latest or at)
+            values: dict[str, Any] = {"sealed_until": end}
+            if ended.ended_at is None:
+                values["ends_at"] = end
+            connection.execute(update(sessions).where(sessions.c.id == game_id).values(**values))
+        if ended.ended_at is not None:
+            self._forget(game_id)
+            return at
+        live = self._read(game_id)  # with its new end (GameOverError: a later move came in)
+        with live.lock:
+            self.flush(live, strict=True)
+        self._forget(game_id)
+        return end
+
+    def _forget(self, game_id: str) -> None:
+        """Drop the copy of game ``game_id`` held in memory (the database has moved on)."""
         with self._lock:
-            for game_id in game_ids:
-                self._live.pop(game_id, None)
+            self._live.pop(game_id, None)
 
     def get(self, game_id: str, token: str | None) -> Live:
         """The game ``game_id`` if ``token`` holds it, rebuilt from its log when not in memory:
@@ -613,6 +665,7 @@ class GameStore:
             [Event(item.kind, item.at, item.move) for item in log],
             clock=self._clock,
             time_limit=row.time_limit,
+            ends_at=row.ends_at,
         )
         return Live(
             id=row.id,
@@ -724,14 +777,18 @@ class GameStore:
         fresh = self._read(live.id)
         live.session, live.saved = fresh.session, fresh.saved
 
-    def flush(self, live: Live) -> None:
+    def flush(self, live: Live, *, strict: bool = False) -> None:
         """Write the events of ``live`` not yet in the database (a timeout noticed while
-        reading the game, say). Call it holding ``live.lock``."""
+        reading the game, say). Call it holding ``live.lock``. When another process wrote
+        the game's next event first, the game is read again, or, ``strict``, the
+        :class:`IntegrityError` is raised."""
         live.session.is_over()  # notices a clock run out, which logs a timeout
         if live.session.log_length > live.saved:
             try:
                 self._write(live)
             except IntegrityError:
+                if strict:
+                    raise
                 self._replace(live)  # another process wrote it (or a move) first
 
     def _write(self, live: Live, *, reply: dict[str, Any] | None = None) -> None:
@@ -813,12 +870,7 @@ class GameStore:
         with self._engine.connect() as connection:
             due = connection.execute(
                 select(sessions.c.id)
-                .where(
-                    and_(
-                        sessions.c.ended_at.is_(None),
-                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit <= now,
-                    )
-                )
+                .where(and_(sessions.c.ended_at.is_(None), runs_until() <= now))
                 .limit(limit)
             ).scalars()
             ids = list(due)
@@ -857,26 +909,30 @@ class GameStore:
             with self._engine.begin() as connection:
                 connection.execute(insert(outages).values(began=last, ended=now, games=0))
                 running = connection.execute(
-                    select(sessions.c.id, func.max(events.c.seq), func.max(events.c.at))
-                    .join(events, events.c.session_id == sessions.c.id)
-                    .where(
-                        and_(
-                            sessions.c.ended_at.is_(None),
-                            sessions.c.created_at + sessions.c.paused + sessions.c.time_limit
-                            > last,
-                        )
+                    select(
+                        sessions.c.id,
+                        sessions.c.ends_at,
+                        func.max(events.c.seq),
+                        func.max(events.c.at),
                     )
-                    .group_by(sessions.c.id)
+                    .join(events, events.c.session_id == sessions.c.id)
+                    .where(and_(sessions.c.ended_at.is_(None), runs_until() > last))
+                    .group_by(sessions.c.id, sessions.c.ends_at)
                 ).all()
                 # A game's clock stops at the last heartbeat, or at its own last event when
-                # that came later (a game started after the last heartbeat).
-                paused = [(game_id, seq, max(last, at)) for game_id, seq, at in running]
+                # that came later (a game started after the last heartbeat); the time is
+                # credited up to now, or to the game's end (a tournament's close) when that
+                # came first, as Session.resume credits it.
+                paused = [
+                    (game_id, seq, max(last, at), now if ends is None else min(now, ends))
+                    for game_id, ends, seq, at in running
+                ]
                 if paused:
                     connection.execute(
                         insert(events),
                         [
                             {"session_id": game_id, "seq": seq + step, "kind": kind, "at": at}
-                            for game_id, seq, since in paused
+                            for game_id, seq, since, _ in paused
                             for step, kind, at in ((1, "pause", since), (2, "resume", now))
                         ],
                     )
@@ -886,8 +942,8 @@ class GameStore:
                         .where(sessions.c.id == bindparam("credited_game"))
                         .values(paused=sessions.c.paused + credit),
                         [
-                            {"credited_game": game_id, "credit": now - since}
-                            for game_id, _, since in paused
+                            {"credited_game": game_id, "credit": max(0.0, until - since)}
+                            for game_id, _, since, until in paused
                         ],
                     )
                 connection.execute(

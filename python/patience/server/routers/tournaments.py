@@ -1,12 +1,13 @@
 """``/api/tournaments``: list, create (operators), join, play an attempt, standings (a page,
-or around me), close (operators), and the verification once closed."""
+or around me), close and cancel (operators), and the verification once closed (made once,
+then served as stored, and rate limited per address: ``PATIENCE_RATE_VERIFICATIONS``)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from patience.errors import PatienceError
@@ -158,7 +159,8 @@ def standings(
 
 @router.post("/{tournament_id}/close", responses=_refusals(400, 401, 403, 404))
 def close(tournament_id: str, request: Request, player: Player) -> dict[str, Any]:
-    """Close the tournament now (operators): running games end here with what they had."""
+    """Close the tournament now (operators): running games end here with what they had;
+    the early close (when, by whom) is published with the document."""
     user = _need(player)
     try:
         return _tournaments(request).close(user, tournament_id)
@@ -166,11 +168,28 @@ def close(tournament_id: str, request: Request, player: Player) -> dict[str, Any
         raise _refused(error) from None
 
 
-@router.get("/{tournament_id}/verification", responses=_refusals(400, 404))
-def verification(tournament_id: str, request: Request) -> dict[str, Any]:
-    """Once closed: the committed document, the commitment, and every entry's attempts with
-    their game records, scores and ranks (check it with `patience tournament verify`)."""
+@router.post("/{tournament_id}/cancel", responses=_refusals(400, 401, 403, 404))
+def cancel(tournament_id: str, request: Request, player: Player) -> dict[str, Any]:
+    """Cancel the tournament (operators): closed now, without results (nobody ranked)."""
+    user = _need(player)
     try:
-        return _tournaments(request).verification(tournament_id)
+        return _tournaments(request).cancel(user, tournament_id)
     except PatienceError as error:
         raise _refused(error) from None
+
+
+VERIFICATION_REFUSALS = _refusals(400, 404) | {
+    429: {"description": "Too many requests from this address: see `Retry-After`"}
+}
+
+
+@router.get("/{tournament_id}/verification", responses=VERIFICATION_REFUSALS)
+def verification(tournament_id: str, request: Request) -> Response:
+    """Once closed: the committed document, the commitment, how it closed (`closing`), and
+    every entry's attempts with their game records, scores and ranks (check it with
+    `patience tournament verify`)."""
+    try:
+        text = _tournaments(request).verification_text(tournament_id)
+    except PatienceError as error:
+        raise _refused(error) from None
+    return Response(text, media_type="application/json")
