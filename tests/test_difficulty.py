@@ -300,3 +300,25 @@ def test_a_practice_game_of_a_difficulty_shows_its_seed(client: TestClient) -> N
     again = new(client, mode="practice", seed=100)  # the deal again, by its seed
     assert again.json()["tier"] == 7
     assert new(client, mode="practice", seed=101).json()["tier"] is None
+
+
+def test_leaving_a_deal_of_a_difficulty_does_not_buy_an_easier_tier(client: TestClient) -> None:
+    """Deal shopping within a difficulty: a player who ends a Medium deal of tier 6 at
+    once gets tier 6 again, not the older tier-4 deal next in line."""
+    engine = make_engine(client.app.state.settings.database_url)  # type: ignore[attr-defined]
+    with engine.begin() as connection:
+        for seed, tier in ((100, 6), (101, 4), (102, 6)):
+            add(connection, "golf", GOLF_WRAP, rated(seed, tier), at=time.time(), origin="random")
+    engine.dispose()
+    first = new(client, difficulty="medium")
+    assert first.status_code == 201, first.text
+    assert first.json()["tier"] == 6
+    headers = {"Authorization": f"Bearer {first.json()['token']}"}
+    client.post(f"/api/sessions/{first.json()['id']}/end", headers=headers)
+    second = new(client, difficulty="medium")
+    assert second.status_code == 201, second.text
+    assert second.json()["tier"] == 6  # the tier left, again
+    headers = {"Authorization": f"Bearer {second.json()['token']}"}
+    client.post(f"/api/sessions/{second.json()['id']}/end", headers=headers)
+    third = new(client, difficulty="medium")  # no tier 6 is left: any Medium deal
+    assert third.json()["tier"] == 4

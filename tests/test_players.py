@@ -288,33 +288,40 @@ def test_nobody_reads_another_players_games(client: TestClient) -> None:
         assert client.get(path).status_code == 401  # a guest has none of these
 
 
-def test_a_guest_keeps_their_games_by_signing_up_on_that_browser(client: TestClient) -> None:
-    guest = client.post(
-        "/api/sessions",
-        json={"game": "kansas", "mode": "practice", "seed": 4},
-    ).json()
-    other = client.post(
-        "/api/sessions",
-        json={"game": "kansas", "mode": "practice", "seed": 5},
-    ).json()
+def test_a_guest_who_signs_up_keeps_every_game_of_that_browser_or_none(
+    client: TestClient,
+) -> None:
+    """All of a browser's guest games, or none: naming only the win claimed just the win
+    (1 game, 100% won); now the abandoned ones come too."""
+    won = client.post("/api/sessions", json={"game": "kansas", "mode": "practice", "seed": 4})
+    left = client.post("/api/sessions", json={"game": "kansas", "mode": "practice", "seed": 5})
+    won, left = won.json(), left.json()
     client.post(
-        f"/api/sessions/{guest['id']}/end", headers={"Authorization": f"Bearer {guest['token']}"}
+        f"/api/sessions/{won['id']}/end", headers={"Authorization": f"Bearer {won['token']}"}
     )
+    elsewhere = TestClient(client.app)  # another browser, guest games of its own
+    theirs = elsewhere.post(
+        "/api/sessions", json={"game": "kansas", "mode": "practice", "seed": 6}
+    ).json()
     answer = client.post(
         "/api/accounts",
         json={
             "name": "Katherine",
             "password": PASSWORD,
-            "claim": [
-                {"id": guest["id"], "token": guest["token"]},
-                {"id": other["id"], "token": "not its token"},
-            ],
+            "claim": [{"id": won["id"], "token": won["token"]}],  # only one named
         },
     )
     assert answer.status_code == 201
-    assert answer.json()["claimed"] == 1
-    assert [g["id"] for g in client.get("/api/me/games").json()["games"]] == [guest["id"]]
-    assert client.get(f"/api/sessions/{other['id']}").status_code == 403  # not claimed
+    assert answer.json()["claimed"] == 2  # both of this browser's
+    assert client.get(f"/api/sessions/{left['id']}").status_code == 200  # hers, abandoned
+    assert [g["id"] for g in client.get("/api/me/games").json()["games"]] == [won["id"]]
+    assert client.get(f"/api/sessions/{theirs['id']}").status_code == 403  # not claimed
+    declined = elsewhere.post(
+        "/api/accounts", json={"name": "Grace", "password": PASSWORD, "claim": False}
+    )
+    assert declined.status_code == 201
+    assert declined.json()["claimed"] == 0
+    assert elsewhere.get(f"/api/sessions/{theirs['id']}").status_code == 403
 
 
 def test_a_timed_deal_counts_once_dealt(client: TestClient) -> None:
@@ -393,5 +400,6 @@ def test_guests_timed_games_are_limited_per_address(database_url: str) -> None:
         other = client.post("/api/sessions", json={"game": "golf", "variant": {"wrap": False}})
         assert other.status_code == 201  # counted per game and variant
         assert client.post("/api/sessions", json={**golf, "mode": "practice"}).status_code == 201
-        headers = sign_up(client, "Edsger")
+        # a guest who signs up takes over the browser's running games, so with claim false
+        headers = sign_up(client, "Edsger", claim=False)
         assert client.post("/api/sessions", json=golf, headers=headers).status_code == 201

@@ -76,8 +76,10 @@ sessions = Table(
     Column("elapsed", Float, nullable=True),  # seconds of the clock used
     Column("sealed_until", Float, nullable=True),  # a tournament's game: deal secret until
     Column("ends_at", Float, nullable=True),  # a tournament's game: it never runs past this
+    Column("guest", String(64), nullable=True),  # SHA-256 of a guest's browser cookie
     Index("sessions_running", "ended_at"),
     Index("sessions_by_user", "user_id", "ended_at"),
+    Index("sessions_by_guest", "guest"),
 )
 """One row a game: everything needed to deal it again, and whether it is still running."""
 

@@ -323,11 +323,15 @@ class GameStore:
         variant: dict[str, object],
         game_id: str,
         difficulty: str | None = None,
+        *,
+        tier: int | None = None,
     ) -> Taken | None:
         """The catalog's next unused deal of ``name`` and ``variant`` (checked), of a tier of
-        ``difficulty`` if given, claimed for the game ``game_id``; None when the catalog has
-        none."""
+        ``difficulty`` if given (of ``tier`` itself, if given), claimed for the game
+        ``game_id``; None when the catalog has none."""
         tiers = None if difficulty is None else DIFFICULTIES[difficulty]
+        if tier is not None:
+            tiers = (tier, tier)
         with self._engine.begin() as connection:
             return take(connection, name, variant, game_id, tiers)
 
@@ -421,6 +425,7 @@ class GameStore:
         sealed_until: float | None = None,
         ends_at: float | None = None,
         within: Callable[[Connection, Live], None] | None = None,
+        guest: str | None = None,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
         with the token that holds it; ``tier`` is the deal's difficulty tier, if rated;
@@ -432,7 +437,9 @@ class GameStore:
         clock and outages (both a tournament's close). ``within``, when given, is called
         with the transaction that writes the new game, before it commits: what it writes
         is written with the game or not at all (a tournament's attempt claims its place
-        so), and what it raises refuses the game."""
+        so), and what it raises refuses the game. ``guest`` is a guest's browser cookie,
+        kept hashed: a sign-up from that browser takes over the game
+        (:meth:`claim_guest_games`)."""
         if seed is None:
             seed = self._random_seed()
         game = new_game(name, seed=seed, variant=variant)
@@ -468,6 +475,7 @@ class GameStore:
                     tier=tier,
                     user_id=user_id,
                     address=None if user_id is not None or address is None else _hash(address),
+                    guest=None if user_id is not None or guest is None else _hash(guest),
                     sealed_until=sealed_until,
                     ends_at=ends_at,
                     time_limit=live.session.time_limit,
@@ -517,31 +525,63 @@ class GameStore:
             raise NotYourGameError("this game is not yours")
         return live
 
-    def claim_games(self, user_id: str, games: list[tuple[str, str]]) -> int:
-        """Make the guest games ``games`` (id and token pairs, each token checked) player
-        ``user_id``'s: a guest who signs up keeps what they played on that browser. Games
-        already a player's are left alone. How many were claimed."""
-        claimed = 0
+    def claim_guest_games(self, user_id: str, guest: str) -> int:
+        """Make every game the guest browser of cookie ``guest`` played player
+        ``user_id``'s, finished, running or abandoned alike: a guest who signs up keeps all
+        they played on that browser, never a chosen few. How many."""
+        mine = and_(sessions.c.guest == _hash(guest), sessions.c.user_id.is_(None))
         with self._engine.begin() as connection:
-            for game_id, token in games:
-                done = connection.execute(
+            game_ids = list(connection.execute(select(sessions.c.id).where(mine)).scalars())
+            if game_ids:
+                connection.execute(
                     update(sessions)
-                    .where(
-                        and_(
-                            sessions.c.id == game_id,
-                            sessions.c.token_hash == _hash(token),
-                            sessions.c.user_id.is_(None),
-                        )
-                    )
+                    .where(and_(mine, sessions.c.id.in_(game_ids)))
                     .values(user_id=user_id)
-                ).rowcount
-                claimed += done
-                if done:
-                    with self._lock:
-                        live = self._live.get(game_id)
-                    if live is not None:
-                        live.user_id = user_id
-        return claimed
+                )
+        with self._lock:
+            for game_id in game_ids:
+                live = self._live.get(game_id)
+                if live is not None:
+                    live.user_id = user_id
+        return len(game_ids)
+
+    def same_tier_again(
+        self,
+        name: str,
+        variant: dict[str, object],
+        tiers: tuple[int, int],
+        *,
+        user_id: str | None,
+        guest: str | None,
+    ) -> int | None:
+        """The tier of the last timed deal of ``name`` and ``variant`` in ``tiers`` (a
+        difficulty) that player ``user_id`` (or the guest browser ``guest``) did not win,
+        if that was their last game of the difficulty: their next deal of it is of that
+        tier, so leaving a deal of a hard tier does not buy one of an easier tier."""
+        if user_id is not None:
+            whose = sessions.c.user_id == user_id
+        elif guest is not None:
+            whose = and_(sessions.c.guest == _hash(guest), sessions.c.user_id.is_(None))
+        else:
+            return None
+        with self._engine.connect() as connection:
+            last = connection.execute(
+                select(sessions.c.tier, sessions.c.won)
+                .where(
+                    and_(
+                        whose,
+                        sessions.c.mode == "timed",
+                        sessions.c.game == name,
+                        sessions.c.variant == json.dumps(variant),
+                        sessions.c.tier.between(*tiers),
+                    )
+                )
+                .order_by(sessions.c.created_at.desc())
+                .limit(1)
+            ).first()
+        if last is None or last.won:
+            return None
+        return int(last.tier)
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The game record (RULES.md) of finished game ``game_id`` (the caller has checked

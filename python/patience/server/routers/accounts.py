@@ -29,7 +29,7 @@ from patience.players import (
 )
 from patience.players.history import finished_games, statistics_of
 
-from ..deps import COOKIE, AccountStore, Player, Store, same_origin
+from ..deps import COOKIE, GUEST_COOKIE, AccountStore, Player, Store, same_origin
 
 router = APIRouter(tags=["accounts"])
 
@@ -63,12 +63,13 @@ class GuestGame(BaseModel):
 
 
 class SignUp(Credentials):
-    """A new account, and the guest games of this browser it takes over."""
+    """A new account, and whether it takes over the games this browser played as a guest."""
 
-    claim: list[GuestGame] = Field(
-        default_factory=list,
-        max_length=200,
-        description="guest games of this browser (id and token) that become the new account's",
+    claim: bool | list[GuestGame] = Field(
+        default=True,
+        description="whether every game this browser played as a guest (finished, running "
+        "or abandoned) becomes the new account's: all of them or none. (A list of games, "
+        "the old form, is read as true: the browser's games are claimed, not the list's.)",
     )
 
 
@@ -116,8 +117,8 @@ def _address(request: Request) -> str:
 def sign_up(
     body: SignUp, request: Request, accounts: AccountStore, store: Store, player: Player
 ) -> JSONResponse:
-    """Make an account and sign in; the guest games named in ``claim`` (with their tokens)
-    become the account's."""
+    """Make an account and sign in; with ``claim`` (the default), every game this browser
+    played as a guest becomes the account's."""
     _from_this_site(request)
     if player is not None:
         raise HTTPException(400, f"you are signed in as {player.name}: log out first")
@@ -127,7 +128,8 @@ def sign_up(
         raise HTTPException(409, str(error)) from None
     except AccountError as error:
         raise HTTPException(400, str(error)) from None
-    claimed = store.claim_games(signed.user.id, [(g.id, g.token) for g in body.claim])
+    guest = request.cookies.get(GUEST_COOKIE)
+    claimed = store.claim_guest_games(signed.user.id, guest) if body.claim and guest else 0
     return _signed_in(request, signed, 201, claimed=claimed)
 
 

@@ -12,6 +12,7 @@ generic encoder would add (``benchmarks/server.py`` measures the round trip). So
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Request
@@ -20,6 +21,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from patience.errors import IllegalMoveError, PatienceError
 from patience.games import game_class
+from patience.rating import DIFFICULTIES
 from patience.solve import SOLVABLE_GAMES
 from patience.store.games import (
     Live,
@@ -30,7 +32,7 @@ from patience.store.games import (
     variant_text,
 )
 
-from ..deps import AppSettings, LiveGame, Player, Pool, Store
+from ..deps import GUEST_COOKIE, AppSettings, LiveGame, Player, Pool, Store
 from ..pool import PoolFullError, first_winning_move
 from ..views import session_json
 
@@ -148,6 +150,11 @@ async def start_game(
     player has one timed game of a game and variant running at most (409)."""
     user_id = None if player is None else player.id
     address = http.client.host if http.client else None
+    guest = new_guest = None
+    if player is None:
+        guest = http.cookies.get(GUEST_COOKIE)
+        if not guest or len(guest) > 64:
+            guest = new_guest = secrets.token_urlsafe(32)
     try:
         variant = store.check_start(
             request.game,
@@ -160,7 +167,18 @@ async def start_game(
         )
         game_id, seed, certified, tier = new_game_id(), request.seed, False, None
         if request.difficulty is not None:
-            taken = store.claim(request.game, variant, game_id, request.difficulty)
+            taken = None
+            again = store.same_tier_again(
+                request.game,
+                variant,
+                DIFFICULTIES[request.difficulty],
+                user_id=user_id,
+                guest=guest,
+            )
+            if again is not None and request.mode == "timed":
+                taken = store.claim(request.game, variant, game_id, tier=again)
+            if taken is None:
+                taken = store.claim(request.game, variant, game_id, request.difficulty)
             if taken is None:
                 title = game_class(request.game).title + variant_text(variant)
                 raise HTTPException(
@@ -189,6 +207,7 @@ async def start_game(
             tier=tier,
             user_id=user_id,
             address=address,
+            guest=guest,
         )
     except UnfinishedGameError as error:
         raise HTTPException(409, str(error)) from None
@@ -196,7 +215,18 @@ async def start_game(
         raise _busy(error) from None
     except PatienceError as error:
         raise HTTPException(400, str(error)) from None
-    return JSONResponse({"token": token, **session_json(live)}, status_code=201)
+    answer = JSONResponse({"token": token, **session_json(live)}, status_code=201)
+    if new_guest is not None:
+        answer.set_cookie(
+            GUEST_COOKIE,
+            new_guest,
+            max_age=400 * 86_400,
+            path="/",
+            secure=http.url.scheme == "https",
+            httponly=True,
+            samesite="strict",
+        )
+    return answer
 
 
 @router.get("/{game_id}", responses=_refusals(401, 403, 404))
