@@ -22,37 +22,31 @@ from patience.errors import TimeUpError
 from patience.players import Accounts, User
 from patience.server import Settings, create_app, launch
 from patience.server.views import session_json
-from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate, sessions, tournament_games, tournaments
 from patience.store.games import GameStore
 from patience.tournaments import TournamentError, Tournaments, notices, rank_entries, verify
+from test_tournaments import Clock
+from test_tournaments import stock as catalog_stock
 
 GOLF = {"wrap": True}
 PASSWORD = "a good password"
 
 
-class Clock:
-    """Wall-clock seconds the test moves."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def stock(engine: Engine, count: int, tier: int | None = 4) -> None:
-    rating = None if tier is None else {"tier": tier, "score": tier / 10, "version": 1}
-    with engine.begin() as connection:
-        for seed in range(300, 300 + count):
-            add(
-                connection,
-                "golf",
-                GOLF,
-                Certified(seed, 9, 0.01, 40, rating),
-                at=1.0,
-                origin="random",
-            )
+    """``count`` Golf deals of ``tier`` in the catalog."""
+    catalog_stock(engine, count, tier, first=300)
+
+
+def enter(base: str, name: str, tid: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Sign ``name`` up at the server ``base`` and join tournament ``tid``: the cookies and
+    headers of their requests."""
+    signed = httpx.post(f"{base}/api/accounts", json={"name": name, "password": PASSWORD})
+    assert signed.status_code == 201, signed.text
+    cookies = {"patience_session": signed.cookies["patience_session"]}
+    headers = {"X-CSRF-Token": signed.json()["csrf"]}
+    joined = httpx.post(f"{base}/api/tournaments/{tid}/join", cookies=cookies, headers=headers)
+    assert joined.status_code == 200, joined.text
+    return cookies, headers
 
 
 World = tuple[Engine, Clock, GameStore, Tournaments, Accounts]
@@ -151,12 +145,7 @@ def test_a_server_killed_before_the_close_and_started_after_it_plays_nothing_on(
     base = f"http://127.0.0.1:{port}"
     server = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     try:
-        signed = httpx.post(f"{base}/api/accounts", json={"name": "Ada", "password": PASSWORD})
-        assert signed.status_code == 201, signed.text
-        cookies = {"patience_session": signed.cookies["patience_session"]}
-        headers = {"X-CSRF-Token": signed.json()["csrf"]}
-        joined = httpx.post(f"{base}/api/tournaments/{tid}/join", cookies=cookies, headers=headers)
-        assert joined.status_code == 200, joined.text
+        cookies, headers = enter(base, "Ada", tid)
         game = httpx.post(
             f"{base}/api/tournaments/{tid}/attempts", cookies=cookies, headers=headers
         ).json()
@@ -316,16 +305,7 @@ def test_attempts_started_at_once_through_two_servers(fresh_postgres_url: str) -
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     try:
         for round_ in range(4):
-            signed = httpx.post(
-                f"{bases[0]}/api/accounts", json={"name": f"Racer {round_}", "password": PASSWORD}
-            )
-            assert signed.status_code == 201, signed.text
-            cookies = {"patience_session": signed.cookies["patience_session"]}
-            headers = {"X-CSRF-Token": signed.json()["csrf"]}
-            joined = httpx.post(
-                f"{bases[1]}/api/tournaments/{tid}/join", cookies=cookies, headers=headers
-            )
-            assert joined.status_code == 200, joined.text
+            cookies, headers = enter(bases[round_ % 2], f"Racer {round_}", tid)
 
             def attempt(k: int, cookies: dict[str, str] = cookies, headers: Any = headers) -> int:
                 return httpx.post(

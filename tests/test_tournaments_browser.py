@@ -289,7 +289,9 @@ def test_two_players_one_deal_standings_and_verification(
     bob.wait_for_selector("#my-entry")
     assert bob.locator("#tournament-play, #tournament-resume").count() == 0
     # an ordinary game's result offers a new game again, and no way to the tournament
-    bob.goto(f"{server}/?game=golf&wrap=true&seed=3")
+    # (a seed outside the catalog: one of its unused deals played in practice is never
+    # dealt in a tournament after that)
+    bob.goto(f"{server}/?game=golf&wrap=true&seed={SEED + 50}")
     bob.wait_for_selector("#board .card")
     bob.click("#end")
     bob.click("#confirm-yes")
