@@ -74,6 +74,7 @@ from sqlalchemy.exc import IntegrityError
 
 from patience.errors import PatienceError
 from patience.store.db import devices, login_attempts, logins, sign_ups, users
+from patience.text import visible_name
 
 __all__ = [
     "AccountError",
@@ -280,6 +281,10 @@ def check_name(name: str) -> str:
         raise AccountError("a name has letters, digits, single spaces and _ . ' - only")
     if len({_script(c) for c in name if c.isalpha()}) > 1:
         raise AccountError("a name's letters are of one alphabet")
+    try:
+        visible_name(name)  # letters drawn blank (the Hangul fillers) are letters too
+    except ValueError as error:
+        raise AccountError(str(error)) from None
     return name
 
 
