@@ -106,9 +106,7 @@ def test_the_api_refuses_an_invisible_tournament_name_with_400(tmp_path: Path) -
     Accounts(engine).create("Operator", PASSWORD, operator=True)
     engine.dispose()
     with TestClient(create_app(settings)) as client:
-        signed = client.post(
-            "/api/accounts/login", json={"name": "Operator", "password": PASSWORD}
-        )
+        signed = client.post("/api/accounts/login", json={"name": "Operator", "password": PASSWORD})
         assert signed.status_code == 200, signed.text
         now = time.time()
         answer = client.post(
