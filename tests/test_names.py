@@ -16,10 +16,10 @@ from sqlalchemy import Engine, func, select
 from patience.players import AccountError, Accounts, User
 from patience.players.accounts import check_name
 from patience.server import Settings, create_app
-from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate, tournaments
 from patience.store.games import GameStore
 from patience.tournaments import TournamentError, Tournaments
+from test_tournaments import stock
 
 PASSWORD = "correct horse battery"
 
@@ -60,9 +60,7 @@ VISIBLE = {
 def made(tmp_path: Path) -> Iterator[tuple[Engine, Tournaments, User]]:
     engine = make_engine(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     migrate(engine)
-    with engine.begin() as connection:
-        for seed in range(100, 100 + len(VISIBLE)):
-            add(connection, "golf", {"wrap": True}, Certified(seed, 9, 0.01, 40), at=1.0)
+    stock(engine, len(VISIBLE))
     operator = Accounts(engine).create("Operator", PASSWORD, operator=True)
     yield engine, Tournaments(GameStore(engine)), operator
     engine.dispose()
