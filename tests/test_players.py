@@ -1,6 +1,7 @@
 """Players: accounts (sign up, log in, expiry, log out, password change), no secret kept in
-plain text, failed log-ins limited, CSRF, nobody reads another's games, statistics and
-streaks worked out by hand, and timed deals that count (on SQLite, then PostgreSQL)."""
+plain text, CSRF, nobody reads another's games, statistics and streaks worked out by hand,
+and timed deals that count (on SQLite, then PostgreSQL). The limits on log-ins and
+sign-ups are tested in ``test_login_limits.py``."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ from patience.players import (
     Accounts,
     BadCredentialsError,
     NameTakenError,
-    TooManyAttemptsError,
 )
 from patience.players.accounts import AccountError
 from patience.players.history import Finished, statistics_of
@@ -125,30 +125,6 @@ def test_no_password_or_session_token_is_stored_in_plain_text(engine: Engine) ->
     with engine.connect() as connection:
         stored = connection.execute(select(metadata.tables["users"].c.password_hash)).scalar()
     assert str(stored).startswith("$argon2id$")
-
-
-def test_wrong_passwords_are_limited_per_account_and_per_address(engine: Engine) -> None:
-    clock = Clock()
-    accounts = Accounts(
-        engine, failures_per_account=3, failures_per_address=5, failure_window=600, clock=clock
-    )
-    accounts.sign_up("Alan", PASSWORD)
-    accounts.sign_up("Joan", PASSWORD)
-    for _ in range(3):
-        with pytest.raises(BadCredentialsError):
-            accounts.log_in("Alan", "guess", address="10.0.0.1")
-    with pytest.raises(TooManyAttemptsError, match="this account") as refused:
-        accounts.log_in("Alan", PASSWORD, address="10.0.0.2")  # even the right password
-    assert 1 <= refused.value.retry_after <= 601
-    assert accounts.log_in("Joan", PASSWORD, address="10.0.0.1")  # another account is fine
-    for _ in range(2):
-        with pytest.raises(BadCredentialsError):
-            accounts.log_in("Joan", "guess", address="10.0.0.1")
-    with pytest.raises(TooManyAttemptsError, match="your address"):
-        accounts.log_in("Joan", PASSWORD, address="10.0.0.1")  # five failures from there
-    assert accounts.log_in("Joan", PASSWORD, address="10.0.0.3")  # not from elsewhere
-    clock.now += 601  # the window has passed
-    assert accounts.log_in("Alan", PASSWORD, address="10.0.0.1").user.name == "Alan"
 
 
 def test_statistics_and_streaks_from_a_constructed_history() -> None:

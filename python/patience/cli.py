@@ -326,6 +326,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from patience.server import Settings, create_app
+    from patience.server.connections import HeadDeadlineProtocol
 
     settings = Settings.from_env()
     settings = dataclasses.replace(
@@ -339,8 +340,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         log_level="warning",
         access_log=False,  # warnings only: a line per request is not logged, so not made
         # h11, not httptools: httptools reads headers of any size; h11 refuses (400) a
-        # request whose line and headers pass the limit before it reaches the application
-        http="h11",
+        # request whose line and headers pass the limit before it reaches the application;
+        # and with a deadline for them, which neither has (patience.server.connections)
+        http=HeadDeadlineProtocol,
         h11_max_incomplete_event_size=settings.max_header_bytes,
     )
     return 0

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from patience.players import Accounts
+from patience.players import Accounts, PasswordHashing
 from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore
 from patience.tournaments import Tournaments
@@ -50,7 +50,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             idle_seconds=settings.idle_seconds,
             guest_timed=settings.guest_timed,
         )
-        app.state.accounts = Accounts(engine, session_days=settings.session_days)
+        app.state.accounts = Accounts(
+            engine,
+            session_days=settings.session_days,
+            sign_ups_per_hour=settings.sign_ups_per_hour,
+            hashing=PasswordHashing(
+                workers=settings.password_workers, waiting=settings.password_queue
+            ),
+        )
         app.state.tournaments = events = Tournaments(store)
         store.on_game_end(events.game_ended)
         app.state.pool = pool = SolverPool(

@@ -27,6 +27,7 @@ NO_RATE_LIMITS = {
     "PATIENCE_RATE_MOVES": "0",
     "PATIENCE_RATE_ADDRESS": "0",
     "PATIENCE_GUEST_TIMED": "0",
+    "PATIENCE_SIGN_UPS_PER_HOUR": "0",
 }
 """What a server started here has unless told otherwise (in ``env`` or the environment):
 its clients all share this machine's address, where the limits per address are no

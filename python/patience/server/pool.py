@@ -7,6 +7,7 @@ player's moves; so solver work runs in ``workers`` processes of their own, at th
 CPU priority (the Python part of a solver call, replaying its certificate, never holds the
 event loop's GIL), with at most ``queue`` requests waiting, and a request that finds the
 pool full is refused at once (503 with ``Retry-After``) instead of waiting without bound.
+Workers end with the server, even one killed with SIGKILL (:func:`_end_with_parent`).
 
 >>> import asyncio
 >>> pool = SolverPool(workers=1, queue=0)
@@ -42,6 +43,32 @@ def _lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, 0, 19)
 
 
+def _end_with_parent() -> None:
+    """End this worker process as soon as the server that started it ends, however it
+    ends. A worker waits for work on a queue it holds both ends of, so a server killed
+    with SIGKILL (which runs no clean-up) left it, and with it multiprocessing's resource
+    tracker, running for many minutes. A thread here waits on the pipe from the parent
+    that multiprocessing keeps open in a spawned child (``parent_process().sentinel``),
+    which the kernel closes when the parent dies. (``PR_SET_PDEATHSIG`` would fire when
+    the *thread* that started the worker ends, and the server starts workers from
+    short-lived threads.)"""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)  # nothing of a solver call is worth finishing for nobody
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def _start_worker() -> None:
+    """What every solver worker does first."""
+    _lower_priority()
+    _end_with_parent()
+
+
 def first_winning_move(position: Game, *, time_limit: float) -> tuple[str | None, str]:
     """A hint: the solver's first move of a win from ``position`` (None when it finds
     none), and the outcome of its search. Plain values, for a solver process."""
@@ -67,7 +94,7 @@ class SolverPool:
         self._executor = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),  # no copy of the server's threads
-            initializer=_lower_priority,
+            initializer=_start_worker,
         )
         self._workers = workers
         self._slots = threading.BoundedSemaphore(workers + queue)

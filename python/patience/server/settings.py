@@ -98,6 +98,17 @@ class Settings:
     session_days: float = 14.0
     """How long a log-in lasts before the player signs in again
     (``PATIENCE_SESSION_DAYS``)."""
+    sign_ups_per_hour: int = 10
+    """Accounts that may be made from one address within an hour
+    (``PATIENCE_SIGN_UPS_PER_HOUR``; 0: no limit), counted in the database, so across every
+    server process; past it 429 with ``Retry-After``."""
+    password_workers: int = 2
+    """Password hashes (sign-ups, log-ins, password changes) that run at once
+    (``PATIENCE_PASSWORD_WORKERS``): each is argon2id with 64 MiB, so hashing holds at most
+    this many times 64 MiB."""
+    password_queue: int = 16
+    """Password hashes that may wait for a worker (``PATIENCE_PASSWORD_QUEUE``); past that
+    a sign-up or log-in is answered 503 with ``Retry-After`` at once, nothing counted."""
     heartbeat_seconds: float = 1.0
     """How often the server writes that it is up (``PATIENCE_HEARTBEAT_SECONDS``): after
     two of these without a heartbeat from any server, a starting server credits the time
@@ -105,6 +116,10 @@ class Settings:
     max_body_bytes: int = 16 * 1024
     """Largest request body (``PATIENCE_MAX_BODY_BYTES``); a larger one is refused with 413
     before it is read in full. The API's bodies are well under 1 KiB."""
+    header_seconds: float = 10.0
+    """Seconds a request's line and headers may take to arrive, from the connection's
+    opening or the request's first byte (``PATIENCE_HEADER_SECONDS``); a slower one is
+    answered 408 and its connection closed."""
     body_seconds: float = 10.0
     """Seconds a request's whole body may take to arrive (``PATIENCE_BODY_SECONDS``); a
     slower one is answered 408 and its connection closed."""
@@ -153,10 +168,16 @@ class Settings:
             idle_seconds=float(env.get("PATIENCE_IDLE_SECONDS", defaults.idle_seconds)),
             session_days=float(env.get("PATIENCE_SESSION_DAYS", defaults.session_days)),
             guest_timed=int(env.get("PATIENCE_GUEST_TIMED", defaults.guest_timed)),
+            sign_ups_per_hour=int(
+                env.get("PATIENCE_SIGN_UPS_PER_HOUR", defaults.sign_ups_per_hour)
+            ),
+            password_workers=int(env.get("PATIENCE_PASSWORD_WORKERS", defaults.password_workers)),
+            password_queue=int(env.get("PATIENCE_PASSWORD_QUEUE", defaults.password_queue)),
             heartbeat_seconds=float(
                 env.get("PATIENCE_HEARTBEAT_SECONDS", defaults.heartbeat_seconds)
             ),
             max_body_bytes=int(env.get("PATIENCE_MAX_BODY_BYTES", defaults.max_body_bytes)),
+            header_seconds=float(env.get("PATIENCE_HEADER_SECONDS", defaults.header_seconds)),
             body_seconds=float(env.get("PATIENCE_BODY_SECONDS", defaults.body_seconds)),
             max_header_bytes=int(env.get("PATIENCE_MAX_HEADER_BYTES", defaults.max_header_bytes)),
             rate_starts=_rate(env, "PATIENCE_RATE_STARTS", defaults.rate_starts),

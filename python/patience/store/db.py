@@ -36,15 +36,17 @@ __all__ = [
     "catalog_jobs",
     "checkpoint",
     "deals",
+    "devices",
     "events",
     "heartbeats",
-    "login_failures",
+    "login_attempts",
     "logins",
     "make_engine",
     "metadata",
     "migrate",
     "outages",
     "sessions",
+    "sign_ups",
     "tournament_entries",
     "tournament_games",
     "tournaments",
@@ -183,18 +185,44 @@ logins = Table(
 """Signed-in browser sessions: the cookie's token is kept only as its hash, so the table
 lets nobody sign in as anyone."""
 
-login_failures = Table(
-    "login_failures",
+login_attempts = Table(
+    "login_attempts",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name_key", String(32), nullable=False),
-    Column("address", String(64), nullable=False),
+    Column("name_key", String(32), nullable=False),  # the name tried, as name_key() has it
+    Column("address", String(64), nullable=False),  # SHA-256 of the client's address
+    Column("device", String(64), nullable=True),  # SHA-256 of a known device's token
     Column("at", Float, nullable=False),
-    Index("login_failures_by_name", "name_key", "at"),
-    Index("login_failures_by_address", "address", "at"),
+    Column("failed", Boolean, nullable=False),  # written true before the password is checked
+    Index("login_attempts_by_name", "name_key", "at"),
+    Index("login_attempts_by_address", "address", "at"),
 )
-"""Failed log-ins, counted per account and per address to slow password guessing (in the
-database, so that every server process counts the same)."""
+"""Log-in attempts, each written as a failure before its password is checked (and made a
+success once it is), so that the limits of :class:`patience.players.Accounts` count every
+attempt under way, in every server process."""
+
+devices = Table(
+    "devices",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the device cookie's token
+    Column("user_id", String(32), ForeignKey("users.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=False),
+    Index("devices_by_user", "user_id", "used_at"),
+)
+"""Browsers an account has logged in from (a long-lived cookie, kept only as its hash):
+they pass the cap on failed log-ins that protects the account from new devices."""
+
+sign_ups = Table(
+    "sign_ups",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("address", String(64), nullable=False),  # SHA-256 of the client's address
+    Column("at", Float, nullable=False),
+    Index("sign_ups_by_address", "address", "at"),
+)
+"""Sign-ups per address, counted before the password is hashed (in the database, so that
+every server process counts the same)."""
 
 tournaments = Table(
     "tournaments",

@@ -33,6 +33,7 @@ from patience.rating import RATING_VERSION, is_rated
 from patience.store.catalog import TOURNAMENT_HOLDER, take
 from patience.store.db import sessions, tournament_entries, tournament_games, tournaments, users
 from patience.store.games import GameStore, Live, runs_until
+from patience.text import visible_name
 
 from .fairness import SCHEME_VERSION, commitment, rank_entries
 
@@ -146,7 +147,10 @@ class Tournaments:
             raise TournamentError("only an operator makes tournaments")
         cls = game_class(game)
         checked = cls.check_variant(variant)
-        name = name.strip()
+        try:
+            name = visible_name(name, what="a tournament's name")
+        except ValueError as error:
+            raise TournamentError(str(error)) from None
         if not 1 <= len(name) <= 64:
             raise TournamentError("a tournament's name has 1 to 64 characters")
         if policy not in ("shared", "tier"):

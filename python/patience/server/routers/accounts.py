@@ -3,8 +3,11 @@ signed-in player's account, finished games, statistics and export.
 
 A signed-in browser holds a cookie (:data:`..deps.COOKIE`: ``HttpOnly``, ``SameSite=Strict``,
 ``Secure`` over TLS); every request of it that changes anything carries the session's CSRF
-token (``X-CSRF-Token``), which sign-up, log-in and ``GET /api/me`` give. Password hashing
-(argon2id, tenths of a second on purpose) runs in worker threads, never on the event loop.
+token (``X-CSRF-Token``), which sign-up, log-in and ``GET /api/me`` give. A successful
+sign-up or log-in also sets :data:`DEVICE_COOKIE`, which lets this browser past the cap on
+an account's failed log-ins from new devices (:mod:`patience.players.accounts`). Password
+hashing (argon2id, tenths of a second and 64 MiB on purpose) runs in worker threads, never
+on the event loop, at most ``PATIENCE_PASSWORD_WORKERS`` at a time.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from patience.errors import PatienceError
 from patience.players import (
     AccountError,
     BadCredentialsError,
+    BusyError,
     NameTakenError,
     SignedIn,
     TooManyAttemptsError,
@@ -40,8 +44,16 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     409: {"description": "The name is taken"},
     413: {"description": "The body is larger than the server takes"},
     422: {"description": "The body is not of the shape asked for"},
-    429: {"description": "Too many failed log-ins: see `Retry-After`"},
+    429: {"description": "Too many failed log-ins, or sign-ups: see `Retry-After`"},
+    503: {"description": "Busy checking passwords; nothing was counted: see `Retry-After`"},
 }
+
+DEVICE_COOKIE = "patience_device"
+"""The cookie of a browser an account has logged in from: a random token (kept hashed) that
+lets it past the cap on the account's failed log-ins from new devices. ``HttpOnly``,
+``SameSite=Strict``, ``Secure`` over TLS, for a year; a log-out keeps it."""
+
+DEVICE_SECONDS = 365 * 86_400
 
 
 def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -101,7 +113,23 @@ def _signed_in(request: Request, signed: SignedIn, status: int = 200, **extra: A
         httponly=True,
         samesite="strict",
     )
+    if signed.device is not None:
+        answer.set_cookie(
+            DEVICE_COOKIE,
+            signed.device,
+            max_age=DEVICE_SECONDS,
+            path="/",
+            secure=request.url.scheme == "https",
+            httponly=True,
+            samesite="strict",
+        )
     return answer
+
+
+def _limited(error: TooManyAttemptsError | BusyError) -> HTTPException:
+    """429 (too many) or 503 (busy), each with ``Retry-After``."""
+    status = 503 if isinstance(error, BusyError) else 429
+    return HTTPException(status, str(error), headers={"Retry-After": str(error.retry_after)})
 
 
 def _from_this_site(request: Request) -> None:
@@ -113,17 +141,22 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-@router.post("/api/accounts", status_code=201, responses=_refusals(400, 403, 409, 413, 422))
+@router.post(
+    "/api/accounts", status_code=201, responses=_refusals(400, 403, 409, 413, 422, 429, 503)
+)
 def sign_up(
     body: SignUp, request: Request, accounts: AccountStore, store: Store, player: Player
 ) -> JSONResponse:
     """Make an account and sign in; with ``claim`` (the default), every game this browser
-    played as a guest becomes the account's."""
+    played as a guest becomes the account's. Sign-ups are limited per address (429 with
+    ``Retry-After``)."""
     _from_this_site(request)
     if player is not None:
         raise HTTPException(400, f"you are signed in as {player.name}: log out first")
     try:
-        signed = accounts.sign_up(body.name, body.password)
+        signed = accounts.sign_up(body.name, body.password, address=_address(request))
+    except (TooManyAttemptsError, BusyError) as error:
+        raise _limited(error) from None
     except NameTakenError as error:
         raise HTTPException(409, str(error)) from None
     except AccountError as error:
@@ -133,17 +166,21 @@ def sign_up(
     return _signed_in(request, signed, 201, claimed=claimed)
 
 
-@router.post("/api/accounts/login", responses=_refusals(401, 403, 413, 422, 429))
+@router.post("/api/accounts/login", responses=_refusals(401, 403, 413, 422, 429, 503))
 def log_in(body: Credentials, request: Request, accounts: AccountStore) -> JSONResponse:
-    """Sign in with a name and password. Failed attempts are limited per account and per
-    address (429 with ``Retry-After``)."""
+    """Sign in with a name and password. Failed attempts back off per account and client,
+    and are capped per account for new devices and per address (429 with ``Retry-After``);
+    a browser the account has logged in from passes the caps."""
     _from_this_site(request)
     try:
-        signed = accounts.log_in(body.name, body.password, address=_address(request))
-    except TooManyAttemptsError as error:
-        raise HTTPException(
-            429, str(error), headers={"Retry-After": str(error.retry_after)}
-        ) from None
+        signed = accounts.log_in(
+            body.name,
+            body.password,
+            address=_address(request),
+            device=request.cookies.get(DEVICE_COOKIE),
+        )
+    except (TooManyAttemptsError, BusyError) as error:
+        raise _limited(error) from None
     except (BadCredentialsError, AccountError) as error:
         raise HTTPException(401, str(error)) from None
     return _signed_in(request, signed)
@@ -160,15 +197,18 @@ def log_out(request: Request, accounts: AccountStore, player: Player) -> Respons
     return answer
 
 
-@router.post("/api/accounts/password", responses=_refusals(400, 401, 403, 413, 422))
+@router.post("/api/accounts/password", responses=_refusals(400, 401, 403, 413, 422, 429, 503))
 def change_password(
     body: NewPassword, request: Request, accounts: AccountStore, player: Player
 ) -> JSONResponse:
-    """Change the password, given the old one. Every signed-in session of the account ends;
-    this browser is signed in again (a new cookie and CSRF token)."""
+    """Change the password, given the old one (wrong ones back off like failed log-ins).
+    Every signed-in session of the account ends and every device is forgotten; this browser
+    is signed in again (a new cookie and CSRF token) and known afresh."""
     user = _need(player)
     try:
-        accounts.change_password(user, body.old, body.new)
+        accounts.change_password(user, body.old, body.new, session=request.cookies[COOKIE])
+    except (TooManyAttemptsError, BusyError) as error:
+        raise _limited(error) from None
     except BadCredentialsError as error:
         raise HTTPException(401, str(error)) from None
     except AccountError as error:
