@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -35,9 +36,13 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-def _lower_priority() -> None:
+def _start_worker() -> None:
     """Give this solver process the lowest CPU priority, so that on a machine with few
-    cores the event loop answering moves runs first whenever both want a core."""
+    cores the event loop answering moves runs first whenever both want a core; and leave
+    Ctrl-C to the server. A terminal sends it to every process of the command: a worker
+    that died of it mid-job broke the pool, and the server, waiting on the pool to close,
+    never stopped. The server stops its workers when it stops."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, 0, 19)
 
@@ -67,7 +72,7 @@ class SolverPool:
         self._executor = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),  # no copy of the server's threads
-            initializer=_lower_priority,
+            initializer=_start_worker,
         )
         self._workers = workers
         self._slots = threading.BoundedSemaphore(workers + queue)
