@@ -479,3 +479,29 @@ def test_serving_on_is_said_once_the_server_answers_and_ctrl_c_stops_it(tmp_path
     assert status == 128 + signal.SIGINT, rest  # stopped by Ctrl-C, as a shell reports it
     assert "Traceback" not in rest
     assert "serving on" not in rest  # said once
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (
+            ["deals", "calibrate", "golf", "--count", "1", "--write", "{tmp}/no/cal.json"],
+            "no folder",
+        ),
+        (["tournament", "verify", "{tmp}/published.json"], "No such file or directory"),
+        (["tournament", "verify", "http://127.0.0.1:{port}/"], "Connection refused"),
+        (["solve", "klondike", "--record", "{tmp}/game.json"], "cannot read"),
+        (["play", "golf", "--deal", "Ah Kh"], "52"),
+    ],
+)
+def test_failures_at_run_time_are_one_line(tmp_path: Path, args: list[str], reason: str) -> None:
+    """Status 1 and one line on standard error, saying what went wrong and where, with no
+    traceback and nothing of Python's wording ("[Errno 2]", "<urlopen error")."""
+    filled = [arg.format(tmp=tmp_path, port=free_port()) for arg in args]
+    result = run(*filled)
+    assert result.returncode == 1
+    assert reason in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Errno" not in result.stderr
+    assert "urlopen" not in result.stderr

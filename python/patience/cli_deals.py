@@ -443,6 +443,8 @@ def _calibration_task(task: tuple[str, dict[str, object], int]) -> dict[str, Any
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    if args.write and not args.write.parent.is_dir():  # said now, not after the ratings
+        raise PatienceError(f"cannot write {args.write}: no folder {args.write.parent}")
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
     seeds = seed_stream(args.game, variant, CALIBRATION_STREAM)
@@ -468,10 +470,20 @@ def _calibrate(args: argparse.Namespace) -> int:
     key = variant_key(variant)
     print(json.dumps({"game": args.game, "variant": variant, **entry}))
     if args.write:
-        data = json.loads(args.write.read_text()) if args.write.exists() else {}
-        if data.get("version", RATING_VERSION) != RATING_VERSION:
-            raise PatienceError(f"{args.write} is of rating version {data['version']}")
-        data["version"] = RATING_VERSION
-        data.setdefault("games", {}).setdefault(args.game, {})[key] = entry
-        args.write.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        try:
+            _update_calibration(args.write, args.game, key, entry)
+        except OSError as error:
+            raise PatienceError(f"cannot write {args.write}: {error.strerror}") from None
+        except ValueError as error:  # not JSON
+            raise PatienceError(f"{args.write} is not a calibration file: {error}") from None
     return 0
+
+
+def _update_calibration(path: Path, name: str, key: str, entry: dict[str, Any]) -> None:
+    """Set the cut scores of ``name`` and variant ``key`` in the calibration file ``path``."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    if data.get("version", RATING_VERSION) != RATING_VERSION:
+        raise PatienceError(f"{path} is of rating version {data['version']}")
+    data["version"] = RATING_VERSION
+    data.setdefault("games", {}).setdefault(name, {})[key] = entry
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")

@@ -110,7 +110,10 @@ def _load(source: str) -> Any:
             with urllib.request.urlopen(verification_url(source), timeout=60) as answer:
                 published = json.load(answer)
         except urllib.error.HTTPError as error:
-            detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+            try:  # the API's refusal says why; a proxy's page of HTML does not
+                detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+            except (ValueError, AttributeError):
+                detail = error.reason
             raise ValueError(f"the server answered {error.code}: {detail}") from None
     else:
         published = json.loads(Path(source).read_text())
@@ -127,7 +130,15 @@ def _verify(args: argparse.Namespace) -> int:
         published = _load(args.source)
         tier_of = None if args.no_tiers else (lambda g, v, s: rate_seed(g, v, s).tier)
         problems = verify(published, tier_of=tier_of)
-    except (OSError, urllib.error.URLError, ValueError, KeyError, TypeError) as error:
+    except urllib.error.URLError as error:  # before OSError, of which it is one
+        reason = getattr(error.reason, "strerror", None) or error.reason
+        print(f"patience: cannot verify {args.source}: {reason}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"patience: cannot verify {args.source}: {reason}", file=sys.stderr)
+        return 1
+    except (ValueError, KeyError, TypeError) as error:
         print(f"patience: cannot verify {args.source}: {error}", file=sys.stderr)
         return 1
     if args.json:
