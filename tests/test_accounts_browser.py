@@ -38,7 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 def new_context(browser: Browser, viewport: dict[str, int], **options: Any) -> BrowserContext:  # noqa: F811

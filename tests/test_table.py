@@ -21,6 +21,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from page_checks import WAIT, settled
 from patience.games import new_game
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
@@ -79,7 +80,7 @@ def _server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[st
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **quiet, **env)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,7 @@ class Table:
         """Open the link of a deal (a practice game) and wait for its board."""
         self.page.goto(f"{self.server}/?{LINKS[game]}&seed={seed}")
         self.page.wait_for_selector("#board .card")
+        settled(self.page)
         return self.page
 
     def held(self) -> dict[str, str]:
@@ -134,6 +136,7 @@ class Table:
             assert answer.status_code == 200, (move, answer.text)
         self.page.reload()
         self.page.wait_for_selector("#board .card")
+        settled(self.page)
 
     def close(self) -> None:
         self.context.close()
@@ -154,7 +157,7 @@ def table(browser: Browser, server: str) -> Iterator[Callable[..., Table]]:
         made.close()
 
 
-def answered(page: Page, action: Callable[[], object], timeout: float = 10_000) -> None:
+def answered(page: Page, action: Callable[[], object], timeout: float = WAIT) -> None:
     """Run ``action`` and wait for the server's next answer to be drawn."""
     version = page.get_attribute("#board", "data-version")
     action()
@@ -181,12 +184,15 @@ def end_game(page: Page) -> None:
 
 
 def no_sideways_scroll(page: Page) -> None:
+    settled(page)
     width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert width <= inner, f"the page is {width} px wide in a {inner} px window"
 
 
 def outside_viewport(page: Page, selector: str) -> list[str]:
-    """The elements of ``selector`` not wholly inside the viewport."""
+    """The elements of ``selector`` not wholly inside the viewport, once the layout has
+    settled."""
+    settled(page)
     found: list[str] = page.evaluate(
         """(selector) => [...document.querySelectorAll(selector)].filter((e) => {
              const r = e.getBoundingClientRect();
@@ -283,7 +289,7 @@ def test_a_slow_tap_counts_as_a_tap(table: Callable[..., Table]) -> None:
     assert hand().startswith("hand, 23 cards")
     # and a quick tap is played once, not once for the tap and again for its click
     answered(page, lambda: page.touchscreen.tap(point["x"], point["y"]))
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # time for a second draw, if one were sent: none may come
     assert hand().startswith("hand, 22 cards")
 
 
@@ -931,8 +937,8 @@ def test_the_lobby_offers_a_game_in_progress(table: Callable[..., Table]) -> Non
     end_game(page)
     page.click("#to-lobby")
     page.wait_for_selector("#lobby:not([hidden])")
-    page.wait_for_timeout(300)  # the lobby's list is read from the server
-    assert page.locator("#resume").is_hidden()  # a finished game is no longer offered
+    # a finished game is no longer offered, once the lobby's list is read from the server
+    page.wait_for_selector("#resume", state="hidden", timeout=WAIT)
 
 
 def test_card_options_are_kept_between_visits(table: Callable[..., Table]) -> None:
@@ -1073,7 +1079,7 @@ def test_a_win_cascades(table: Callable[..., Table]) -> None:
         desk.play_through_api(moves)
         page.fill("#move-input", last)
         page.press("#move-input", "Enter")
-        page.wait_for_selector("#result:not([hidden])", timeout=15_000)
+        page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
         assert page.inner_text("#result-title") == "You won!"
         cards = page.locator("#cascade .cascade-card")
         assert cards.count() == (4 if motion == "reduce" else 16)
