@@ -1,4 +1,4 @@
-"""Players in the browser (issue 27): a guest plays, signs up and finds that game claimed;
+"""Players in the browser: a guest plays, signs up and finds that game claimed;
 a signed-in game to its end (every change carries the CSRF token); the statistics and the
 history update; the replay steps through the game, its board matching the record's
 positions; log out, log in and a password change. Every page at desktop and phone size,
@@ -117,7 +117,7 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     assert stat(page, "Win rate") == "0.0%"
     assert stat(page, "Current streak") == "0"
     timed = page.locator("#stats .stat-group[data-game=golf][data-mode=timed]")
-    # the variant named as the table and the lobby name it (report 8), never "wrapping"
+    # the variant named as the table and the lobby name it, never "wrapping"
     assert "Golf, wrap (timed)" in timed.locator("h3").inner_text()
     tiers = timed.locator("table.tiers tbody tr")
     assert tiers.count() == 1
@@ -224,7 +224,7 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.fill("#old-password", PASSWORD)
     page.click("#password button[type=submit]")
     page.wait_for_selector("#password-done:text('Password changed')")
-    # once changed, no password stays typed in the form (report 8)
+    # once changed, no password stays typed in the form
     assert page.input_value("#old-password") == ""
     assert page.input_value("#new-password") == ""
     page.click("#logout")

@@ -1,4 +1,4 @@
-"""The server against bad input and abuse (issue 24): bad JSON never a 500, body and header
+"""The server against bad input and abuse: bad JSON never a 500, body and header
 limits, slow bodies, rate limits per client, security headers on every response, and the
 API's documentation page served from our own origin.
 

@@ -1,4 +1,4 @@
-"""The table (issue 26) in real headless Chromium: one test for each bug the issue found,
+"""The table in real headless Chromium: one test for each bug a review of it found,
 every game at four screen sizes (a long mid-game position and the result screen), axe-core's
 accessibility checks, a whole Klondike game won by keys alone, and drops at ten grab
 offsets.
@@ -41,7 +41,7 @@ SIZES: dict[str, tuple[int, int, bool]] = {
     "landscape": (844, 390, True),
     "tablet": (1024, 1366, True),
 }
-"""The screens the issue names: width, height, and whether it is a touch screen."""
+"""The screens the table must fit: width, height, and whether it is a touch screen."""
 
 LINKS = {
     "klondike": "game=klondike&draw=1",
@@ -238,7 +238,7 @@ def midgame_moves(game: str, seed: int, count: int) -> list[str]:
     return moves
 
 
-# -- one test for each bug of the issue ----------------------------------------------------
+# -- one test for each bug of the review --------------------------------------------------
 
 
 def _touch_drag(table: Table, start: dict[str, float], end: tuple[float, float]) -> None:
@@ -616,7 +616,7 @@ def _python_wording(text: str) -> bool:
 
 
 def test_a_bad_deal_link_is_refused_in_plain_words(table: Callable[..., Table]) -> None:
-    """Report 5: no "Seed: Value error, ...", no "2**63 - 1", no input echoed back."""
+    """No "Seed: Value error, ...", no "2**63 - 1", no input echoed back."""
     desk = table("desktop")
     page = desk.page
     huge = "9" * 59
@@ -640,7 +640,7 @@ def test_a_bad_deal_link_is_refused_in_plain_words(table: Callable[..., Table]) 
 def test_a_game_opened_from_a_page_fits_from_its_first_frame(
     table: Callable[..., Table],
 ) -> None:
-    """Report 4: a tournament's attempt opens its game (patience:play) while the page still
+    """A tournament's attempt opens its game (patience:play) while the page still
     hides the table; its first painted board is as wide as the phone, not wider."""
     phone = table("phone")
     page = phone.page
@@ -670,7 +670,7 @@ def test_a_game_opened_from_a_page_fits_from_its_first_frame(
 
 
 def test_a_question_open_keeps_the_moves_behind_it(table: Callable[..., Table]) -> None:
-    """Report 8: while End (or Restart, or a recycle) asks, a move typed in the Move box is
+    """While End (or Restart, or a recycle) asks, a move typed in the Move box is
     not played and the question stays open until it is answered."""
     desk = table("desktop")
     page = desk.deal("golf", 7)
@@ -1085,7 +1085,7 @@ def test_a_win_cascades(table: Callable[..., Table]) -> None:
         assert cards.count() == (4 if motion == "reduce" else 16)
         animated = page.evaluate("document.getAnimations().length")
         assert (animated == 0) == (motion == "reduce")
-        # report 8: the cards never cover the heading, the reason, the figures or the buttons
+        # the cards never cover the heading, the reason, the figures or the buttons
         assert page.evaluate(COVERED) == [], motion
         page.evaluate("document.getAnimations().forEach((a) => { a.currentTime = 900; })")
         shot(page, f"klondike-won-{motion}-mid")

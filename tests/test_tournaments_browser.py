@@ -1,4 +1,4 @@
-"""Tournaments in the browser (issue 28): an operator's shared-deal Golf tournament; two
+"""Tournaments in the browser: an operator's shared-deal Golf tournament; two
 players, each in a browser of their own (one a phone), find it in the lobby, join, play an
 attempt on the table and see the same deal; both appear in the live standings, ranked by
 the rule written on the page; the operator closes it from its page, and the verification
@@ -421,7 +421,7 @@ def test_an_operator_creates_a_tournament_from_the_lobby(
     page.wait_for_selector("h2 >> text=Form Golf")
     rules = page.inner_text("#tournament-rules")
     assert "Golf, wrap" in rules
-    assert "wrapping" not in rules  # the variant named as on the table (report 8)
+    assert "wrapping" not in rules  # the variant named as on the table
     assert len(page.inner_text("#commitment")) == 64
     # the catalog has no unused deal left: refused, with the reason
     page.goto(f"{server}/#/tournaments")
