@@ -1,7 +1,10 @@
-"""The ``patience`` command: ``play``, ``replay``, ``solve``, ``deals`` and ``serve``.
+"""The ``patience`` command: ``play``, ``replay``, ``solve``, ``deals``, ``serve``, ``users``
+and ``tournament``.
 
-Every error a user can cause (a bad file, record, deal or move) is printed as one line with
-its reason and a non-zero exit status, never a traceback.
+It behaves as a command-line tool should: every error a user can cause (a bad option, file,
+record, deal or move) is printed on standard error as one line with its reason, with a
+non-zero exit status and never a traceback (2 for a command line argparse refuses, 1 for
+the rest); a reader that stops reading (``| head``) or Ctrl-C ends it quietly.
 """
 
 from __future__ import annotations
