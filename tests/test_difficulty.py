@@ -103,7 +103,7 @@ def test_a_killed_job_run_again_ends_with_the_same_catalog(tmp_path: Path, engin
     options = ["--count", "8", "--stream", "5", "--jobs", "1", "--chunk", "2", "--quiet"]
     job = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL)
     killed = make_engine(f"sqlite:///{database}")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 900  # a deadline: the job writes its first chunk in seconds
     while time.monotonic() < deadline and job.poll() is None:
         try:
             written = len(catalog_of(killed))
@@ -113,7 +113,7 @@ def test_a_killed_job_run_again_ends_with_the_same_catalog(tmp_path: Path, engin
             job.send_signal(signal.SIGKILL)
             break
         time.sleep(0.05)
-    job.wait(timeout=60)
+    job.wait(timeout=900)
     assert job.returncode == -signal.SIGKILL, "the job ended before it could be killed"
     partial = catalog_of(killed)
     assert 2 <= len(partial) < 8
@@ -147,7 +147,7 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
     )
     worker = None
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a deadline: the scheduler starts in seconds
         while not address_file.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         address = json.loads(address_file.read_text())["address"]
@@ -166,7 +166,7 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
         for process in (worker, scheduler):
             if process is not None:
                 process.terminate()
-                process.wait(timeout=30)
+                process.wait(timeout=120)
 
 
 def rated(seed: int, tier: int) -> Certified:
