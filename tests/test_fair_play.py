@@ -376,7 +376,11 @@ def test_a_full_solver_pool_answers_503_with_retry_after(tmp_path: Path) -> None
 
 
 def test_the_catalog_is_refilled_in_the_background(tmp_path: Path) -> None:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=1)
+    # the solver at the server's own priority: at the lowest, other work on a busy machine
+    # would leave it almost no CPU, and the refill would take an hour
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=1, solver_nice=0
+    )
     with TestClient(create_app(settings)) as client:
         store: GameStore = client.app.state.store  # type: ignore[attr-defined]
         deadline = time.monotonic() + 600  # about 10 s on a quiet machine
