@@ -436,11 +436,15 @@ def test_the_docs_load_only_from_our_own_origin(client: TestClient) -> None:
 
 class Server:
     """``patience serve`` in a child process (:func:`patience.server.launch.start`, its own
-    SQLite file) whose error output the test reads."""
+    SQLite file) whose error output the test reads. No background refill of the catalog
+    unless asked for: none of these tests needs it, and a refill job running when the test
+    stops the server is waited for, which at the solver's lowest priority on a busy machine
+    took minutes."""
 
     def __init__(self, folder: Path, **env: str) -> None:
         self.port = launch.free_port()
         self.log = folder / "server.log"
+        env = {"PATIENCE_CATALOG_REFILL": "0", **env}
         with self.log.open("w+b") as log:
             self.process = launch.start(folder / "games.sqlite3", self.port, stderr=log, **env)
 
