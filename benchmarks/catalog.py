@@ -10,7 +10,7 @@ deal by stage and the deals a second that one core and all cores would make. Wit
 ``--dask`` it then builds the same catalog twice into throw-away SQLite files with
 ``patience.store.catalog.generate``, on local processes (all cores) and on a Dask cluster
 it starts here (a scheduler and one worker process a core, on this machine), checks the
-two catalogs are the same, and prints the throughput ratio. The issue's targets: Golf 1,700
+two catalogs are the same, and prints the throughput ratio. The targets: Golf 1,700
 deals a second on two cores, Klondike draw 3 100 a second, Dask within 15% of local.
 """
 

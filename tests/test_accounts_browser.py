@@ -1,4 +1,4 @@
-"""Players in the browser (issue 27): a guest plays, signs up and finds that game claimed;
+"""Players in the browser: a guest plays, signs up and finds that game claimed;
 a signed-in game to its end (every change carries the CSRF token); the statistics and the
 history update; the replay steps through the game, its board matching the record's
 positions; log out, log in and a password change. Every page at desktop and phone size,
@@ -45,7 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 def new_context(browser: Browser, viewport: dict[str, int], **options: Any) -> BrowserContext:  # noqa: F811
@@ -124,7 +124,7 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     assert stat(page, "Win rate") == "0.0%"
     assert stat(page, "Current streak") == "0"
     timed = page.locator("#stats .stat-group[data-game=golf][data-mode=timed]")
-    # the variant named as the table and the lobby name it (report 8), never "wrapping"
+    # the variant named as the table and the lobby name it, never "wrapping"
     assert "Golf, wrap (timed)" in timed.locator("h3").inner_text()
     tiers = timed.locator("table.tiers tbody tr")
     assert tiers.count() == 1
@@ -231,7 +231,7 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.fill("#old-password", PASSWORD)
     page.click("#password button[type=submit]")
     page.wait_for_selector("#password-done:text('Password changed')")
-    # once changed, no password stays typed in the form (report 8)
+    # once changed, no password stays typed in the form
     assert page.input_value("#old-password") == ""
     assert page.input_value("#new-password") == ""
     page.click("#logout")

@@ -15,6 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from page_checks import WAIT
 from patience.games import new_game
 from patience.games.klondike import Klondike
 from patience.server import launch
@@ -45,7 +46,7 @@ def _server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[st
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **env)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +83,7 @@ def answered(page: Page, action: object) -> None:
     version = page.get_attribute("#board", "data-version")
     action()  # type: ignore[operator]
     page.wait_for_function(
-        f"document.querySelector('#board').dataset.version !== '{version}'", timeout=10_000
+        f"document.querySelector('#board').dataset.version !== '{version}'", timeout=WAIT
     )
 
 
@@ -221,7 +222,7 @@ def test_the_play_out_flies_home_card_by_card(
         assert not page.is_visible("#result")
         page.wait_for_selector("#board .flying")
         assert page.locator("#board .column .card").count() > 0
-        page.wait_for_selector("#result:not([hidden])", timeout=10_000)
+        page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
         assert page.get_attribute("#board", "data-playing-out") is None
     assert page.locator("#board .column .card").count() == 0
     tops = page.locator("#board [data-dest='f'] .card").evaluate_all(
@@ -296,7 +297,7 @@ def test_the_clock_runs_out(browser: Browser, short_clock_server: str) -> None:
     page = browser.new_page(bypass_csp=BYPASS_CSP)
     page.goto(short_clock_server)
     start(page, "golf")
-    page.wait_for_selector("#result:not([hidden])", timeout=15_000)
+    page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
     assert page.inner_text("#result-title") == "Time is up"
     assert page.inner_text("#clock") == "0:00"
     assert page.is_disabled("#undo")
@@ -325,7 +326,7 @@ def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: str) -> None:

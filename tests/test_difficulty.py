@@ -4,6 +4,7 @@ real Dask cluster, claimed by tier from the command line and by players through 
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import OperationalError
 
+from patience.cli_deals import catalog_figure
 from patience.dealkey import DealKey
 from patience.games import new_game
 from patience.rating import (
@@ -31,7 +33,7 @@ from patience.rating import (
     tier_of,
 )
 from patience.server import Settings, create_app
-from patience.store.catalog import Certified, add, generate
+from patience.store.catalog import Certified, add, counts, generate
 from patience.store.db import deals, make_engine, migrate
 
 GOLF_WRAP = {"wrap": True}
@@ -104,7 +106,7 @@ def test_a_killed_job_run_again_ends_with_the_same_catalog(
     options = ["--count", "8", "--stream", "5", "--jobs", "1", "--chunk", "2", "--quiet"]
     job = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL)
     killed = make_engine(f"sqlite:///{database}")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 900  # a deadline: the job writes its first chunk in seconds
     while time.monotonic() < deadline and job.poll() is None:
         try:
             written = len(catalog_of(killed))
@@ -114,7 +116,7 @@ def test_a_killed_job_run_again_ends_with_the_same_catalog(
             job.send_signal(signal.SIGKILL)
             break
         time.sleep(0.05)
-    job.wait(timeout=60)
+    job.wait(timeout=900)
     assert job.returncode == -signal.SIGKILL, "the job ended before it could be killed"
     partial = catalog_of(killed)
     assert 2 <= len(partial) < 8
@@ -148,7 +150,7 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
     )
     worker = None
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a deadline: the scheduler starts in seconds
         while not address_file.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         address = json.loads(address_file.read_text())["address"]
@@ -168,7 +170,7 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
         for process in (worker, scheduler):
             if process is not None:
                 process.terminate()
-                process.wait(timeout=30)
+                process.wait(timeout=120)
 
 
 def rated(seed: int, tier: int) -> Certified:
@@ -205,7 +207,7 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
         assert cli(database, "pick", "golf", "--wrap", "--tier", str(first["tier"])).returncode == 0
     gone = cli(database, "pick", "golf", "--wrap", "--tier", str(first["tier"]))
     assert gone.returncode == 1
-    assert f"no unused Golf, wrap True deal of tier {first['tier']}" in gone.stdout
+    assert f"no unused Golf, wrap deal of tier {first['tier']}" in gone.stderr
     assert cli(database, "pick", "golf", "--tier", "11").returncode == 2
     bad = cli(database, "generate", "golf", "--count", "1", "--scheduler", "nonsense")
     assert bad.returncode == 2
@@ -222,7 +224,50 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
     assert json.loads(rated_one.stdout)["version"] == RATING_VERSION
     unsolvable = cli(database, "rate", "golf", "--no-wrap", "--seed", "1")
     assert unsolvable.returncode == 1
-    assert "not certified" in unsolvable.stdout
+    assert "not certified" in unsolvable.stderr
+    engine.dispose()
+
+
+def test_the_report_figure_says_what_it_shows(tmp_path: Path) -> None:
+    """``deals report --png``: each plot titled with the game and variant as the lobby
+    writes them, axes labelled, counts in whole numbers, and no point (nor a line drawn to
+    zero) at a tier without deals."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'report.sqlite3'}")
+    migrate(engine)
+    tiers = {2: 3, 5: 1, 6: 2}  # tiers 1, 3, 4 and 7-10 have no deals
+    with engine.begin() as connection:
+        seed = 0
+        for tier, count in tiers.items():
+            for _ in range(count):
+                rating = rated(seed, tier).rating | {
+                    "players": {"greedy": tier / 10, "random": 0.0}
+                }
+                add(
+                    connection,
+                    "golf",
+                    GOLF_WRAP,
+                    Certified(seed, 10, 0.01, 40, rating),
+                    at=1,
+                    origin="random",
+                )
+                seed += 1
+        rows = counts(connection)
+    figure = catalog_figure(engine, rows)
+    count_axis, rate_axis = figure.axes[0], figure.axes[1]
+    assert count_axis.get_title() == "Golf, wrap: 6 deals, 6 unused"
+    assert rate_axis.get_title() == "Golf, wrap: reference players' mean win rate"
+    assert (count_axis.get_xlabel(), count_axis.get_ylabel()) == ("tier", "deals")
+    assert (rate_axis.get_xlabel(), rate_axis.get_ylabel()) == ("tier", "win rate")
+    ticks = [t for t in count_axis.get_yticks() if 0 <= t <= count_axis.get_ylim()[1]]
+    assert ticks
+    assert all(float(t).is_integer() for t in ticks)
+    assert [t.get_text() for t in rate_axis.get_yticklabels()][-1].endswith("%")
+    greedy = next(line for line in rate_axis.get_lines() if line.get_label() == "greedy")
+    heights = dict(zip(greedy.get_xdata(), greedy.get_ydata(), strict=True))
+    assert [tier for tier, height in heights.items() if not math.isnan(height)] == [2, 5, 6]
+    assert heights[5] == pytest.approx(0.5)
+    empty = catalog_figure(engine, [])
+    assert empty.axes[0].get_title() == "no rated deals yet"
     engine.dispose()
 
 

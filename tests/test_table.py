@@ -1,4 +1,4 @@
-"""The table (issue 26) in real headless Chromium: one test for each bug the issue found,
+"""The table in real headless Chromium: one test for each bug a review of it found,
 every game at four screen sizes (a long mid-game position and the result screen), axe-core's
 accessibility checks, a whole Klondike game won by keys alone, and drops at ten grab
 offsets.
@@ -21,6 +21,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from page_checks import WAIT, settled
 from patience.games import new_game
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
@@ -40,7 +41,7 @@ SIZES: dict[str, tuple[int, int, bool]] = {
     "landscape": (844, 390, True),
     "tablet": (1024, 1366, True),
 }
-"""The screens the issue names: width, height, and whether it is a touch screen."""
+"""The screens the table must fit: width, height, and whether it is a touch screen."""
 
 LINKS = {
     "klondike": "game=klondike&draw=1",
@@ -79,7 +80,7 @@ def _server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[st
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **quiet, **env)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,7 @@ class Table:
         """Open the link of a deal (a practice game) and wait for its board."""
         self.page.goto(f"{self.server}/?{LINKS[game]}&seed={seed}")
         self.page.wait_for_selector("#board .card")
+        settled(self.page)
         return self.page
 
     def held(self) -> dict[str, str]:
@@ -134,6 +136,7 @@ class Table:
             assert answer.status_code == 200, (move, answer.text)
         self.page.reload()
         self.page.wait_for_selector("#board .card")
+        settled(self.page)
 
     def close(self) -> None:
         self.context.close()
@@ -154,7 +157,7 @@ def table(browser: Browser, server: str) -> Iterator[Callable[..., Table]]:
         made.close()
 
 
-def answered(page: Page, action: Callable[[], object], timeout: float = 10_000) -> None:
+def answered(page: Page, action: Callable[[], object], timeout: float = WAIT) -> None:
     """Run ``action`` and wait for the server's next answer to be drawn."""
     version = page.get_attribute("#board", "data-version")
     action()
@@ -181,12 +184,15 @@ def end_game(page: Page) -> None:
 
 
 def no_sideways_scroll(page: Page) -> None:
+    settled(page)
     width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert width <= inner, f"the page is {width} px wide in a {inner} px window"
 
 
 def outside_viewport(page: Page, selector: str) -> list[str]:
-    """The elements of ``selector`` not wholly inside the viewport."""
+    """The elements of ``selector`` not wholly inside the viewport, once the layout has
+    settled."""
+    settled(page)
     found: list[str] = page.evaluate(
         """(selector) => [...document.querySelectorAll(selector)].filter((e) => {
              const r = e.getBoundingClientRect();
@@ -232,7 +238,7 @@ def midgame_moves(game: str, seed: int, count: int) -> list[str]:
     return moves
 
 
-# -- one test for each bug of the issue ----------------------------------------------------
+# -- one test for each bug of the review --------------------------------------------------
 
 
 def _touch_drag(table: Table, start: dict[str, float], end: tuple[float, float]) -> None:
@@ -283,7 +289,7 @@ def test_a_slow_tap_counts_as_a_tap(table: Callable[..., Table]) -> None:
     assert hand().startswith("hand, 23 cards")
     # and a quick tap is played once, not once for the tap and again for its click
     answered(page, lambda: page.touchscreen.tap(point["x"], point["y"]))
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # time for a second draw, if one were sent: none may come
     assert hand().startswith("hand, 22 cards")
 
 
@@ -610,7 +616,7 @@ def _python_wording(text: str) -> bool:
 
 
 def test_a_bad_deal_link_is_refused_in_plain_words(table: Callable[..., Table]) -> None:
-    """Report 5: no "Seed: Value error, ...", no "2**63 - 1", no input echoed back."""
+    """No "Seed: Value error, ...", no "2**63 - 1", no input echoed back."""
     desk = table("desktop")
     page = desk.page
     huge = "9" * 59
@@ -634,7 +640,7 @@ def test_a_bad_deal_link_is_refused_in_plain_words(table: Callable[..., Table]) 
 def test_a_game_opened_from_a_page_fits_from_its_first_frame(
     table: Callable[..., Table],
 ) -> None:
-    """Report 4: a tournament's attempt opens its game (patience:play) while the page still
+    """A tournament's attempt opens its game (patience:play) while the page still
     hides the table; its first painted board is as wide as the phone, not wider."""
     phone = table("phone")
     page = phone.page
@@ -664,7 +670,7 @@ def test_a_game_opened_from_a_page_fits_from_its_first_frame(
 
 
 def test_a_question_open_keeps_the_moves_behind_it(table: Callable[..., Table]) -> None:
-    """Report 8: while End (or Restart, or a recycle) asks, a move typed in the Move box is
+    """While End (or Restart, or a recycle) asks, a move typed in the Move box is
     not played and the question stays open until it is answered."""
     desk = table("desktop")
     page = desk.deal("golf", 7)
@@ -931,8 +937,8 @@ def test_the_lobby_offers_a_game_in_progress(table: Callable[..., Table]) -> Non
     end_game(page)
     page.click("#to-lobby")
     page.wait_for_selector("#lobby:not([hidden])")
-    page.wait_for_timeout(300)  # the lobby's list is read from the server
-    assert page.locator("#resume").is_hidden()  # a finished game is no longer offered
+    # a finished game is no longer offered, once the lobby's list is read from the server
+    page.wait_for_selector("#resume", state="hidden", timeout=WAIT)
 
 
 def test_card_options_are_kept_between_visits(table: Callable[..., Table]) -> None:
@@ -1073,13 +1079,13 @@ def test_a_win_cascades(table: Callable[..., Table]) -> None:
         desk.play_through_api(moves)
         page.fill("#move-input", last)
         page.press("#move-input", "Enter")
-        page.wait_for_selector("#result:not([hidden])", timeout=15_000)
+        page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
         assert page.inner_text("#result-title") == "You won!"
         cards = page.locator("#cascade .cascade-card")
         assert cards.count() == (4 if motion == "reduce" else 16)
         animated = page.evaluate("document.getAnimations().length")
         assert (animated == 0) == (motion == "reduce")
-        # report 8: the cards never cover the heading, the reason, the figures or the buttons
+        # the cards never cover the heading, the reason, the figures or the buttons
         assert page.evaluate(COVERED) == [], motion
         page.evaluate("document.getAnimations().forEach((a) => { a.currentTime = 900; })")
         shot(page, f"klondike-won-{motion}-mid")

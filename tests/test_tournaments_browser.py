@@ -1,4 +1,4 @@
-"""Tournaments in the browser (issue 28): an operator's shared-deal Golf tournament; two
+"""Tournaments in the browser: an operator's shared-deal Golf tournament; two
 players, each in a browser of their own (one a phone), find it in the lobby, join, play an
 attempt on the table and see the same deal; both appear in the live standings, ranked by
 the rule written on the page; the operator closes it from its page, and the verification
@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 from sqlalchemy import Engine
 
-from page_checks import DESKTOP, PHONE, check, shot
+from page_checks import DESKTOP, PHONE, WAIT, check, painted, shot
 from patience.games import new_game
 from patience.players import Accounts, User
 from patience.server import launch
@@ -90,7 +90,7 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     yield f"http://127.0.0.1:{port}", made["id"]
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 BIG = 25  # entrants of "Big Golf"
@@ -199,7 +199,8 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
     page.wait_for_selector("#board .card")
     assert page.get_attribute("body", "data-page") is None  # the table, not a page
     dealt = columns_shown(page)
-    # report 4: the attempt's board fits the screen from the start, before any move
+    # the attempt's board fits the screen from its first frame, before any move
+    painted(page)
     right, width = page.evaluate(
         """() => [Math.max(...[...document.querySelectorAll('#board .card')]
                     .map((card) => card.getBoundingClientRect().right)),
@@ -258,7 +259,7 @@ def test_two_players_one_deal_standings_and_verification(
     ]
 
     # Ada played a card, Bob none: Ada first, Bob second, on both players' pages (live)
-    ada.wait_for_selector("#standings tbody tr >> text=Bob", timeout=15_000)
+    ada.wait_for_selector("#standings tbody tr >> text=Bob", timeout=WAIT)
     assert standings(ada) == [("1", "Ada"), ("2", "Bob")]
     assert standings(bob) == [("1", "Ada"), ("2", "Bob")]
     bob.click("#standings-me")
@@ -307,7 +308,7 @@ def test_two_players_one_deal_standings_and_verification(
     olga.wait_for_selector("#tournament-close")
     olga.once("dialog", lambda dialog: dialog.accept())
     olga.click("#tournament-close")
-    olga.wait_for_selector("#verification-result", timeout=15_000)
+    olga.wait_for_selector("#verification-result", timeout=WAIT)
     assert olga.get_attribute("#verification-result", "class") == "pass"
     assert olga.inner_text("#verification-result") == "Verified in this browser."
     checks = olga.locator("#checks li")
@@ -436,7 +437,7 @@ def test_an_operator_creates_a_tournament_from_the_lobby(
     page.wait_for_selector("h2 >> text=Form Golf")
     rules = page.inner_text("#tournament-rules")
     assert "Golf, wrap" in rules
-    assert "wrapping" not in rules  # the variant named as on the table (report 8)
+    assert "wrapping" not in rules  # the variant named as on the table
     assert len(page.inner_text("#commitment")) == 64
     # the catalog has no unused deal left: refused, with the reason
     page.goto(f"{server}/#/tournaments")

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from patience import cli_types
 from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.players import User
@@ -40,18 +41,18 @@ def add_commands(commands: Any) -> None:
     create.add_argument("game", choices=sorted(GAMES))
     create.add_argument("--variant", default="{}", help="JSON, e.g. '{\"draw\": 3}'")
     create.add_argument("--policy", choices=("shared", "tier"), default="shared")
-    create.add_argument("--tier", type=int, help="1 (easiest) to 10 (hardest)")
-    create.add_argument("--opens-in", type=float, default=0.0, help="minutes from now")
-    create.add_argument("--minutes", type=float, required=True, help="how long it runs")
-    create.add_argument("--attempts", type=int, default=1)
-    create.add_argument("--max-entrants", type=int, default=100)
+    create.add_argument("--tier", type=cli_types.tier, help="1 (easiest) to 10 (hardest)")
+    create.add_argument("--opens-in", type=cli_types.minutes, default=0.0, help="minutes from now")
+    create.add_argument("--minutes", type=cli_types.minutes, required=True, help="how long it runs")
+    create.add_argument("--attempts", type=cli_types.positive, default=1)
+    create.add_argument("--max-entrants", type=cli_types.positive, default=100)
     create.add_argument("--operator", required=True, help="the operator account's name")
     create.add_argument("--json", action="store_true")
     sub.add_parser("list", help="every tournament").add_argument("--json", action="store_true")
     standings = sub.add_parser("standings", help="a tournament's standings")
     standings.add_argument("id")
-    standings.add_argument("--offset", type=int, default=0)
-    standings.add_argument("--limit", type=int, default=20)
+    standings.add_argument("--offset", type=cli_types.at_least_zero, default=0)
+    standings.add_argument("--limit", type=cli_types.positive, default=20)
     standings.add_argument("--json", action="store_true")
     close = sub.add_parser("close", help="close a tournament now (recorded and published)")
     close.add_argument("id")
@@ -112,7 +113,10 @@ def _load(source: str) -> Any:
             with urllib.request.urlopen(verification_url(source), timeout=60) as answer:
                 published = json.load(answer)
         except urllib.error.HTTPError as error:
-            detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+            try:  # the API's refusal says why; a proxy's page of HTML does not
+                detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+            except (ValueError, AttributeError):
+                detail = error.reason
             raise ValueError(f"the server answered {error.code}: {detail}") from None
     else:
         published = json.loads(Path(source).read_text())
@@ -129,7 +133,15 @@ def _verify(args: argparse.Namespace) -> int:
         published = _load(args.source)
         tier_of = None if args.no_tiers else (lambda g, v, s: rate_seed(g, v, s).tier)
         problems = verify(published, tier_of=tier_of)
-    except (OSError, urllib.error.URLError, ValueError, KeyError, TypeError) as error:
+    except urllib.error.URLError as error:  # before OSError, of which it is one
+        reason = getattr(error.reason, "strerror", None) or error.reason
+        print(f"patience: cannot verify {args.source}: {reason}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"patience: cannot verify {args.source}: {reason}", file=sys.stderr)
+        return 1
+    except (ValueError, KeyError, TypeError) as error:
         print(f"patience: cannot verify {args.source}: {error}", file=sys.stderr)
         return 1
     said = notices(published)

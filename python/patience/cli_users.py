@@ -40,7 +40,7 @@ def run_command(args: argparse.Namespace) -> int:
 
     try:
         password = _password()
-        database = open_database()
+        database = open_database(create=True)
         try:
             user = Accounts(database).create(args.name, password, operator=args.operator)
         finally:

@@ -257,7 +257,7 @@ class Session:
             self._clock = clock
 
     def record(self) -> GameRecord:
-        """The game as a record (RULES.md), ``elapsed`` included once it is over."""
+        """The game as a record (docs/rules.md), ``elapsed`` included once it is over."""
         moves = [event.move for event in self._log if event.move is not None]
         return GameRecord(
             game=self.game.name,

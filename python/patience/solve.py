@@ -1,8 +1,8 @@
 """Solving deals with the native core, and never trusting an answer unchecked.
 
 :func:`solve` asks the Rust solver (``patience._core``) about a game's position with every
-card known. A ``solved`` answer carries a certificate, the moves of a win in RULES.md
-notation, which is replayed through the Python engine of record before it is returned; a
+card known. A ``solved`` answer carries a certificate, the moves of a win in the notation
+of docs/rules.md, which is replayed through the Python engine of record before it is returned; a
 certificate that does not replay to a win raises :class:`CertificateError` (a bug in the
 solver, never a "winnable" answer). ``unsolvable`` means the search space was exhausted;
 ``unknown`` that a budget ran out first.

@@ -1,4 +1,4 @@
-"""Players (ARCHITECTURE.md, layer 9): accounts and signed-in sessions
+"""Players (docs/architecture.md, layer 9): accounts and signed-in sessions
 (:mod:`.accounts`), and what a player has played (:mod:`.history`)."""
 
 from .accounts import (

@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.tournaments = events = Tournaments(store)
         store.on_game_end(events.game_ended)
         app.state.pool = pool = SolverPool(
-            workers=settings.solver_workers, queue=settings.solver_queue
+            workers=settings.solver_workers, queue=settings.solver_queue, nice=settings.solver_nice
         )
         app.state.background = background = Background(store, pool, settings)
         background.start()

@@ -49,7 +49,7 @@ def start(
     database: Path | str,
     port: int,
     *,
-    timeout: float = 30.0,
+    timeout: float = 180.0,
     stderr: BinaryIO | None = None,
     **env: str,
 ) -> subprocess.Popen[bytes]:
@@ -61,7 +61,9 @@ def start(
     The child's error output goes to ``stderr`` when given (a file open for writing and
     reading bytes, for the caller to read), else to a temporary file. The caller stops it
     (``terminate`` or ``kill``, then ``wait``). Raises :class:`ServerStartError` after
-    ``timeout`` seconds, with the child's error output.
+    ``timeout`` seconds, with the child's error output: a deadline, not a wait (the
+    server is returned as soon as it answers), long enough for a machine busy with other
+    work, where a start that takes a second alone can take half a minute.
     """
     url = f"sqlite:///{database}" if isinstance(database, Path) else database
     environ = NO_RATE_LIMITS | os.environ | {"PATIENCE_DATABASE_URL": url} | env

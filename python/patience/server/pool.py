@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -36,11 +37,16 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-def _lower_priority() -> None:
-    """Give this solver process the lowest CPU priority, so that on a machine with few
-    cores the event loop answering moves runs first whenever both want a core."""
+def _lower_priority(nice: int = 19) -> None:
+    """Give this solver process a low CPU priority (``nice``; 19, the lowest, by default),
+    so that on a machine with few cores the event loop answering moves runs first whenever
+    both want a core; and leave Ctrl-C to the server. A terminal sends it to every process
+    of the command: a worker that died of it mid-job broke the pool, and the server,
+    waiting on the pool to close, never stopped. The server stops its workers when it
+    stops."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, 0, 19)
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
 
 
 def _end_with_parent() -> None:
@@ -63,9 +69,9 @@ def _end_with_parent() -> None:
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
-def _start_worker() -> None:
+def _start_worker(nice: int = 19) -> None:
     """What every solver worker does first."""
-    _lower_priority()
+    _lower_priority(nice)
     _end_with_parent()
 
 
@@ -87,14 +93,17 @@ class PoolFullError(RuntimeError):
 
 
 class SolverPool:
-    """``workers`` processes for solver work, with at most ``queue`` calls waiting; what
-    they run and return must be picklable."""
+    """``workers`` processes for solver work at CPU priority ``nice``, with at most
+    ``queue`` calls waiting; what they run and return must be picklable."""
 
-    def __init__(self, *, workers: int = 1, queue: int = 4, retry_after: int = 2) -> None:
+    def __init__(
+        self, *, workers: int = 1, queue: int = 4, retry_after: int = 2, nice: int = 19
+    ) -> None:
         self._executor = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),  # no copy of the server's threads
             initializer=_start_worker,
+            initargs=(nice,),
         )
         self._workers = workers
         self._slots = threading.BoundedSemaphore(workers + queue)

@@ -80,6 +80,11 @@ class Settings:
     solver_workers: int = 1
     """Processes for solver work: certifying a timed deal, hints, the catalog's refill
     (``PATIENCE_SOLVER_WORKERS``); the other cores stay free for moves."""
+    solver_nice: int = 19
+    """The solver processes' CPU priority, 0 (as the server) to 19 (the lowest, the
+    default: moves are answered first) (``PATIENCE_SOLVER_NICE``). On a machine busy with
+    other work a process at 19 gets almost no CPU, so background refills and hints wait;
+    tests on shared machines set 0."""
     solver_queue: int = 4
     """Solver requests that may wait for a worker (``PATIENCE_SOLVER_QUEUE``); past that a
     request is answered 503 with ``Retry-After`` at once."""
@@ -162,6 +167,7 @@ class Settings:
             if env.get("PATIENCE_TIME_LIMIT")
             else None,
             solver_workers=int(env.get("PATIENCE_SOLVER_WORKERS", defaults.solver_workers)),
+            solver_nice=int(env.get("PATIENCE_SOLVER_NICE", defaults.solver_nice)),
             solver_queue=int(env.get("PATIENCE_SOLVER_QUEUE", defaults.solver_queue)),
             catalog_refill=int(env.get("PATIENCE_CATALOG_REFILL", defaults.catalog_refill)),
             max_live_games=int(env.get("PATIENCE_MAX_LIVE_GAMES", defaults.max_live_games)),

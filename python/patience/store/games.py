@@ -584,7 +584,7 @@ class GameStore:
         return int(last.tier)
 
     def record(self, game_id: str) -> dict[str, Any]:
-        """The game record (RULES.md) of finished game ``game_id`` (the caller has checked
+        """The game record (docs/rules.md) of finished game ``game_id`` (the caller has checked
         whose it is); :class:`PatienceError` while it is running or its deal is sealed."""
         with self._lock:
             live = self._live.get(game_id)

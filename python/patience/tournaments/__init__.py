@@ -1,4 +1,4 @@
-"""Tournaments (ARCHITECTURE.md, layer 10): the same deal or deals of the same tier for
+"""Tournaments (docs/architecture.md, layer 10): the same deal or deals of the same tier for
 every entrant, standings with fair ties, and a commitment anyone can verify
 (:mod:`.fairness`, docs/fairness.md)."""
 

@@ -261,8 +261,8 @@ def my_stats(store: Store, player: Player) -> dict[str, Any]:
 
 @router.get("/api/me/export", responses=_refusals(401))
 def export(store: Store, player: Player) -> StreamingResponse:
-    """Every finished game of the signed-in player as a game record (RULES.md), one JSON
-    object a line, the oldest first."""
+    """Every finished game of the signed-in player as a game record (game, variant, deal,
+    moves, elapsed), one JSON object a line, the oldest first."""
     user = _need(player)
     games = list(finished_games(store.engine, user.id))[::-1]
 

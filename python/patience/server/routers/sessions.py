@@ -113,7 +113,7 @@ class MoveCount(BaseModel):
 
 
 class MoveRequest(MoveCount):
-    """One move in RULES.md notation (``t3>t5``, ``draw``, ``undo``, ``end``...)."""
+    """One move in the games' notation (``t3>t5``, ``w>f``, ``draw``, ``undo``, ``end``...)."""
 
     move: str = Field(min_length=1, max_length=40)
 
@@ -326,7 +326,8 @@ def replay(live: LiveGame, store: Store) -> dict[str, Any]:
 
 @router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409))
 async def record(live: LiveGame, store: Store) -> dict[str, Any]:
-    """The game record (RULES.md) of a finished game, to replay and verify."""
+    """The game record (game, variant, deal, moves, elapsed) of a finished game, to replay
+    and verify."""
     with live.lock:
         store.refresh(live)
         if not live.session.is_over():
