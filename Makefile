@@ -30,7 +30,10 @@ GAME ?= klondike
 play: $(STAMP)
 	$(BIN)/patience play $(GAME) $(ARGS)
 
+# Migrating is a step of its own (`patience db migrate`, docs/deploy.md); here it comes first,
+# so that a fresh checkout serves at once.
 serve: $(STAMP)
+	$(BIN)/patience db migrate
 	$(BIN)/patience serve $(ARGS)
 
 # Debian packages the Python tests need: chromium for the browser tests, and the PostgreSQL

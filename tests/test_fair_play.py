@@ -24,7 +24,7 @@ from patience.games import new_game
 from patience.server import Settings, create_app, launch
 from patience.session import Event, Session
 from patience.store.catalog import unused
-from patience.store.db import deals, events, make_engine, migrate, sessions
+from patience.store.db import deals, events, make_engine, migrate, migrate_url, sessions
 from patience.store.games import GameStore, MoveConflictError, NotYourGameError
 from test_server import start
 
@@ -337,12 +337,9 @@ def test_a_game_whose_clock_ran_out_unwatched_is_ended_in_the_database(engine: E
 
 
 def test_a_full_solver_pool_answers_503_with_retry_after(tmp_path: Path) -> None:
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
-        catalog_refill=0,
-        solver_workers=1,
-        solver_queue=0,
-    )
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    settings = Settings(database_url=url, catalog_refill=0, solver_workers=1, solver_queue=0)
     with TestClient(create_app(settings)) as client:
         body, headers = start(client, game="golf", seed=2, mode="practice")
         client.app.state.pool.submit(time.sleep, 3.0)  # type: ignore[attr-defined]
@@ -360,7 +357,9 @@ def test_a_full_solver_pool_answers_503_with_retry_after(tmp_path: Path) -> None
 
 
 def test_the_catalog_is_refilled_in_the_background(tmp_path: Path) -> None:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=1)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    settings = Settings(database_url=url, catalog_refill=1)
     with TestClient(create_app(settings)) as client:
         store: GameStore = client.app.state.store  # type: ignore[attr-defined]
         deadline = time.monotonic() + 60

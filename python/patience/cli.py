@@ -18,6 +18,8 @@ from patience.batch import solve_seeds, summarise
 from patience.cli_deals import add_commands as add_catalog_commands
 from patience.cli_deals import run_command as run_catalog_command
 from patience.cli_deals import variant_from
+from patience.cli_ops import add_commands as add_ops_commands
+from patience.cli_ops import run_db_command, run_settings_command
 from patience.cli_tournaments import add_commands as add_tournament_commands
 from patience.cli_tournaments import run_command as run_tournament_command
 from patience.cli_users import add_commands as add_user_commands
@@ -152,7 +154,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--workers", type=int, help="server processes (default 1; more need PostgreSQL)"
+    )
     add_user_commands(commands)
+    add_ops_commands(commands)
     add_tournament_commands(commands)
     show = deal_commands.add_parser("show", help="print the deal of a seed")
     show.add_argument("game", choices=sorted(GAMES))
@@ -321,28 +327,18 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import dataclasses
+    from patience.server.serve import ServeError, serve
+    from patience.server.settings import Settings, SettingsError
 
-    import uvicorn
-
-    from patience.server import Settings, create_app
-
-    settings = Settings.from_env()
-    settings = dataclasses.replace(
-        settings, host=args.host or settings.host, port=args.port or settings.port
-    )
-    print(f"patience: serving on http://{settings.host}:{settings.port}/", file=sys.stderr)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="warning",
-        access_log=False,  # warnings only: a line per request is not logged, so not made
-        # h11, not httptools: httptools reads headers of any size; h11 refuses (400) a
-        # request whose line and headers pass the limit before it reaches the application
-        http="h11",
-        h11_max_incomplete_event_size=settings.max_header_bytes,
-    )
+    given = {
+        name: value
+        for name, value in (("host", args.host), ("port", args.port), ("workers", args.workers))
+        if value is not None
+    }
+    try:
+        serve(Settings.from_env(None, **given))
+    except (SettingsError, ServeError) as error:
+        return _fail(str(error))
     return 0
 
 
@@ -356,9 +352,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "deals": _cmd_deals,
         "serve": _cmd_serve,
         "users": run_user_command,
+        "db": run_db_command,
+        "settings": run_settings_command,
         "tournament": run_tournament_command,
     }
-    return handlers[args.command](args)
+    from patience.server.settings import SettingsError
+    from patience.store.db import DatabaseError
+
+    try:
+        return handlers[args.command](args)
+    except (SettingsError, DatabaseError) as error:  # a setting, or no usable database
+        return _fail(str(error))
 
 
 if __name__ == "__main__":

@@ -91,13 +91,19 @@ def variant_from(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]
 
 
 def open_database() -> Engine:
-    """The database the server uses (``PATIENCE_DATABASE_URL``), migrated."""
+    """The database the server uses (``PATIENCE_DATABASE_URL``), which must be migrated
+    (``patience db migrate``): :class:`patience.store.db.DatabaseError` otherwise, and
+    :class:`patience.server.settings.SettingsError` for a bad setting."""
     from patience.server import Settings
-    from patience.store.db import make_engine, migrate
+    from patience.server.serve import ServeError, check_database
+    from patience.store.db import DatabaseError, make_engine
 
-    engine = make_engine(Settings.from_env().database_url)
-    migrate(engine)
-    return engine
+    settings = Settings.from_env()
+    try:
+        check_database(settings)
+    except ServeError as error:
+        raise DatabaseError(str(error)) from None
+    return make_engine(settings.database_url)
 
 
 def _describe(name: str, variant: dict[str, object]) -> str:

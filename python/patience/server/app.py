@@ -1,5 +1,5 @@
 """The web application: the API routers, the static client, the API's documentation page,
-the database on start-up, and the hardening of :mod:`.http` around them."""
+the operator's endpoints (:mod:`.ops`), and the hardening of :mod:`.http` around them."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from patience.players import Accounts
-from patience.store.db import make_engine, migrate
+from patience.store.db import make_engine, require_migrated
 from patience.store.games import GameStore
 from patience.tournaments import Tournaments
 
 from .background import Background
 from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
+from .ops import Observe
+from .ops import router as ops_router
 from .pool import SolverPool
 from .routers import accounts, games, sessions, tournaments
 from .settings import Settings
@@ -33,14 +35,19 @@ documentation page loads nothing from another origin."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The application for ``settings`` (from the environment by default). The database
-    is created or migrated when the application starts."""
+    """The application for ``settings`` (from the environment by default). It starts only
+    on a database at the newest migration (``patience db migrate``):
+    :class:`patience.store.db.NotMigratedError` otherwise."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database_url, background_checkpoints=True)
-        migrate(engine)
+        try:
+            require_migrated(engine)
+        except BaseException:
+            engine.dispose()
+            raise
         app.state.settings = settings
         app.state.store = store = GameStore(
             engine,
@@ -78,11 +85,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         swagger_ui_oauth2_redirect_url=None,
     )
     install_error_handlers(app)
-    # The first added is the innermost: a request meets the headers, then the rate limits,
-    # then the request limits, then the application.
+    # The first added is the innermost: a request meets the observer (metrics, access
+    # log), the headers, then the rate limits, then the request limits, then the
+    # application.
     app.add_middleware(RequestLimits, settings=settings)
     app.add_middleware(RateLimits, settings=settings)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Observe, settings=settings)
+    app.include_router(ops_router)
     app.include_router(games.router)
     app.include_router(sessions.router)
     app.include_router(accounts.router)

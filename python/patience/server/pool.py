@@ -29,6 +29,8 @@ from typing import ParamSpec, TypeVar
 from patience.games import Game
 from patience.solve import solve
 
+from .metrics import SOLVER_JOBS
+
 __all__ = ["PoolFullError", "SolverPool", "first_winning_move"]
 
 P = ParamSpec("P")
@@ -81,6 +83,7 @@ class SolverPool:
             raise PoolFullError(self._retry_after)
         with self._lock:
             self._busy += 1
+        SOLVER_JOBS.inc()
         try:
             future = self._executor.submit(function, *args, **kwargs)
         except BaseException:
@@ -115,6 +118,7 @@ class SolverPool:
     def _release(self) -> None:
         with self._lock:
             self._busy -= 1
+        SOLVER_JOBS.dec()
         self._slots.release()
 
     def close(self) -> None:
