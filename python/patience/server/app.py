@@ -57,11 +57,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             idle_seconds=settings.idle_seconds,
             guest_timed=settings.guest_timed,
         )
+        store.start_writer()  # moves are committed off the event loop
         app.state.accounts = Accounts(engine, session_days=settings.session_days)
         app.state.tournaments = events = Tournaments(store)
         store.on_game_end(events.game_ended)
         app.state.pool = pool = SolverPool(
-            workers=settings.solver_workers, queue=settings.solver_queue
+            workers=settings.solver_workers,
+            queue=settings.solver_queue,
+            memory_mb=settings.solver_memory_mb,
         )
         app.state.background = background = Background(store, pool, settings)
         background.start()
@@ -74,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         background.stop()
         pool.close()
+        store.close()
         engine.dispose()
 
     app = FastAPI(

@@ -22,9 +22,9 @@ from sqlalchemy import Connection, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from patience.errors import PatienceError
-from patience.games import GAMES
+from patience.games import GAMES, variant_key
 from patience.rating import DIFFICULTIES, PLAYER_GAMES, is_rated
-from patience.store.catalog import Certified, unused
+from patience.store.catalog import Certified, counts
 from patience.store.db import checkpoint
 from patience.store.games import GameStore, Outage, certify_deal, rate_deal
 
@@ -173,29 +173,36 @@ class Background:
         is idle (players' requests first). A game with reference players gets rated deals,
         and its stock is low while any difficulty has fewer than a quarter of the setting
         unused (up to five times the setting in all, since a rated deal falls in whichever
-        tier it falls)."""
+        tier it falls). The stock is read in one grouped query."""
+        if self._pool.busy():
+            return
         target = self._settings.catalog_refill
         with self._store.engine.connect() as connection:
-            for name, variant in catalog_kinds():
-                stock = unused(connection, name, variant)
-                low = stock < target
-                rated = is_rated(name, variant)
-                if rated and not low and stock < 5 * target:
-                    low = any(
-                        unused(connection, name, variant, tiers) < max(1, target // 4)
-                        for tiers in DIFFICULTIES.values()
-                    )
-                if not low:
-                    continue
-                if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
-                    job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
-                else:
-                    job = self._pool.try_idle(
-                        certify_deal, **self._store.certify_request(name, variant)
-                    )
-                if job is not None:
-                    job.add_done_callback(partial(self._stock, name, variant))
-                return
+            stock: dict[tuple[str, str], dict[int | None, int]] = {}
+            for row in counts(connection):
+                kind = stock.setdefault((row["game"], variant_key(row["variant"])), {})
+                kind[row["tier"]] = row["unused"]
+        for name, variant in catalog_kinds():
+            tiers = stock.get((name, variant_key(variant)), {})
+            total = sum(tiers.values())
+            low = total < target
+            if is_rated(name, variant) and not low and total < 5 * target:
+                low = any(
+                    sum(n for tier, n in tiers.items() if tier is not None and lo <= tier <= hi)
+                    < max(1, target // 4)
+                    for lo, hi in DIFFICULTIES.values()
+                )
+            if not low:
+                continue
+            if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
+                job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
+            else:
+                job = self._pool.try_idle(
+                    certify_deal, **self._store.certify_request(name, variant)
+                )
+            if job is not None:
+                job.add_done_callback(partial(self._stock, name, variant))
+            return
 
     def _stock(self, name: str, variant: dict[str, object], job: Future[Certified]) -> None:
         """Add a deal the solver process certified to the catalog."""

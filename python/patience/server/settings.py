@@ -214,9 +214,9 @@ class Settings(BaseSettings):
     solver_queue: int = Field(default=4, ge=0)
     """Solver requests that may wait for a worker; past that a request is answered 503
     with ``Retry-After`` at once."""
-    solver_memory_mb: int = Field(default=1024, ge=128)
-    """The most memory (MiB) a solver process may hold: a search that would need more
-    stops undecided, and a process past it after a search is replaced."""
+    solver_memory_mb: int = Field(default=512, ge=256)
+    """The most memory (MiB) a solver process may hold: a search's table is capped to fit
+    (one that fills it stops undecided), and the kernel refuses the process more data."""
     catalog_refill: int = Field(default=20, ge=0)
     """Unused certified deals kept in the catalog for each game and variant, refilled in the
     background when the solver pool is idle (0: no refill). With several processes one

@@ -15,6 +15,7 @@ and the first to start after all were down credits the outage to every running g
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import math
@@ -23,7 +24,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from sqlalchemy import (
@@ -50,6 +53,7 @@ from patience.solve import solve
 
 from .catalog import Certified, Taken, add, take, tier_of_seed
 from .db import events, heartbeats, outages, sessions
+from .writer import Writer
 
 __all__ = [
     "CERTIFIED_AT_START",
@@ -128,6 +132,12 @@ class Live:
     sealed_until: float | None = None  # a tournament's game: its deal is secret until then
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
+    # The event loop's requests about this game, one at a time (GameStore.play_async).
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # A move of this process is being committed: the copy is newer than the database.
+    writing: bool = False
+    # A write of this copy failed: it may be ahead of the database, and is rebuilt from it.
+    stale: bool = False
 
     @property
     def game(self) -> Game:
@@ -191,6 +201,18 @@ class GameStore:
         self._on_end = on_end
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
+        self._writer: Writer | None = None
+
+    def start_writer(self) -> None:
+        """Commit :meth:`play_async`'s moves from a thread of their own (group commits)."""
+        if self._writer is None:
+            self._writer = Writer(self._engine)
+
+    def close(self) -> None:
+        """Commit the moves submitted, and stop the writing thread."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def on_game_end(self, hook: Callable[[Connection, Live], None]) -> None:
         """Call ``hook`` with the transaction and the game whenever a game ends, as its end
@@ -641,6 +663,11 @@ class GameStore:
         """Bring ``live`` up to date: apply the events other server processes wrote since
         this one last saw the game, then write down a timeout the clock has reached.
         Call it holding ``live.lock``."""
+        if live.writing:  # this process is committing the game's newest move: it is current
+            live.touched = time.monotonic()
+            return
+        if live.stale:
+            self._replace(live)
         with self._engine.connect() as connection:
             newer = connection.execute(
                 select(events.c.kind, events.c.at, events.c.move)
@@ -720,11 +747,13 @@ class GameStore:
 
     def _replace(self, live: Live) -> None:
         fresh = self._read(live.id)
-        live.session, live.saved = fresh.session, fresh.saved
+        live.session, live.saved, live.stale = fresh.session, fresh.saved, False
 
     def flush(self, live: Live) -> None:
         """Write the events of ``live`` not yet in the database (a timeout noticed while
         reading the game, say). Call it holding ``live.lock``."""
+        if live.writing or live.stale:
+            return  # the move being committed, or the rebuild, comes first
         live.session.is_over()  # notices a clock run out, which logs a timeout
         if live.session.log_length > live.saved:
             try:
@@ -736,6 +765,22 @@ class GameStore:
         """Write the events of ``live`` not yet in the database, ``reply`` with the last move.
         One event that does not end the game (nearly every move) is a single statement in
         autocommit: one round trip to the database instead of three."""
+        rows, end = self._pending(live, reply)
+        if not rows:
+            return
+        if len(rows) == 1 and end is None:
+            with self._autocommit.connect() as connection:
+                connection.execute(insert(events), rows[0])
+        else:
+            with self._engine.begin() as connection:
+                self._store_events(connection, live, rows, end)
+        live.saved += len(rows)
+
+    def _pending(
+        self, live: Live, reply: dict[str, Any] | None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The rows of ``live``'s events not yet in the database (``reply`` with the last
+        move), and the result to write when the game is over (else None)."""
         log = live.session.log
         rows = [
             {
@@ -748,33 +793,116 @@ class GameStore:
             }
             for seq, e in enumerate(log[live.saved :], start=live.saved)
         ]
-        if not rows:
-            return
-        if reply is not None:
+        if rows and reply is not None:
             moves = [row for row in rows if row["kind"] == "move"]
             moves[-1]["reply"] = json.dumps(reply, separators=(",", ":"))
-        over = live.session.is_over()
-        if len(rows) == 1 and not over:
-            with self._autocommit.connect() as connection:
-                connection.execute(insert(events), rows[0])
-        else:
-            with self._engine.begin() as connection:
-                connection.execute(insert(events), rows)
-                if over:
-                    outcome = live.session.outcome()
-                    connection.execute(
-                        update(sessions)
-                        .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
-                        .values(
-                            ended_at=log[-1].at,
-                            won=outcome is not None and outcome.won,
-                            score=live.session.score(),
-                            elapsed=live.session.elapsed(),
-                        )
+        end = None
+        if rows and live.session.is_over():
+            outcome = live.session.outcome()
+            end = {
+                "ended_at": log[-1].at,
+                "won": outcome is not None and outcome.won,
+                "score": live.session.score(),
+                "elapsed": live.session.elapsed(),
+            }
+        return rows, end
+
+    def _store_events(
+        self,
+        connection: Connection,
+        live: Live,
+        rows: list[dict[str, Any]],
+        end: dict[str, Any] | None,
+    ) -> None:
+        """Insert ``rows``, and when the game is over its result (and tell the hook), in
+        the caller's transaction."""
+        connection.execute(insert(events), rows)
+        if end is not None:
+            connection.execute(
+                update(sessions)
+                .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
+                .values(**end)
+            )
+            if self._on_end is not None:
+                self._on_end(connection, live)
+
+    # -- playing on the event loop ----------------------------------------------------
+
+    async def play_async(self, live: Live, move: str, *, move_count: int | None = None) -> Answer:
+        """:meth:`play` for the server's event loop: the move is played in memory here and
+        committed by the writing thread (:meth:`start_writer`), with other requests'
+        moves, while the loop goes on; the answer comes once it is committed. Requests about
+        one game are taken one at a time; the rare paths that read the database (a copy
+        behind another process's, a retried request) run in a worker thread."""
+        writer = self._writer
+        if writer is None:
+            raise RuntimeError("play_async needs the writing thread: call start_writer()")
+        async with live.turn:
+            live.touched = time.monotonic()
+            fresh = False  # whether this copy was brought up to date during this request
+            for _ in range(WRITE_TRIES):
+                if move_count is not None and move_count != live.session.move_count:
+                    if not fresh:  # another process may have played it: look first
+                        await asyncio.to_thread(self._locked, self.refresh, live)
+                        fresh = True
+                        continue
+                    return await asyncio.to_thread(
+                        self._locked, self._repeated, live, move, move_count
                     )
-                    if self._on_end is not None:
-                        self._on_end(connection, live)
-        live.saved = len(log)
+                with live.lock:
+                    try:
+                        played = live.session.play(move)
+                    except PatienceError as error:
+                        refused: PatienceError | None = error
+                    else:
+                        refused = None
+                        reply = played.to_json()
+                        rows, end = self._pending(live, reply)
+                        live.writing = True
+                if refused is not None:
+                    if not fresh:  # refused by a copy that may be behind: look again
+                        await asyncio.to_thread(self._locked, self.refresh, live)
+                        fresh = True
+                        continue
+                    # a clock that ran out on the way is a timeout to log
+                    await asyncio.to_thread(self._locked, self.flush, live)
+                    raise refused
+                committed = writer.submit(
+                    partial(self._store_events, live=live, rows=rows, end=end)
+                )
+                committed.add_done_callback(partial(self._committed, live, len(rows)))
+                try:
+                    await asyncio.shield(asyncio.wrap_future(committed))
+                except IntegrityError:
+                    # Another process wrote this game's next event first: this copy of the
+                    # game is wrong from there on. Rebuild it and play the move again.
+                    await asyncio.to_thread(self._locked, self._replace, live)
+                    fresh = True
+                    continue
+                except Exception:
+                    self._forget(live)  # rebuilt from the database when next asked for
+                    raise
+                return Answer(reply)
+            raise MoveConflictError("the game is being played elsewhere at the same time; retry")
+
+    def _committed(self, live: Live, count: int, committed: Future[None]) -> None:
+        """After the writing thread's commit (or failure) of ``count`` events of ``live``."""
+        with live.lock:
+            live.writing = False
+            if not committed.cancelled() and committed.exception() is None:
+                live.saved += count
+            else:
+                live.stale = True
+
+    @staticmethod
+    def _locked(action: Callable[..., Any], live: Live, *args: Any) -> Any:
+        with live.lock:
+            return action(live, *args)
+
+    def _forget(self, live: Live) -> None:
+        with self._lock:
+            if self._live.get(live.id) is live:
+                del self._live[live.id]
 
     # -- keeping memory and the clock honest ----------------------------------------
 
@@ -789,6 +917,9 @@ class GameStore:
         for live in kept:
             if not live.lock.acquire(blocking=False):
                 continue  # a request is using it: not idle
+            if live.writing:
+                live.lock.release()
+                continue  # a move of it is being committed: not idle
             try:
                 over = live.session.is_over()  # may log a timeout: it is written below
                 if live.session.log_length > live.saved:
