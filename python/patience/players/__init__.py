@@ -2,10 +2,13 @@
 (:mod:`.accounts`), and what a player has played (:mod:`.history`)."""
 
 from .accounts import (
+    Account,
     AccountError,
     Accounts,
     BadCredentialsError,
+    DisabledError,
     NameTakenError,
+    NoSuchAccountError,
     SignedIn,
     TooManyAttemptsError,
     User,
@@ -13,10 +16,13 @@ from .accounts import (
 )
 
 __all__ = [
+    "Account",
     "AccountError",
     "Accounts",
     "BadCredentialsError",
+    "DisabledError",
     "NameTakenError",
+    "NoSuchAccountError",
     "SignedIn",
     "TooManyAttemptsError",
     "User",

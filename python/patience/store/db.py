@@ -163,8 +163,13 @@ users = Table(
     Column("password_hash", Text, nullable=False),  # argon2id, with its salt and parameters
     Column("operator", Boolean, nullable=False, server_default="0"),
     Column("created_at", Float, nullable=False),
+    Column("disabled", Boolean, nullable=False, server_default="0"),  # may not sign in
+    Column("deleted_at", Float, nullable=True),  # deleted: no name, no password, kept anonymous
+    Column("last_login_at", Float, nullable=True),
 )
-"""Players' accounts. A password is kept only as its argon2id hash."""
+"""Players' accounts. A password is kept only as its argon2id hash. A deleted account stays
+as an anonymous row (its games and tournament results stand), with neither its name nor a
+password."""
 
 logins = Table(
     "logins",
