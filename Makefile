@@ -36,13 +36,18 @@ serve: $(STAMP)
 	$(BIN)/patience db migrate
 	$(BIN)/patience serve $(ARGS)
 
-# Debian packages the Python tests need: chromium for the browser tests, and the PostgreSQL
+# Debian packages the Python tests need: chromium for the browser tests, the PostgreSQL
 # server binaries (initdb, pg_ctl), with which tests/postgres.py starts a private cluster of
-# its own (the system cluster the package may start on install is never used). Installed
-# when missing if we are root; otherwise make stops and says what to run.
+# its own (the system cluster the package may start on install is never used), and nginx,
+# openssl and systemd-analyze for the deployment's test (tests/test_deploy.py runs an nginx
+# of its own). Installed when missing if we are root; otherwise make stops and says what
+# to run.
 system-deps:
 	@missing=(); \
 	[ -x /usr/bin/chromium ] || missing+=(chromium); \
+	[ -x /usr/sbin/nginx ] || missing+=(nginx); \
+	command -v openssl >/dev/null || missing+=(openssl); \
+	command -v systemd-analyze >/dev/null || missing+=(systemd); \
 	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null \
 	    && compgen -G '/usr/lib/postgresql/*/bin/pg_ctl' >/dev/null || missing+=(postgresql); \
 	if (( $${#missing[@]} )); then \
