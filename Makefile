@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml
 
-.PHONY: help setup system-deps play serve test test-python test-rust test-slow lint format clean
+.PHONY: help setup system-deps play serve wheel test test-python test-rust test-slow lint format clean
 
 help:
 	@echo "make serve      the platform at http://127.0.0.1:8000/ (SQLite in ./patience.sqlite3)"
@@ -14,6 +14,7 @@ help:
 	@echo "make test       lint, Python (API and browser included) and Rust tests"
 	@echo "make lint       ruff, mypy --strict, cargo clippy, cargo fmt, cargo doc"
 	@echo "make test-slow  the large runs kept out of make test"
+	@echo "make wheel      the package to install on a server, in dist/ (docs/deploy.md)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +36,11 @@ play: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/patience db migrate
 	$(BIN)/patience serve $(ARGS)
+
+# The package as one file, its Rust core built in, for a server without a Rust toolchain
+# (docs/deploy.md): pip installs it into a virtual environment there.
+wheel: $(STAMP)
+	$(BIN)/pip wheel --no-deps --wheel-dir dist .
 
 # Debian packages the Python tests need: chromium for the browser tests, the PostgreSQL
 # server binaries (initdb, pg_ctl), with which tests/postgres.py starts a private cluster of

@@ -160,7 +160,7 @@ def pg_dump_command(url: str, target: Path) -> tuple[list[str], dict[str, str]]:
     """
     parsed = make_url(url)
     env = {} if parsed.password is None else {"PGPASSWORD": str(parsed.password)}
-    libpq = parsed.set(drivername="postgresql", password=None)
+    libpq = parsed._replace(drivername="postgresql", password=None)
     dbname = libpq.render_as_string(hide_password=False)
     return ["pg_dump", "--format=custom", f"--file={target}", f"--dbname={dbname}"], env
 

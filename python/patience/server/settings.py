@@ -266,7 +266,7 @@ class Settings(BaseSettings):
     """Addresses (or networks) that may read ``/metrics`` without the token; empty: none."""
     metrics_token: SecretStr | None = None
     """A secret that lets anyone who sends it (``Authorization: Bearer TOKEN``) read
-    ``/metrics``; empty: none, only the addresses of ``metrics_allow``."""
+    ``/metrics``; empty: none, only the addresses of ``PATIENCE_METRICS_ALLOW``."""
 
     @field_validator("trusted_proxies", "metrics_allow")
     @classmethod
