@@ -166,7 +166,7 @@ def pg_dump_command(url: str, target: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def _backup(url: str, target: Path) -> int:
-    from patience.store.db import DatabaseError, backup_sqlite, make_engine, require_migrated
+    from patience.store.db import DatabaseError, backup_sqlite, make_engine
 
     if target.exists():
         raise DatabaseError(f"{target} exists: a backup is written to a new file")
@@ -190,7 +190,6 @@ def _backup(url: str, target: Path) -> int:
         raise DatabaseError(f"no database at {make_url(url).database}: nothing to back up")
     engine = make_engine(url)
     try:
-        require_migrated(engine)
         size = backup_sqlite(engine, target)
     finally:
         engine.dispose()
