@@ -607,7 +607,7 @@ def test_a_solver_process_stays_within_its_memory() -> None:
     from patience.games import new_game
 
     budget = 256
-    pool = SolverPool(workers=1, queue=1, memory_mb=budget)
+    pool = SolverPool(workers=1, queue=1, memory_mb=budget, priority="low")
     try:
         # A Kansas hint searches for its whole budget here; its table is capped to fit.
         position = new_game("kansas", seed=103)
@@ -620,6 +620,25 @@ def test_a_solver_process_stays_within_its_memory() -> None:
         with pytest.raises(PoolFullError):
             asyncio.run(pool.run(os._exit, 3))
         assert asyncio.run(_retrying(pool, sum, [1, 2])) == 3
+    finally:
+        pool.close()
+
+
+def scheduling() -> tuple[int, int]:
+    return os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def test_solver_processes_run_on_idle_cores_only_by_default() -> None:
+    import asyncio
+
+    pool = SolverPool(workers=1, queue=0)
+    try:
+        assert asyncio.run(_retrying(pool, scheduling)) == (os.SCHED_IDLE, 19)
+    finally:
+        pool.close()
+    pool = SolverPool(workers=1, queue=0, priority="low")
+    try:
+        assert asyncio.run(_retrying(pool, scheduling)) == (os.SCHED_OTHER, 19)
     finally:
         pool.close()
 

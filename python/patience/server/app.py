@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             workers=settings.solver_workers,
             queue=settings.solver_queue,
             memory_mb=settings.solver_memory_mb,
+            priority=settings.solver_priority,
         )
         app.state.background = background = Background(store, pool, settings)
         background.start()

@@ -3,11 +3,17 @@ catalog has none, practice hints, and the catalog's background refill.
 
 A solver call takes milliseconds to seconds of a core. Run on the event loop, or in an
 unbounded pool, a few clients asking for Kansas deals would take every core and slow every
-player's moves; so solver work runs in ``workers`` processes of their own, scheduled only
-when a core is otherwise idle (Linux's ``SCHED_IDLE``; elsewhere the lowest priority, nice
-19; the Python part of a solver call, replaying its certificate, never holds the event
-loop's GIL), with at most ``queue`` requests waiting, and a request that finds the pool full
-is refused at once (503 with ``Retry-After``) instead of waiting without bound.
+player's moves; so solver work runs in ``workers`` processes of their own (the Python part
+of a solver call, replaying its certificate, never holds the event loop's GIL), with at
+most ``queue`` requests waiting, and a request that finds the pool full is refused at once
+(503 with ``Retry-After``) instead of waiting without bound.
+
+The solver processes run at ``priority`` (``PATIENCE_SOLVER_PRIORITY``): ``idle``, the
+default, only on a core nothing else wants (Linux's ``SCHED_IDLE``: a move's request that
+wakes the server takes the core back at once, where a process at the lowest ordinary
+priority may keep it for the rest of its time slice); ``low``, the lowest ordinary
+priority (nice 19), for a machine busy with other work, where ``idle`` would leave the
+solver no time at all.
 
 Memory is bounded too (``memory_mb``, ``PATIENCE_SOLVER_MEMORY_MB``): a search's table of
 positions, which is what grows, is capped so that the process stays within the budget (a
@@ -68,14 +74,15 @@ def states_for(memory_mb: int) -> int:
     return max(100_000, (memory_mb - BASE_MB) * 2**20 // BYTES_PER_STATE)
 
 
-def _start_worker(memory_mb: int) -> None:
-    """In each solver process: run only on an otherwise idle core (or at nice 19), cap the
-    searches' tables to the memory budget, and have the kernel refuse data past it."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (OSError, AttributeError):
+def _start_worker(memory_mb: int, priority: str) -> None:
+    """In each solver process: run at ``priority`` (``idle``: only on an otherwise idle
+    core, where Linux can; else nice 19), cap the searches' tables to the memory budget,
+    and have the kernel refuse data past it."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, 0, 19)
+    if priority == "idle":
         with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, 0, 19)
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     cap_states(states_for(memory_mb))
     limit = memory_mb * 2**20
     with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -104,9 +111,16 @@ class SolverPool:
     ``queue`` calls waiting; what they run and return must be picklable."""
 
     def __init__(
-        self, *, workers: int = 1, queue: int = 4, retry_after: int = 2, memory_mb: int = 512
+        self,
+        *,
+        workers: int = 1,
+        queue: int = 4,
+        retry_after: int = 2,
+        memory_mb: int = 512,
+        priority: str = "idle",
     ) -> None:
         self._memory_mb = memory_mb
+        self._priority = priority
         self._executor = self._new_executor(workers)
         self._workers = workers
         self._slots = threading.BoundedSemaphore(workers + queue)
@@ -119,7 +133,7 @@ class SolverPool:
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),  # no copy of the server's threads
             initializer=_start_worker,
-            initargs=(self._memory_mb,),
+            initargs=(self._memory_mb, self._priority),
             max_tasks_per_child=MAX_TASKS_PER_PROCESS,
         )
 

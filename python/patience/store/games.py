@@ -208,6 +208,15 @@ class GameStore:
         if self._writer is None:
             self._writer = Writer(self._engine)
 
+    def _transaction(self, job: Callable[[Connection], Any]) -> Any:
+        """Run ``job`` in a transaction: the writing thread's when it runs (one writer in
+        this process: on SQLite two would take turns at the lock, the second sleeping a
+        millisecond or more), else one of this thread's; its value."""
+        if self._writer is not None:
+            return self._writer.run(job)
+        with self._engine.begin() as connection:
+            return job(connection)
+
     def close(self) -> None:
         """Commit the moves submitted, and stop the writing thread."""
         if self._writer is not None:
@@ -334,8 +343,10 @@ class GameStore:
         ``difficulty`` if given, claimed for the game ``game_id``; None when the catalog has
         none."""
         tiers = None if difficulty is None else DIFFICULTIES[difficulty]
-        with self._engine.begin() as connection:
-            return take(connection, name, variant, game_id, tiers)
+        taken: Taken | None = self._transaction(
+            lambda connection: take(connection, name, variant, game_id, tiers)
+        )
+        return taken
 
     def certify(self, name: str, variant: dict[str, object]) -> int:
         """A fresh seed whose deal the solver proved winnable (its certificate replayed), in
@@ -368,8 +379,11 @@ class GameStore:
     def add_to_catalog(self, name: str, variant: dict[str, object], deal: Certified) -> bool:
         """Add a certified deal to the catalog (the server's background refill); whether it
         was new."""
-        with self._engine.begin() as connection:
-            return add(connection, name, variant, deal, at=self._clock())
+        at = self._clock()
+        added: bool = self._transaction(
+            lambda connection: add(connection, name, variant, deal, at=at)
+        )
+        return added
 
     def start(
         self,
@@ -451,29 +465,30 @@ class GameStore:
             user_id=user_id,
             sealed_until=sealed_until,
         )
-        with self._engine.begin() as connection:
-            connection.execute(
-                insert(sessions).values(
-                    id=live.id,
-                    token_hash=live.token_hash,
-                    game=name,
-                    variant=json.dumps(game.variant),
-                    deal=" ".join(str(card) for card in game.deal),
-                    seed=str(seed),
-                    mode=mode,
-                    certified=certified,
-                    tier=tier,
-                    user_id=user_id,
-                    address=None if user_id is not None or address is None else _hash(address),
-                    sealed_until=sealed_until,
-                    time_limit=live.session.time_limit,
-                    created_at=live.session.log[0].at,
-                )
-            )
-            start = live.session.log[0]
-            connection.execute(
-                insert(events).values(session_id=live.id, seq=0, kind=start.kind, at=start.at)
-            )
+        row = {
+            "id": live.id,
+            "token_hash": live.token_hash,
+            "game": name,
+            "variant": json.dumps(game.variant),
+            "deal": " ".join(str(card) for card in game.deal),
+            "seed": str(seed),
+            "mode": mode,
+            "certified": certified,
+            "tier": tier,
+            "user_id": user_id,
+            "address": None if user_id is not None or address is None else _hash(address),
+            "sealed_until": sealed_until,
+            "time_limit": live.session.time_limit,
+            "created_at": live.session.log[0].at,
+        }
+        start = live.session.log[0]
+        first = {"session_id": live.id, "seq": 0, "kind": start.kind, "at": start.at}
+
+        def write(connection: Connection) -> None:
+            connection.execute(insert(sessions).values(**row))
+            connection.execute(insert(events).values(**first))
+
+        self._transaction(write)
         live.saved = 1
         self._keep(live)
         return live, token
@@ -962,7 +977,8 @@ class GameStore:
     def beat(self, server: str, *, started: bool = False) -> None:
         """Write down that process ``server`` answers now (its heartbeat)."""
         now = self._clock()
-        with self._engine.begin() as connection:
+
+        def write(connection: Connection) -> None:
             if started:
                 connection.execute(
                     insert(heartbeats).values(server=server, started_at=now, beat_at=now)
@@ -971,6 +987,8 @@ class GameStore:
                 connection.execute(
                     update(heartbeats).where(heartbeats.c.server == server).values(beat_at=now)
                 )
+
+        self._transaction(write)
 
     def credit_outage(self, *, stale_after: float) -> Outage | None:
         """At a process's start: when no server has written a heartbeat for ``stale_after``

@@ -1,5 +1,5 @@
-"""One thread that commits the server's moves, several requests' rows in one transaction
-(a group commit), so that the event loop never waits for the database's commit.
+"""One thread that commits the server's writes, several requests' in one transaction (a
+group commit), so that the event loop never waits for the database's commit.
 
 A move is written before it is answered, and a durable commit waits for the disk (an
 fsync on SQLite with ``synchronous=FULL``, the WAL's flush on PostgreSQL): 0.2 ms on a quiet
@@ -8,18 +8,24 @@ loop, every other player's request waits behind it; made here, the loop goes on 
 while the disk works, and the moves that arrive meanwhile share the next commit instead of
 each waiting for its own.
 
-A job is a function of an open transaction. If a batch fails on a unique key (another
-server process wrote a game's next event first), each job of it is tried again in a
-transaction of its own, so that only the one that conflicts fails.
+The server's other frequent writes (a new game, a catalog deal claimed, the heartbeat) go
+through the same thread: on SQLite, two writers in one process would take turns at the
+database's lock, and SQLite's busy handler makes the second sleep a millisecond or more.
+
+A job is a function of an open transaction; its value is the future's. If a batch fails
+(a unique key: another server process wrote a game's next event first; or any other
+error), each of its jobs is tried again in a transaction of its own, so that only the
+one that fails fails.
 
 >>> from sqlalchemy import create_engine, text
 >>> engine = create_engine("sqlite://")
 >>> writer = Writer(engine)
->>> writer.submit(lambda c: c.execute(text("CREATE TABLE t (x INTEGER)"))).result()
+>>> writer.submit(lambda c: c.execute(text("CREATE TABLE t (x INTEGER)"))).result() is not None
+True
 >>> futures = [writer.submit(lambda c, x=x: c.execute(text(f"INSERT INTO t VALUES ({x})")))
 ...            for x in range(3)]
->>> [future.result() for future in futures]
-[None, None, None]
+>>> writer.submit(lambda c: c.execute(text("SELECT sum(x) FROM t")).scalar()).result()
+3
 >>> writer.close()
 """
 
@@ -29,14 +35,14 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Any
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 
 __all__ = ["Job", "Writer"]
 
-Job = Callable[[Connection], None]
-"""Statements to run in the writer's transaction."""
+Job = Callable[[Connection], Any]
+"""Statements to run in the writer's transaction; what it returns is the future's value."""
 
 MAX_BATCH = 128
 """Jobs committed together at most."""
@@ -47,19 +53,24 @@ class Writer:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
-        self._jobs: queue.SimpleQueue[tuple[Job, Future[None]] | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Job, Future[Any]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="writer", daemon=True)
         self._closed = False
         self._thread.start()
 
-    def submit(self, job: Job) -> Future[None]:
+    def submit(self, job: Job) -> Future[Any]:
         """Run ``job`` in the next transaction; the future is done once it is committed
-        (or holds the exception it raised)."""
+        (with the job's value) or failed (with its exception)."""
         if self._closed:
             raise RuntimeError("the writer is closed")
-        future: Future[None] = Future()
+        future: Future[Any] = Future()
         self._jobs.put((job, future))
         return future
+
+    def run(self, job: Job) -> Any:
+        """Run ``job`` in the next transaction and wait for its commit (from a thread that
+        may wait: never the event loop's); its value, or its exception raised."""
+        return self.submit(job).result()
 
     def close(self) -> None:
         """Commit what was submitted, then stop the thread."""
@@ -88,21 +99,30 @@ class Writer:
             if stop:
                 return
 
-    def _commit(self, batch: list[tuple[Job, Future[None]]]) -> None:
+    def _commit(self, batch: list[tuple[Job, Future[Any]]]) -> None:
+        batch = [(job, future) for job, future in batch if future.set_running_or_notify_cancel()]
+        if not batch:
+            return
+        values = []
         try:
             with self._engine.begin() as connection:
                 for job, _ in batch:
-                    job(connection)
-        except IntegrityError as error:
+                    values.append(job(connection))
+        except Exception as error:
             if len(batch) == 1:
                 batch[0][1].set_exception(error)
             else:
-                for one in batch:  # each alone: only the job that conflicts fails
-                    self._commit([one])
+                for job, future in batch:  # each alone: only the job that fails fails
+                    self._alone(job, future)
             return
-        except Exception as error:  # the database is away: every job of the batch fails
-            for _, future in batch:
-                future.set_exception(error)
-            return
-        for _, future in batch:
-            future.set_result(None)
+        for (_, future), value in zip(batch, values, strict=True):
+            future.set_result(value)
+
+    def _alone(self, job: Job, future: Future[Any]) -> None:
+        try:
+            with self._engine.begin() as connection:
+                value = job(connection)
+        except Exception as error:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
