@@ -65,11 +65,11 @@ def start(
     ``timeout`` seconds, with the child's error output.
     """
     url = f"sqlite:///{database}" if isinstance(database, Path) else database
+    environ = NO_RATE_LIMITS | os.environ | {"PATIENCE_DATABASE_URL": url} | env
     if migrate:
         from patience.store.db import migrate_url
 
-        migrate_url(url)
-    environ = NO_RATE_LIMITS | os.environ | {"PATIENCE_DATABASE_URL": url} | env
+        migrate_url(environ["PATIENCE_DATABASE_URL"])
     # A file, not a pipe: a pipe nobody reads would stop a long-running server once full.
     # The child keeps its own handle on it when this one closes.
     with tempfile.TemporaryFile() as temporary:
