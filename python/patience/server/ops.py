@@ -41,7 +41,7 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from patience.store.catalog import counts
-from patience.store.db import DatabaseError, outages, require_migrated
+from patience.store.db import DatabaseError, NotMigratedError, outages, require_migrated
 
 from .http import ASGIApp, Message, Receive, Scope, Send
 from .logs import ACCESS
@@ -126,7 +126,8 @@ def readyz(request: Request) -> Response:
         status = require_migrated(engine)
     except DatabaseError as error:
         log.warning("not ready: %s", error)
-        reason = "the database is not migrated" if "migrat" in str(error) else "no database"
+        migrated = not isinstance(error, NotMigratedError)
+        reason = "the database does not answer" if migrated else "the database is not migrated"
         return JSONResponse({"status": "not ready", "reason": reason}, status_code=503)
     return JSONResponse({"status": "ready", "migration": status.head})
 
