@@ -13,7 +13,7 @@ default, only on a core nothing else wants (Linux's ``SCHED_IDLE``: a move's req
 wakes the server takes the core back at once, where a process at the lowest ordinary
 priority may keep it for the rest of its time slice); ``low``, the lowest ordinary
 priority (nice 19), for a machine busy with other work, where ``idle`` would leave the
-solver no time at all.
+solver no time at all; ``normal``, the server's own.
 
 Memory is bounded too (``memory_mb``, ``PATIENCE_SOLVER_MEMORY_MB``): a search's table of
 positions, which is what grows, is capped so that the process stays within the budget (a
@@ -76,10 +76,11 @@ def states_for(memory_mb: int) -> int:
 
 def _start_worker(memory_mb: int, priority: str) -> None:
     """In each solver process: run at ``priority`` (``idle``: only on an otherwise idle
-    core, where Linux can; else nice 19), cap the searches' tables to the memory budget,
-    and have the kernel refuse data past it."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, 0, 19)
+    core, where Linux can, else nice 19; ``low``: nice 19; ``normal``: as started), cap
+    the searches' tables to the memory budget, and have the kernel refuse data past it."""
+    if priority != "normal":
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, 0, 19)
     if priority == "idle":
         with contextlib.suppress(OSError, AttributeError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

@@ -217,10 +217,10 @@ class Settings(BaseSettings):
     solver_memory_mb: int = Field(default=512, ge=256)
     """The most memory (MiB) a solver process may hold: a search's table is capped to fit
     (one that fills it stops undecided), and the kernel refuses the process more data."""
-    solver_priority: Literal["idle", "low"] = "idle"
+    solver_priority: Literal["idle", "low", "normal"] = "idle"
     """When the solver processes run: ``idle``, only on a core nothing else wants (moves
     always first); ``low``, at the lowest ordinary priority (nice 19), for a machine busy
-    with other work, where ``idle`` would leave them no time."""
+    with other work, where ``idle`` would leave them no time; ``normal``, as the server."""
     catalog_refill: int = Field(default=20, ge=0)
     """Unused certified deals kept in the catalog for each game and variant, refilled in the
     background when the solver pool is idle (0: no refill). With several processes one
