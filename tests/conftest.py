@@ -3,7 +3,8 @@
 Hypothesis profiles (``ci`` is used when CI is set), and databases: ``postgres_url`` (a
 private PostgreSQL cluster for the session, see ``postgres.py``), ``fresh_postgres_url``
 (a new empty PostgreSQL database per test) and ``database_url`` (each test run twice, on a
-fresh SQLite file and on a fresh PostgreSQL database).
+fresh SQLite file and on a fresh PostgreSQL database, migrated as ``patience db migrate``
+does).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import postgres
+from patience.store.db import migrate_url
 
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.register_profile(
@@ -67,8 +69,11 @@ def fresh_postgres_url(postgres_cluster: postgres.Cluster) -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """SQLAlchemy URL of a fresh, empty database: a SQLite file, then PostgreSQL."""
+    """SQLAlchemy URL of a fresh database, migrated and empty: a SQLite file, then
+    PostgreSQL."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'patience.sqlite3'}"
-    url: str = request.getfixturevalue("fresh_postgres_url")
+        url = f"sqlite:///{tmp_path / 'patience.sqlite3'}"
+    else:
+        url = request.getfixturevalue("fresh_postgres_url")
+    migrate_url(url)
     return url

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
-from sqlalchemy.exc import OperationalError
 
 from patience.cli_deals import catalog_figure
 from patience.dealkey import DealKey
@@ -34,7 +33,7 @@ from patience.rating import (
 )
 from patience.server import Settings, create_app
 from patience.store.catalog import Certified, add, counts, generate
-from patience.store.db import deals, make_engine, migrate
+from patience.store.db import deals, make_engine, migrate, migrate_url
 
 GOLF_WRAP = {"wrap": True}
 
@@ -104,14 +103,12 @@ def test_a_killed_job_run_again_ends_with_the_same_catalog(
     env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
     command = [sys.executable, "-m", "patience.cli", "deals", "generate", "golf", "--wrap"]
     options = ["--count", "8", "--stream", "5", "--jobs", "1", "--chunk", "2", "--quiet"]
+    migrate_url(f"sqlite:///{database}")
     job = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL)
     killed = make_engine(f"sqlite:///{database}")
     deadline = time.monotonic() + 900  # a deadline: the job writes its first chunk in seconds
     while time.monotonic() < deadline and job.poll() is None:
-        try:
-            written = len(catalog_of(killed))
-        except OperationalError:  # not migrated yet
-            written = 0
+        written = len(catalog_of(killed))
         if 2 <= written < 8:
             job.send_signal(signal.SIGKILL)
             break

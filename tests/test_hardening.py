@@ -14,7 +14,6 @@ import select
 import socket
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from fastapi.testclient import TestClient
 from patience.server import Settings, create_app, launch
 from patience.server.http import CONTENT_SECURITY_POLICY, TokenBuckets, json_problem
 from patience.server.settings import Rate
+from patience.store.db import migrate_url
 
 STATIC = Path(__file__).parents[1] / "python" / "patience" / "server" / "static"
 SECURITY = {
@@ -40,8 +40,9 @@ UNLIMITED = {"rate_starts": None, "rate_hints": None, "rate_moves": None, "rate_
 
 def _settings(tmp_path: Path, **changes: Any) -> Settings:
     # No background refill of the catalog: its solver work is not what these tests measure.
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=0)
-    return replace(settings, **changes)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    return Settings(database_url=url, catalog_refill=0, **changes)
 
 
 @pytest.fixture

@@ -351,6 +351,10 @@ def test_the_first_operator_is_made_on_the_command_line(tmp_path: Any) -> None:
     url = f"sqlite:///{tmp_path / 'players.sqlite3'}"
     command = [sys.executable, "-m", "patience.cli", "users", "create", "Root Admin", "--operator"]
     env = {"PATIENCE_DATABASE_URL": url, "PATH": "/usr/bin:/bin"}
+    migrated = subprocess.run(
+        [sys.executable, "-m", "patience.cli", "db", "migrate"], capture_output=True, env=env
+    )
+    assert migrated.returncode == 0, migrated.stderr
     made = subprocess.run(command, input=PASSWORD + "\n", capture_output=True, text=True, env=env)
     assert made.returncode == 0, made.stderr
     assert "operator Root Admin created" in made.stdout

@@ -29,7 +29,7 @@ from patience.catalog import public_seed_stream
 from patience.dealkey import DealKey, DealKeyError
 from patience.server import Settings, create_app
 from patience.store.catalog import Certified, add, generate, take, unused
-from patience.store.db import deals, make_engine, migrate
+from patience.store.db import deals, make_engine, migrate, migrate_url
 from patience.store.games import GameStore
 
 GOLF_WRAP = {"wrap": True}
@@ -172,6 +172,7 @@ def test_the_generate_command_draws_from_the_key_and_a_done_job_returns_at_once(
     key = DealKey.load(key_file)
     assert key.fingerprint in shown.stdout
     assert key.secret.hex() not in shown.stdout + shown.stderr
+    migrate_url(f"sqlite:///{database}")
     options = ["generate", "golf", "--wrap", "--jobs", "1", "--quiet"]
     made = deals_cli(database, key_file, *options, "--count", "3")
     assert made.returncode == 0, made.stderr
@@ -318,7 +319,9 @@ def test_the_server_never_reads_the_deal_key(tmp_path: Path) -> None:
     saved = os.environ.get("PATIENCE_DEAL_KEY_FILE")
     os.environ["PATIENCE_DEAL_KEY_FILE"] = str(key)
     try:
-        settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", catalog_refill=0)
+        url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        migrate_url(url)
+        settings = Settings(database_url=url, catalog_refill=0)
         with TestClient(create_app(settings)) as client:
             started = client.post("/api/sessions", json={"game": "golf", "variant": GOLF_WRAP})
             assert started.status_code == 201

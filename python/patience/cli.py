@@ -10,12 +10,10 @@ the rest); a reader that stops reading (``| head``) or Ctrl-C ends it quietly.
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import os
 import secrets
 import signal
-import socket
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -26,6 +24,8 @@ from patience.batch import solve_seeds, summarise
 from patience.cli_deals import add_commands as add_catalog_commands
 from patience.cli_deals import run_command as run_catalog_command
 from patience.cli_deals import variant_from
+from patience.cli_ops import add_commands as add_ops_commands
+from patience.cli_ops import run_db_command, run_settings_command
 from patience.cli_tournaments import add_commands as add_tournament_commands
 from patience.cli_tournaments import run_command as run_tournament_command
 from patience.cli_users import add_commands as add_user_commands
@@ -153,7 +153,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=cli_types.port, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--workers",
+        type=cli_types.positive,
+        help="server processes (default 1; more need PostgreSQL)",
+    )
     add_user_commands(commands)
+    add_ops_commands(commands)
     add_tournament_commands(commands)
     return parser
 
@@ -319,71 +325,19 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def _listener(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host`` and ``port``, or OSError saying why there is none."""
-    if not 1 <= port <= 65535:  # getaddrinfo would take 99999 for 34463
-        raise OSError("a port is a whole number from 1 to 65535")
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
-    except socket.gaierror as error:
-        raise OSError(f"no such address: {error.strerror}") from None
-    listener = socket.socket(family, kind, proto)
-    try:
-        # a restarted server takes its port back at once, even with connections of the
-        # last one still closing; two servers still cannot listen on one port
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(address)
-        listener.listen(2048)
-    except OSError as error:
-        listener.close()
-        if error.errno == errno.EADDRINUSE:
-            raise OSError("the port is in use (is a server already running there?)") from None
-        raise OSError(error.strerror or str(error)) from None
-    listener.set_inheritable(True)
-    return listener
-
-
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import dataclasses
+    from patience.server.serve import ServeError, serve
+    from patience.server.settings import Settings, SettingsError
 
-    import uvicorn
-
-    from patience.cli_deals import database_in_use
-    from patience.server import Settings, create_app
-    from patience.server.connections import HeadDeadlineProtocol
-
-    settings = Settings.from_env()
-    settings = dataclasses.replace(
-        settings, host=args.host or settings.host, port=args.port or settings.port
-    )
-    shown = f"[{settings.host}]" if ":" in settings.host else settings.host
-    address = f"http://{shown}:{settings.port}/"
+    given = {
+        name: value
+        for name, value in (("host", args.host), ("port", args.port), ("workers", args.workers))
+        if value is not None
+    }
     try:
-        listener = _listener(settings.host, settings.port)
-    except OSError as error:
-        return _fail(f"cannot listen on {address}: {error}")
-    config = uvicorn.Config(
-        create_app(settings),
-        log_level="warning",
-        access_log=False,  # warnings only: a line per request is not logged, so not made
-        # h11, not httptools: httptools reads headers of any size; h11 refuses (400) a
-        # request whose line and headers pass the limit before it reaches the application;
-        # and with a deadline for them, which neither has (patience.server.connections)
-        http=HeadDeadlineProtocol,
-        h11_max_incomplete_event_size=settings.max_header_bytes,
-    )
-    database = database_in_use(settings.database_url)
-
-    class Server(uvicorn.Server):
-        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-            await super().startup(sockets)
-            if self.started and not self.should_exit:  # the application is up: say so
-                print(f"patience: serving on {address} (database {database})", file=sys.stderr)
-
-    with listener:
-        Server(config).run(sockets=[listener])
+        serve(Settings.from_env(None, **given))
+    except (SettingsError, ServeError) as error:
+        return _fail(str(error))
     return 0
 
 
@@ -397,12 +351,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "deals": _cmd_deals,
         "serve": _cmd_serve,
         "users": run_user_command,
+        "db": run_db_command,
+        "settings": run_settings_command,
         "tournament": run_tournament_command,
     }
+    from patience.server.settings import SettingsError
+    from patience.store.db import DatabaseError
+
     try:
         status = handlers[args.command](args)
         sys.stdout.flush()  # a reader gone away is found here, not at exit
-    except PatienceError as error:
+    except (PatienceError, SettingsError, DatabaseError) as error:  # no traceback for these
         return _fail(str(error))
     except BrokenPipeError:
         # The reader of the output stopped reading (``patience deals export | head -2``):

@@ -153,31 +153,23 @@ def database_in_use(url: str) -> str:
     return parsed.render_as_string(hide_password=True)
 
 
-def open_database(*, create: bool = False) -> Engine:
-    """The database the server uses (``PATIENCE_DATABASE_URL``), migrated, named on
-    standard error. A SQLite file that does not exist is made only when ``create`` (for a
-    command that fills a new database); otherwise it is refused, since an empty database
-    made in the wrong folder would only hide where the real one is."""
+def open_database() -> Engine:
+    """The database the server uses (``PATIENCE_DATABASE_URL``), named on standard error,
+    which must exist and be migrated (``patience db migrate``, a step of its own): a
+    :class:`patience.store.db.DatabaseError` says what to run otherwise (a SQLite file
+    made empty in the wrong folder would only hide where the real one is), and a
+    :class:`patience.server.settings.SettingsError` a bad setting."""
     from patience.server import Settings
-    from patience.store.db import make_engine, migrate
+    from patience.server.serve import ServeError, check_database
+    from patience.store.db import DatabaseError, make_engine
 
-    url = Settings.from_env().database_url
-    name = database_in_use(url)
-    parsed = make_url(url)
-    if (
-        not create
-        and parsed.get_backend_name() == "sqlite"
-        and parsed.database not in (None, "", ":memory:")
-        and not Path(parsed.database).exists()
-    ):
-        raise PatienceError(
-            f"no database at {name}: run this where the server runs (it keeps "
-            "patience.sqlite3 in its folder), or set PATIENCE_DATABASE_URL to its database"
-        )
-    print(f"patience: database {name}", file=sys.stderr)
-    engine = make_engine(url)
-    migrate(engine)
-    return engine
+    settings = Settings.from_env()
+    print(f"patience: database {database_in_use(settings.database_url)}", file=sys.stderr)
+    try:
+        check_database(settings)
+    except ServeError as error:
+        raise DatabaseError(str(error)) from None
+    return make_engine(settings.database_url)
 
 
 def describe(name: str, variant: Mapping[str, object]) -> str:
@@ -234,7 +226,7 @@ def _generate(args: argparse.Namespace) -> int:
 
     variant = variant_from(args, GAMES[args.game])
     key = deal_key()
-    engine = open_database(create=True)
+    engine = open_database()
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),

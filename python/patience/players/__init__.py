@@ -2,12 +2,15 @@
 (:mod:`.accounts`), and what a player has played (:mod:`.history`)."""
 
 from .accounts import (
+    Account,
     AccountError,
     Accounts,
     BadCredentialsError,
     BusyError,
+    DisabledError,
     LoginLimits,
     NameTakenError,
+    NoSuchAccountError,
     PasswordHashing,
     SignedIn,
     TooManyAttemptsError,
@@ -16,12 +19,15 @@ from .accounts import (
 )
 
 __all__ = [
+    "Account",
     "AccountError",
     "Accounts",
     "BadCredentialsError",
     "BusyError",
+    "DisabledError",
     "LoginLimits",
     "NameTakenError",
+    "NoSuchAccountError",
     "PasswordHashing",
     "SignedIn",
     "TooManyAttemptsError",

@@ -44,6 +44,13 @@ passwords than the limits allow. A refused attempt is answered
 - *Sign-ups*: 10 an hour from one address (``sign_ups_per_hour``), counted in the
   database before the password is hashed; the operator's command line is not limited.
 
+Operators administer accounts (``patience users`` and the operator page): list and show
+them, disable and enable (a disabled account cannot sign in, and its signed-in sessions
+end), rename, reset a password, promote to operator and demote, and delete. A deleted
+account keeps no name and no password: its row stays, anonymous, so that its finished
+games and tournament results stand (a tournament's standings and published verification
+do not change) without saying whose they were.
+
 >>> check_name("  Ada Lovelace ")
 'Ada Lovelace'
 >>> check_name("a")
@@ -63,26 +70,30 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, Engine, and_, delete, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, and_, case, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from patience.errors import PatienceError
-from patience.store.db import devices, login_attempts, logins, sign_ups, users
+from patience.store.db import devices, login_attempts, logins, sessions, sign_ups, users
 from patience.text import visible_name
 
 __all__ = [
+    "Account",
     "AccountError",
     "Accounts",
     "BadCredentialsError",
     "BusyError",
+    "DisabledError",
     "LoginLimits",
     "NameTakenError",
+    "NoSuchAccountError",
     "PasswordHashing",
     "SignedIn",
     "TooManyAttemptsError",
@@ -112,6 +123,14 @@ class BadCredentialsError(AccountError):
     """No account of that name, or not its password (the two are not told apart)."""
 
 
+class DisabledError(AccountError):
+    """The account is disabled by an operator: it may not sign in."""
+
+
+class NoSuchAccountError(AccountError):
+    """No account has that name (or id)."""
+
+
 class TooManyAttemptsError(AccountError):
     """Too many failed log-ins (or sign-ups) lately from this client, for this account or
     from this address: try again in ``retry_after`` seconds."""
@@ -138,6 +157,36 @@ class User:
     name: str
     operator: bool
     created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account as an operator sees it: the player's, with its state, last log-in,
+    finished games and signed-in sessions (never its password's hash)."""
+
+    id: str
+    name: str
+    operator: bool
+    disabled: bool
+    deleted: bool
+    created_at: float
+    last_login_at: float | None
+    games: int
+    sessions: int
+
+    def to_json(self) -> dict[str, object]:
+        """As the operator's API and ``patience users list --json`` give it."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "operator": self.operator,
+            "disabled": self.disabled,
+            "deleted": self.deleted,
+            "created_at": self.created_at,
+            "last_login_at": self.last_login_at,
+            "games": self.games,
+            "sessions": self.sessions,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +388,14 @@ def csrf_token(token: str) -> str:
     return hmac.new(token.encode(), b"patience csrf", hashlib.sha256).hexdigest()
 
 
+SESSION_CACHE_SECONDS = 2.0
+"""How long a signed-in session, once looked up, is taken as it was without asking the
+database again: a log-out, a disabled or deleted account or a password change in this
+process ends the session at once; in another server process within this time."""
+
+SESSION_CACHE_SIZE = 20_000
+"""Signed-in sessions remembered at most (the least recently used are forgotten)."""
+
 DEVICE_DAYS = 365.0
 """How long a device stays known to an account without logging in to it."""
 
@@ -404,6 +461,10 @@ class Accounts:
         self._dummy: str | None = None
         self._dummy_lock = threading.Lock()
         self._pruned = -math.inf
+        # Signed-in sessions seen lately: a request's session is looked up in the database
+        # at most once every SESSION_CACHE_SECONDS (the event loop answers moves meanwhile).
+        self._seen: OrderedDict[str, tuple[User, float, float]] = OrderedDict()
+        self._seen_lock = threading.Lock()
 
     @property
     def hashing(self) -> PasswordHashing:
@@ -450,18 +511,23 @@ class Accounts:
         self, name: str, password: str, *, address: str, device: str | None = None
     ) -> SignedIn:
         """Sign in by name and password from ``address``, with the browser's device token
-        if it has one: :class:`BadCredentialsError` for a wrong name or password,
-        :class:`TooManyAttemptsError` past the limits (nothing checked then),
+        if it has one: :class:`BadCredentialsError` for a wrong name or password (a deleted
+        account has neither), :class:`DisabledError` for a disabled account's right
+        password, :class:`TooManyAttemptsError` past the limits (nothing checked then),
         :class:`BusyError` when hashing is full (nothing counted then)."""
         key = name_key(name)[:32]
         with self._engine.connect() as connection:
             row = connection.execute(select(users).where(users.c.name_key == key)).first()
+        if row is not None and row.deleted_at is not None:
+            row = None
         known = None if row is None or not device else self._known_device(row.id, device)
         attempt = self._claim(key, address, known)
         right = self._check(attempt, None if row is None else row.password_hash, password)
         if row is None or not right:
             raise BadCredentialsError("no account of that name has that password")
         self._succeeded(attempt)
+        if row.disabled:
+            raise DisabledError("this account is disabled: ask an operator")
         user = _user(row)
         if self._hashing.needs_rehash(row.password_hash):
             with contextlib.suppress(BusyError):  # next time, then
@@ -482,8 +548,8 @@ class Accounts:
             raise BadCredentialsError("the old password is not right")
         self._succeeded(attempt)
         self._set_password(user.id, new)
+        self._end_sessions(user.id)
         with self._engine.begin() as connection:
-            connection.execute(delete(logins).where(logins.c.user_id == user.id))
             connection.execute(delete(devices).where(devices.c.user_id == user.id))
 
     def _name_free(self, name: str) -> None:
@@ -516,19 +582,55 @@ class Accounts:
     # -- signed-in sessions ---------------------------------------------------------
 
     def session(self, token: str) -> User | None:
-        """The account signed in by cookie token ``token``, unless it expired or was ended."""
+        """The account signed in by cookie token ``token``, unless it expired, was ended,
+        or the account is disabled. Looked up in the database at most once every
+        :data:`SESSION_CACHE_SECONDS` a session."""
+        key = _hash(token)
         now = self._clock()
+        checked = time.monotonic()
+        with self._seen_lock:
+            seen = self._seen.get(key)
+            if seen is not None:
+                user, expires_at, looked = seen
+                if checked - looked < SESSION_CACHE_SECONDS and now < expires_at:
+                    self._seen.move_to_end(key)
+                    return user
+                del self._seen[key]
         with self._engine.connect() as connection:
             row = connection.execute(
-                select(users)
+                select(users, logins.c.expires_at.label("login_expires"))
                 .join(logins, logins.c.user_id == users.c.id)
-                .where(and_(logins.c.token_hash == _hash(token), logins.c.expires_at > now))
+                .where(
+                    and_(
+                        logins.c.token_hash == key,
+                        logins.c.expires_at > now,
+                        users.c.disabled.is_(False),
+                    )
+                )
             ).first()
-        return None if row is None else _user(row)
+        if row is None:
+            return None
+        user = _user(row)
+        with self._seen_lock:
+            self._seen[key] = (user, row.login_expires, checked)
+            while len(self._seen) > SESSION_CACHE_SIZE:
+                self._seen.popitem(last=False)
+        return user
+
+    def _forget_sessions(self, user_id: str | None = None, token_hash: str | None = None) -> None:
+        """Forget the remembered sessions of ``user_id`` (or the one of ``token_hash``)."""
+        with self._seen_lock:
+            for key in [
+                key
+                for key, (user, _, _) in self._seen.items()
+                if key == token_hash or (user_id is not None and user.id == user_id)
+            ]:
+                del self._seen[key]
 
     def log_out(self, token: str) -> None:
         """End the signed-in session of ``token`` (nothing if there is none). The browser
         stays a known device of the account."""
+        self._forget_sessions(token_hash=_hash(token))
         with self._engine.begin() as connection:
             connection.execute(delete(logins).where(logins.c.token_hash == _hash(token)))
 
@@ -542,6 +644,7 @@ class Accounts:
         now = self._clock()
         expires = now + self._session_seconds
         with self._engine.begin() as connection:
+            connection.execute(update(users).where(users.c.id == user.id).values(last_login_at=now))
             connection.execute(delete(logins).where(logins.c.expires_at <= now))
             connection.execute(
                 insert(logins).values(
@@ -549,6 +652,193 @@ class Accounts:
                 )
             )
         return SignedIn(user, token, csrf_token(token), expires, device)
+
+    # -- administration -------------------------------------------------------------
+
+    def _accounts_query(self) -> Any:
+        now = self._clock()
+        games = (
+            select(func.count())
+            .where(and_(sessions.c.user_id == users.c.id, sessions.c.ended_at.is_not(None)))
+            .scalar_subquery()
+        )
+        signed_in = (
+            select(func.count())
+            .where(and_(logins.c.user_id == users.c.id, logins.c.expires_at > now))
+            .scalar_subquery()
+        )
+        return select(
+            users.c.id,
+            users.c.name,
+            users.c.operator,
+            users.c.disabled,
+            users.c.deleted_at,
+            users.c.created_at,
+            users.c.last_login_at,
+            games.label("games"),
+            signed_in.label("signed_in"),
+        )
+
+    @staticmethod
+    def _account(row: Any) -> Account:
+        return Account(
+            row.id,
+            row.name,
+            bool(row.operator),
+            bool(row.disabled),
+            row.deleted_at is not None,
+            row.created_at,
+            row.last_login_at,
+            int(row.games),
+            int(row.signed_in),
+        )
+
+    def accounts(
+        self,
+        *,
+        search: str = "",
+        deleted: bool = False,
+        offset: int = 0,
+        limit: int = 100,
+    ) -> tuple[list[Account], int]:
+        """A page of the accounts by name (those whose name holds ``search``, compared as
+        names are), with the deleted ones if ``deleted``; and how many there are in all."""
+        where: Any = users.c.deleted_at.is_(None) if not deleted else users.c.id.is_not(None)
+        if search.strip():
+            where = and_(where, users.c.name_key.contains(name_key(search), autoescape=True))
+        with self._engine.connect() as connection:
+            total = connection.execute(select(func.count()).select_from(users).where(where))
+            count = int(total.scalar_one())
+            rows = connection.execute(
+                self._accounts_query()
+                .where(where)
+                .order_by(case((users.c.deleted_at.is_(None), 0), else_=1), users.c.name_key)
+                .offset(offset)
+                .limit(limit)
+            ).all()
+        return [self._account(row) for row in rows], count
+
+    def account(self, user_id: str) -> Account:
+        """The account ``user_id`` (:class:`NoSuchAccountError` if there is none)."""
+        with self._engine.connect() as connection:
+            row = connection.execute(self._accounts_query().where(users.c.id == user_id)).first()
+        if row is None:
+            raise NoSuchAccountError("no such account")
+        return self._account(row)
+
+    def find(self, name: str) -> Account:
+        """The account named ``name`` (compared as names are); :class:`NoSuchAccountError`
+        if there is none."""
+        with self._engine.connect() as connection:
+            row = connection.execute(
+                self._accounts_query().where(users.c.name_key == name_key(name)[:32])
+            ).first()
+        if row is None:
+            raise NoSuchAccountError(f"no account is named {name.strip()[:40]!r}")
+        return self._account(row)
+
+    def _change(self, user_id: str, **values: Any) -> Account:
+        """Set ``values`` on the live (not deleted) account ``user_id``."""
+        with self._engine.begin() as connection:
+            done = connection.execute(
+                update(users)
+                .where(and_(users.c.id == user_id, users.c.deleted_at.is_(None)))
+                .values(**values)
+            ).rowcount
+        if not done:
+            raise NoSuchAccountError("no such account (or it was deleted)")
+        return self.account(user_id)
+
+    def _end_sessions(self, user_id: str) -> None:
+        """End every signed-in session of ``user_id``, in every server process (within
+        :data:`SESSION_CACHE_SECONDS` in the others)."""
+        self._forget_sessions(user_id=user_id)
+        with self._engine.begin() as connection:
+            connection.execute(delete(logins).where(logins.c.user_id == user_id))
+
+    def _forget_attempts(self, name: str) -> None:
+        """Forget the log-in attempts on the account named ``name`` (a reset password or a
+        deleted account starts afresh)."""
+        with self._engine.begin() as connection:
+            connection.execute(
+                delete(login_attempts).where(login_attempts.c.name_key == name_key(name)[:32])
+            )
+
+    def set_disabled(self, user_id: str, disabled: bool) -> Account:
+        """Disable the account (it cannot sign in; its signed-in sessions end) or enable it
+        again."""
+        account = self._change(user_id, disabled=disabled)
+        if disabled:
+            self._end_sessions(user_id)
+        return account
+
+    def set_operator(self, user_id: str, operator: bool) -> Account:
+        """Make the account an operator, or a player again (its sessions end: a signed-in
+        page learns its new role as it signs in again)."""
+        account = self._change(user_id, operator=operator)
+        self._end_sessions(user_id)
+        return account
+
+    def rename(self, user_id: str, name: str) -> Account:
+        """Give the account another name (:class:`NameTakenError` if another has it)."""
+        name = check_name(name)
+        try:
+            account = self._change(user_id, name=name, name_key=name_key(name))
+        except IntegrityError:
+            raise NameTakenError(f"the name {name!r} is taken") from None
+        self._forget_sessions(user_id=user_id)
+        return account
+
+    def reset_password(self, user_id: str, password: str) -> Account:
+        """Set the account's password (an operator's reset: the old one is not asked
+        for); its signed-in sessions end, its known devices and its log-in attempts are
+        forgotten."""
+        account = self.account(user_id)
+        if account.deleted:
+            raise NoSuchAccountError("no such account (or it was deleted)")
+        check_password(password, account.name)
+        self._set_password(user_id, password)
+        self._end_sessions(user_id)
+        with self._engine.begin() as connection:
+            connection.execute(delete(devices).where(devices.c.user_id == user_id))
+        self._forget_attempts(account.name)
+        return self.account(user_id)
+
+    def delete_account(self, user_id: str) -> None:
+        """Delete the account: its name, password, sessions and devices go, its log-in
+        attempts are forgotten, and its row stays anonymous (``deleted player`` and a
+        number), so that its finished games and tournament results stand without its name.
+        Its name is free for another account."""
+        account = self.account(user_id)
+        if account.deleted:
+            raise NoSuchAccountError("no such account (or it was deleted)")
+        self._end_sessions(user_id)
+        with self._engine.begin() as connection:
+            connection.execute(
+                update(users)
+                .where(users.c.id == user_id)
+                .values(
+                    name=f"deleted player {user_id[:8]}",
+                    name_key=f"~{user_id}"[:32],  # no name's key starts with "~"
+                    password_hash="",
+                    operator=False,
+                    disabled=True,
+                    deleted_at=self._clock(),
+                    last_login_at=None,
+                )
+            )
+            connection.execute(delete(devices).where(devices.c.user_id == user_id))
+        self._forget_attempts(account.name)
+
+    def operators(self) -> int:
+        """Operators whose accounts may sign in."""
+        with self._engine.connect() as connection:
+            count = connection.execute(
+                select(func.count()).where(
+                    and_(users.c.operator.is_(True), users.c.disabled.is_(False))
+                )
+            ).scalar_one()
+        return int(count)
 
     # -- known devices --------------------------------------------------------------
 

@@ -51,12 +51,14 @@ def start(
     *,
     timeout: float = 180.0,
     stderr: BinaryIO | None = None,
+    migrate: bool = True,
     **env: str,
 ) -> subprocess.Popen[bytes]:
     """Starts ``patience serve --port PORT`` on ``database`` (a SQLite file's path, or any
     database URL as a string; more ``PATIENCE_*`` settings in ``env``; no rate limits
     unless set there or in the environment: :data:`NO_RATE_LIMITS`) and waits until
-    ``/api/games`` answers.
+    ``/api/games`` answers. The database is migrated first (``patience db migrate``)
+    unless ``migrate`` is false.
 
     The child's error output goes to ``stderr`` when given (a file open for writing and
     reading bytes, for the caller to read), else to a temporary file. The caller stops it
@@ -67,6 +69,10 @@ def start(
     """
     url = f"sqlite:///{database}" if isinstance(database, Path) else database
     environ = NO_RATE_LIMITS | os.environ | {"PATIENCE_DATABASE_URL": url} | env
+    if migrate:
+        from patience.store.db import migrate_url
+
+        migrate_url(environ["PATIENCE_DATABASE_URL"])
     # A file, not a pipe: a pipe nobody reads would stop a long-running server once full.
     # The child keeps its own handle on it when this one closes.
     with tempfile.TemporaryFile() as temporary:

@@ -1,17 +1,23 @@
-"""The database: tables, the engine, and migrations (Alembic) run on start-up.
+"""The database: tables, the engine, migrations (Alembic) and backups.
 
 Every table change is a migration in ``migrations/versions``; :func:`migrate` brings any
-database (a new SQLite file included) to the newest one.
+database (a new SQLite file included) to the newest one. Migrating is a step of its own
+(``patience db migrate``): the server and the other commands only check that the database
+is migrated (:func:`require_migrated`) and refuse to run on one that is not.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -31,20 +37,32 @@ from sqlalchemy import (
     event,
     text,
 )
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+from patience.errors import PatienceError
 
 __all__ = [
+    "DatabaseError",
+    "MigrationStatus",
+    "NotMigratedError",
+    "backup_sqlite",
     "catalog_jobs",
     "checkpoint",
+    "database_problem",
     "deals",
     "devices",
     "events",
+    "head_revision",
     "heartbeats",
     "login_attempts",
     "logins",
     "make_engine",
     "metadata",
     "migrate",
+    "migrate_url",
+    "migration_status",
     "outages",
+    "require_migrated",
     "sessions",
     "sign_ups",
     "tournament_entries",
@@ -170,8 +188,13 @@ users = Table(
     Column("password_hash", Text, nullable=False),  # argon2id, with its salt and parameters
     Column("operator", Boolean, nullable=False, server_default="0"),
     Column("created_at", Float, nullable=False),
+    Column("disabled", Boolean, nullable=False, server_default="0"),  # may not sign in
+    Column("deleted_at", Float, nullable=True),  # deleted: no name, no password, kept anonymous
+    Column("last_login_at", Float, nullable=True),
 )
-"""Players' accounts. A password is kept only as its argon2id hash."""
+"""Players' accounts. A password is kept only as its argon2id hash. A deleted account stays
+as an anonymous row (its games and tournament results stand), with neither its name nor a
+password."""
 
 logins = Table(
     "logins",
@@ -297,7 +320,7 @@ def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
     With ``background_checkpoints`` a commit never copies the WAL back into the database
     file (two more fsyncs, milliseconds, on the request that happens to commit then): the
     caller runs :func:`checkpoint` from a background thread instead, as the server does."""
-    engine = create_engine(url)
+    engine = create_engine(url, **_engine_options(url))
     if engine.dialect.name == "sqlite":
         _private(engine.url.database)
 
@@ -312,6 +335,19 @@ def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
             cursor.close()
 
     return engine
+
+
+CONNECT_SECONDS = 5
+"""How long a PostgreSQL connection may take to open before the attempt fails (so that an
+unreachable server is said at once, not after the system's TCP timeout)."""
+
+
+def _engine_options(url: str) -> dict[str, object]:
+    if url.startswith("postgresql"):
+        # pool_pre_ping: a connection the server dropped (a restart, an idle timeout) is
+        # replaced before use instead of failing a player's request.
+        return {"connect_args": {"connect_timeout": CONNECT_SECONDS}, "pool_pre_ping": True}
+    return {}
 
 
 def _private(database: str | None) -> None:
@@ -342,10 +378,125 @@ one database migrate it one after the other (the second finds nothing left to do
 
 def migrate(engine: Engine) -> None:
     """Bring the database to the newest migration (creating it when new)."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config = _config()
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+class DatabaseError(PatienceError):
+    """The database cannot be used: unreachable, refused, or not migrated; the message is
+    one line saying which and what to do."""
+
+
+class NotMigratedError(DatabaseError):
+    """The database is not at the newest migration (or has no tables at all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationStatus:
+    """Where a database stands: its migration (None: never migrated) and the newest."""
+
+    current: str | None
+    head: str
+
+    @property
+    def migrated(self) -> bool:
+        """Whether the database is at the newest migration."""
+        return self.current == self.head
+
+
+def _config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def database_problem(error: SQLAlchemyError) -> str:
+    """The first line of what the database driver said, without SQLAlchemy's wrapping."""
+    original = error.orig if isinstance(error, DBAPIError) else None
+    text = str(original if original is not None else error).strip()
+    first = text.splitlines()[0] if text else type(error).__name__
+    return first[:300]
+
+
+def migrate_url(url: str) -> None:
+    """Bring the database of ``url`` to the newest migration (``patience db migrate``)."""
+    engine = make_engine(url)
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
+
+
+def head_revision() -> str:
+    """The newest migration's revision."""
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def migration_status(engine: Engine) -> MigrationStatus:
+    """The database's migration and the newest one; :class:`DatabaseError` when it cannot
+    be reached."""
+    head = head_revision()
+    try:
+        with engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+    except SQLAlchemyError as error:
+        raise DatabaseError(
+            f"cannot use the database {_shown(engine)}: {database_problem(error)}"
+        ) from None
+    return MigrationStatus(current, head)
+
+
+def require_migrated(engine: Engine) -> MigrationStatus:
+    """The database's status if it is at the newest migration; else
+    :class:`NotMigratedError` (or :class:`DatabaseError` when unreachable), which says
+    to run ``patience db migrate``."""
+    status = migration_status(engine)
+    if not status.migrated:
+        where = _shown(engine)
+        if status.current is None:
+            raise NotMigratedError(
+                f"the database {where} has no tables yet: run `patience db migrate` first"
+            )
+        raise NotMigratedError(
+            f"the database {where} is at migration {status.current}, not the newest "
+            f"({status.head}): run `patience db migrate` first"
+        )
+    return status
+
+
+def _shown(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
+
+
+def backup_sqlite(engine: Engine, target: Path) -> int:
+    """Copy the SQLite database of ``engine`` to the new file ``target`` with SQLite's
+    online backup, while servers keep writing it: the copy is the database as of one
+    moment (every committed move up to then). The copy is readable by its owner only.
+    Returns its size in bytes."""
+    if engine.dialect.name != "sqlite":
+        raise DatabaseError("SQLite's backup is for SQLite databases; PostgreSQL's is pg_dump")
+    source = engine.url.database
+    if not source or source == ":memory:":
+        raise DatabaseError("an in-memory database has nothing to back up")
+    if target.exists():
+        raise DatabaseError(f"{target} exists: a backup is written to a new file")
+    os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    try:
+        with (
+            contextlib.closing(sqlite3.connect(source, timeout=30)) as origin,
+            contextlib.closing(sqlite3.connect(target)) as copy,
+        ):
+            # In one step: a read of one snapshot, which in WAL mode never holds up the
+            # servers' writes (a backup in steps would start again after each write).
+            origin.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
+    return target.stat().st_size

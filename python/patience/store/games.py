@@ -17,6 +17,7 @@ credited up to that end only, and the game ends there.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import math
@@ -25,7 +26,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from sqlalchemy import (
@@ -53,6 +56,7 @@ from patience.solve import solve
 
 from .catalog import RANDOM, Certified, Taken, add, practice_tier, take
 from .db import events, heartbeats, outages, sessions
+from .writer import Writer
 
 __all__ = [
     "CERTIFIED_AT_START",
@@ -144,6 +148,12 @@ class Live:
     sealed_until: float | None = None  # a tournament's game: its deal is secret until then
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
+    # The event loop's requests about this game, one at a time (GameStore.play_async).
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # A move of this process is being committed: the copy is newer than the database.
+    writing: bool = False
+    # A write of this copy failed: it may be ahead of the database, and is rebuilt from it.
+    stale: bool = False
 
     @property
     def game(self) -> Game:
@@ -207,6 +217,27 @@ class GameStore:
         self._on_end = on_end
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
+        self._writer: Writer | None = None
+
+    def start_writer(self) -> None:
+        """Commit :meth:`play_async`'s moves from a thread of their own (group commits)."""
+        if self._writer is None:
+            self._writer = Writer(self._engine)
+
+    def _transaction(self, job: Callable[[Connection], Any]) -> Any:
+        """Run ``job`` in a transaction: the writing thread's when it runs (one writer in
+        this process: on SQLite two would take turns at the lock, the second sleeping a
+        millisecond or more), else one of this thread's; its value."""
+        if self._writer is not None:
+            return self._writer.run(job)
+        with self._engine.begin() as connection:
+            return job(connection)
+
+    def close(self) -> None:
+        """Commit the moves submitted, and stop the writing thread."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def on_game_end(self, hook: Callable[[Connection, Live], None]) -> None:
         """Call ``hook`` with the transaction and the game whenever a game ends, as its end
@@ -332,8 +363,10 @@ class GameStore:
         tiers = None if difficulty is None else DIFFICULTIES[difficulty]
         if tier is not None:
             tiers = (tier, tier)
-        with self._engine.begin() as connection:
-            return take(connection, name, variant, game_id, tiers)
+        taken: Taken | None = self._transaction(
+            lambda connection: take(connection, name, variant, game_id, tiers)
+        )
+        return taken
 
     def certify(self, name: str, variant: dict[str, object]) -> int:
         """A fresh seed whose deal the solver proved winnable (its certificate replayed), in
@@ -368,8 +401,11 @@ class GameStore:
     def add_to_catalog(self, name: str, variant: dict[str, object], deal: Certified) -> bool:
         """Add a certified deal to the catalog (the server's background refill); whether it
         was new."""
-        with self._engine.begin() as connection:
-            return add(connection, name, variant, deal, at=self._clock(), origin=RANDOM)
+        at = self._clock()
+        added: bool = self._transaction(
+            lambda connection: add(connection, name, variant, deal, at=at, origin=RANDOM)
+        )
+        return added
 
     def start(
         self,
@@ -461,33 +497,34 @@ class GameStore:
             user_id=user_id,
             sealed_until=sealed_until,
         )
-        with self._engine.begin() as connection:
-            connection.execute(
-                insert(sessions).values(
-                    id=live.id,
-                    token_hash=live.token_hash,
-                    game=name,
-                    variant=json.dumps(game.variant),
-                    deal=" ".join(str(card) for card in game.deal),
-                    seed=str(seed),
-                    mode=mode,
-                    certified=certified,
-                    tier=tier,
-                    user_id=user_id,
-                    address=None if user_id is not None or address is None else _hash(address),
-                    guest=None if user_id is not None or guest is None else _hash(guest),
-                    sealed_until=sealed_until,
-                    ends_at=ends_at,
-                    time_limit=live.session.time_limit,
-                    created_at=live.session.log[0].at,
-                )
-            )
-            start = live.session.log[0]
-            connection.execute(
-                insert(events).values(session_id=live.id, seq=0, kind=start.kind, at=start.at)
-            )
+        row = {
+            "id": live.id,
+            "token_hash": live.token_hash,
+            "game": name,
+            "variant": json.dumps(game.variant),
+            "deal": " ".join(str(card) for card in game.deal),
+            "seed": str(seed),
+            "mode": mode,
+            "certified": certified,
+            "tier": tier,
+            "user_id": user_id,
+            "address": None if user_id is not None or address is None else _hash(address),
+            "guest": None if user_id is not None or guest is None else _hash(guest),
+            "sealed_until": sealed_until,
+            "ends_at": ends_at,
+            "time_limit": live.session.time_limit,
+            "created_at": live.session.log[0].at,
+        }
+        start = live.session.log[0]
+        first = {"session_id": live.id, "seq": 0, "kind": start.kind, "at": start.at}
+
+        def write(connection: Connection) -> None:
+            connection.execute(insert(sessions).values(**row))
+            connection.execute(insert(events).values(**first))
             if within is not None:
                 within(connection, live)
+
+        self._transaction(write)
         live.saved = 1
         self._keep(live)
         return live, token
@@ -661,15 +698,15 @@ class GameStore:
                 values["ends_at"] = end
             connection.execute(update(sessions).where(sessions.c.id == game_id).values(**values))
         if ended.ended_at is not None:
-            self._forget(game_id)
+            self._drop(game_id)
             return at
         live = self._read(game_id)  # with its new end (GameOverError: a later move came in)
         with live.lock:
             self.flush(live, strict=True)
-        self._forget(game_id)
+        self._drop(game_id)
         return end
 
-    def _forget(self, game_id: str) -> None:
+    def _drop(self, game_id: str) -> None:
         """Drop the copy of game ``game_id`` held in memory (the database has moved on)."""
         with self._lock:
             self._live.pop(game_id, None)
@@ -736,6 +773,11 @@ class GameStore:
         """Bring ``live`` up to date: apply the events other server processes wrote since
         this one last saw the game, then write down a timeout the clock has reached.
         Call it holding ``live.lock``."""
+        if live.writing:  # this process is committing the game's newest move: it is current
+            live.touched = time.monotonic()
+            return
+        if live.stale:
+            self._replace(live)
         with self._engine.connect() as connection:
             newer = connection.execute(
                 select(events.c.kind, events.c.at, events.c.move)
@@ -815,13 +857,15 @@ class GameStore:
 
     def _replace(self, live: Live) -> None:
         fresh = self._read(live.id)
-        live.session, live.saved = fresh.session, fresh.saved
+        live.session, live.saved, live.stale = fresh.session, fresh.saved, False
 
     def flush(self, live: Live, *, strict: bool = False) -> None:
         """Write the events of ``live`` not yet in the database (a timeout noticed while
         reading the game, say). Call it holding ``live.lock``. When another process wrote
         the game's next event first, the game is read again, or, ``strict``, the
         :class:`IntegrityError` is raised."""
+        if live.writing or live.stale:
+            return  # the move being committed, or the rebuild, comes first
         live.session.is_over()  # notices a clock run out, which logs a timeout
         if live.session.log_length > live.saved:
             try:
@@ -835,6 +879,22 @@ class GameStore:
         """Write the events of ``live`` not yet in the database, ``reply`` with the last move.
         One event that does not end the game (nearly every move) is a single statement in
         autocommit: one round trip to the database instead of three."""
+        rows, end = self._pending(live, reply)
+        if not rows:
+            return
+        if len(rows) == 1 and end is None:
+            with self._autocommit.connect() as connection:
+                connection.execute(insert(events), rows[0])
+        else:
+            with self._engine.begin() as connection:
+                self._store_events(connection, live, rows, end)
+        live.saved += len(rows)
+
+    def _pending(
+        self, live: Live, reply: dict[str, Any] | None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The rows of ``live``'s events not yet in the database (``reply`` with the last
+        move), and the result to write when the game is over (else None)."""
         log = live.session.log
         rows = [
             {
@@ -847,33 +907,116 @@ class GameStore:
             }
             for seq, e in enumerate(log[live.saved :], start=live.saved)
         ]
-        if not rows:
-            return
-        if reply is not None:
+        if rows and reply is not None:
             moves = [row for row in rows if row["kind"] == "move"]
             moves[-1]["reply"] = json.dumps(reply, separators=(",", ":"))
-        over = live.session.is_over()
-        if len(rows) == 1 and not over:
-            with self._autocommit.connect() as connection:
-                connection.execute(insert(events), rows[0])
-        else:
-            with self._engine.begin() as connection:
-                connection.execute(insert(events), rows)
-                if over:
-                    outcome = live.session.outcome()
-                    connection.execute(
-                        update(sessions)
-                        .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
-                        .values(
-                            ended_at=log[-1].at,
-                            won=outcome is not None and outcome.won,
-                            score=live.session.score(),
-                            elapsed=live.session.elapsed(),
-                        )
+        end = None
+        if rows and live.session.is_over():
+            outcome = live.session.outcome()
+            end = {
+                "ended_at": log[-1].at,
+                "won": outcome is not None and outcome.won,
+                "score": live.session.score(),
+                "elapsed": live.session.elapsed(),
+            }
+        return rows, end
+
+    def _store_events(
+        self,
+        connection: Connection,
+        live: Live,
+        rows: list[dict[str, Any]],
+        end: dict[str, Any] | None,
+    ) -> None:
+        """Insert ``rows``, and when the game is over its result (and tell the hook), in
+        the caller's transaction."""
+        connection.execute(insert(events), rows)
+        if end is not None:
+            connection.execute(
+                update(sessions)
+                .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
+                .values(**end)
+            )
+            if self._on_end is not None:
+                self._on_end(connection, live)
+
+    # -- playing on the event loop ----------------------------------------------------
+
+    async def play_async(self, live: Live, move: str, *, move_count: int | None = None) -> Answer:
+        """:meth:`play` for the server's event loop: the move is played in memory here and
+        committed by the writing thread (:meth:`start_writer`), with other requests'
+        moves, while the loop goes on; the answer comes once it is committed. Requests about
+        one game are taken one at a time; the rare paths that read the database (a copy
+        behind another process's, a retried request) run in a worker thread."""
+        writer = self._writer
+        if writer is None:
+            raise RuntimeError("play_async needs the writing thread: call start_writer()")
+        async with live.turn:
+            live.touched = time.monotonic()
+            fresh = False  # whether this copy was brought up to date during this request
+            for _ in range(WRITE_TRIES):
+                if move_count is not None and move_count != live.session.move_count:
+                    if not fresh:  # another process may have played it: look first
+                        await asyncio.to_thread(self._locked, self.refresh, live)
+                        fresh = True
+                        continue
+                    return await asyncio.to_thread(
+                        self._locked, self._repeated, live, move, move_count
                     )
-                    if self._on_end is not None:
-                        self._on_end(connection, live)
-        live.saved = len(log)
+                with live.lock:
+                    try:
+                        played = live.session.play(move)
+                    except PatienceError as error:
+                        refused: PatienceError | None = error
+                    else:
+                        refused = None
+                        reply = played.to_json()
+                        rows, end = self._pending(live, reply)
+                        live.writing = True
+                if refused is not None:
+                    if not fresh:  # refused by a copy that may be behind: look again
+                        await asyncio.to_thread(self._locked, self.refresh, live)
+                        fresh = True
+                        continue
+                    # a clock that ran out on the way is a timeout to log
+                    await asyncio.to_thread(self._locked, self.flush, live)
+                    raise refused
+                committed = writer.submit(
+                    partial(self._store_events, live=live, rows=rows, end=end)
+                )
+                committed.add_done_callback(partial(self._committed, live, len(rows)))
+                try:
+                    await asyncio.shield(asyncio.wrap_future(committed))
+                except IntegrityError:
+                    # Another process wrote this game's next event first: this copy of the
+                    # game is wrong from there on. Rebuild it and play the move again.
+                    await asyncio.to_thread(self._locked, self._replace, live)
+                    fresh = True
+                    continue
+                except Exception:
+                    self._forget(live)  # rebuilt from the database when next asked for
+                    raise
+                return Answer(reply)
+            raise MoveConflictError("the game is being played elsewhere at the same time; retry")
+
+    def _committed(self, live: Live, count: int, committed: Future[None]) -> None:
+        """After the writing thread's commit (or failure) of ``count`` events of ``live``."""
+        with live.lock:
+            live.writing = False
+            if not committed.cancelled() and committed.exception() is None:
+                live.saved += count
+            else:
+                live.stale = True
+
+    @staticmethod
+    def _locked(action: Callable[..., Any], live: Live, *args: Any) -> Any:
+        with live.lock:
+            return action(live, *args)
+
+    def _forget(self, live: Live) -> None:
+        with self._lock:
+            if self._live.get(live.id) is live:
+                del self._live[live.id]
 
     # -- keeping memory and the clock honest ----------------------------------------
 
@@ -888,6 +1031,9 @@ class GameStore:
         for live in kept:
             if not live.lock.acquire(blocking=False):
                 continue  # a request is using it: not idle
+            if live.writing:
+                live.lock.release()
+                continue  # a move of it is being committed: not idle
             try:
                 over = live.session.is_over()  # may log a timeout: it is written below
                 if live.session.log_length > live.saved:
@@ -925,7 +1071,8 @@ class GameStore:
     def beat(self, server: str, *, started: bool = False) -> None:
         """Write down that process ``server`` answers now (its heartbeat)."""
         now = self._clock()
-        with self._engine.begin() as connection:
+
+        def write(connection: Connection) -> None:
             if started:
                 connection.execute(
                     insert(heartbeats).values(server=server, started_at=now, beat_at=now)
@@ -934,6 +1081,8 @@ class GameStore:
                 connection.execute(
                     update(heartbeats).where(heartbeats.c.server == server).values(beat_at=now)
                 )
+
+        self._transaction(write)
 
     def credit_outage(self, *, stale_after: float) -> Outage | None:
         """At a process's start: when no server has written a heartbeat for ``stale_after``

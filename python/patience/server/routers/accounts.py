@@ -26,6 +26,7 @@ from patience.players import (
     AccountError,
     BadCredentialsError,
     BusyError,
+    DisabledError,
     NameTakenError,
     SignedIn,
     TooManyAttemptsError,
@@ -33,14 +34,17 @@ from patience.players import (
 )
 from patience.players.history import finished_games, statistics_of
 
-from ..deps import COOKIE, GUEST_COOKIE, AccountStore, Player, Store, same_origin
+from ..deps import COOKIE, GUEST_COOKIE, AccountStore, AppSettings, Player, Store, same_origin
 
 router = APIRouter(tags=["accounts"])
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     400: {"description": "Malformed, or not an acceptable name or password: see `detail`"},
     401: {"description": "Not signed in, or a wrong name or password"},
-    403: {"description": "A signed-in request without its CSRF token, or from another site"},
+    403: {
+        "description": "A signed-in request without its CSRF token, or from another site; "
+        "sign-up closed; a disabled account"
+    },
     409: {"description": "The name is taken"},
     413: {"description": "The body is larger than the server takes"},
     422: {"description": "The body is not of the shape asked for"},
@@ -141,16 +145,30 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+@router.get("/api/accounts/signup")
+def signup_state(settings: AppSettings) -> dict[str, bool]:
+    """Whether anyone may make an account here (``PATIENCE_SIGNUP``); when closed, an
+    operator makes accounts (``patience users create``)."""
+    return {"open": settings.signup == "open"}
+
+
 @router.post(
     "/api/accounts", status_code=201, responses=_refusals(400, 403, 409, 413, 422, 429, 503)
 )
 def sign_up(
-    body: SignUp, request: Request, accounts: AccountStore, store: Store, player: Player
+    body: SignUp,
+    request: Request,
+    accounts: AccountStore,
+    store: Store,
+    player: Player,
+    settings: AppSettings,
 ) -> JSONResponse:
     """Make an account and sign in; with ``claim`` (the default), every game this browser
     played as a guest becomes the account's. Sign-ups are limited per address (429 with
-    ``Retry-After``)."""
+    ``Retry-After``), and refused (403) when sign-up is closed (``PATIENCE_SIGNUP``)."""
     _from_this_site(request)
+    if settings.signup != "open":
+        raise HTTPException(403, "sign-up is closed on this server: ask an operator for an account")
     if player is not None:
         raise HTTPException(400, f"you are signed in as {player.name}: log out first")
     try:
@@ -181,6 +199,8 @@ def log_in(body: Credentials, request: Request, accounts: AccountStore) -> JSONR
         )
     except (TooManyAttemptsError, BusyError) as error:
         raise _limited(error) from None
+    except DisabledError as error:
+        raise HTTPException(403, str(error)) from None
     except (BadCredentialsError, AccountError) as error:
         raise HTTPException(401, str(error)) from None
     return _signed_in(request, signed)

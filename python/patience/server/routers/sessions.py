@@ -5,19 +5,23 @@ refused request is a 4xx with a reason in ``detail`` and leaves the game as it w
 
 The game endpoints are ``async`` and answer with the view serialised directly: a move is
 a fraction of a millisecond of work, less than a hop to a worker thread and FastAPI's
-generic encoder would add (``benchmarks/server.py`` measures the round trip). Solver work
-(a timed deal certified when the catalog has none, a hint) runs in the bounded pool
-(:mod:`..pool`); a request that finds it full is answered 503 with ``Retry-After``.
+generic encoder would add (``benchmarks/server.py`` measures the round trip). The move's
+commit is the store's writing thread's (:meth:`GameStore.play_async`), and starting a game
+reads and writes the database in a worker thread: the event loop never waits for the disk.
+Solver work (a timed deal certified when the catalog has none, a hint) runs in the bounded
+pool (:mod:`..pool`); a request that finds it full is answered 503 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
 import secrets
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, BeforeValidator, Field
+from starlette.concurrency import run_in_threadpool
 
 from patience.errors import IllegalMoveError, PatienceError
 from patience.games import game_class
@@ -155,59 +159,28 @@ async def start_game(
         guest = http.cookies.get(GUEST_COOKIE)
         if not guest or len(guest) > 64:
             guest = new_guest = secrets.token_urlsafe(32)
+    game_id = new_game_id()
     try:
-        variant = store.check_start(
-            request.game,
-            request.variant,
-            seed=request.seed,
-            mode=request.mode,
-            difficulty=request.difficulty,
-            user_id=user_id,
-            address=address,
+        variant, seed, tier, certified = await run_in_threadpool(
+            _deal, store, request, game_id, user_id, address, guest
         )
-        game_id, seed, certified, tier = new_game_id(), request.seed, False, None
-        if request.difficulty is not None:
-            taken = None
-            again = store.same_tier_again(
+        if seed is None and request.mode == "timed":  # the catalog had none: certify one
+            deal = await pool.run(certify_deal, **store.certify_request(request.game, variant))
+            seed = deal.seed
+        live, token = await run_in_threadpool(
+            partial(
+                store.open,
                 request.game,
                 variant,
-                DIFFICULTIES[request.difficulty],
+                seed=seed,
+                mode=request.mode,
+                certified=certified,
+                game_id=game_id,
+                tier=tier,
                 user_id=user_id,
+                address=address,
                 guest=guest,
             )
-            if again is not None and request.mode == "timed":
-                taken = store.claim(request.game, variant, game_id, tier=again)
-            if taken is None:
-                taken = store.claim(request.game, variant, game_id, request.difficulty)
-            if taken is None:
-                title = game_class(request.game).title + variant_text(variant)
-                raise HTTPException(
-                    409,
-                    f"no {request.difficulty.capitalize()} deal of {title} is left right now; "
-                    "choose another difficulty, or try again later",
-                )
-            seed, tier, certified = taken.seed, taken.tier, True
-        elif request.mode == "timed":
-            taken = store.claim(request.game, variant, game_id)
-            if taken is None:
-                deal = await pool.run(certify_deal, **store.certify_request(request.game, variant))
-                seed = deal.seed
-            else:
-                seed, tier = taken.seed, taken.tier
-            certified = True
-        elif seed is not None:
-            tier = store.practice_tier(request.game, variant, seed, game_id)
-        live, token = store.open(
-            request.game,
-            variant,
-            seed=seed,
-            mode=request.mode,
-            certified=certified,
-            game_id=game_id,
-            tier=tier,
-            user_id=user_id,
-            address=address,
-            guest=guest,
         )
     except UnfinishedGameError as error:
         raise HTTPException(409, str(error)) from None
@@ -229,17 +202,74 @@ async def start_game(
     return answer
 
 
+def _deal(
+    store: Store,
+    request: NewGame,
+    game_id: str,
+    user_id: str | None,
+    address: str | None,
+    guest: str | None,
+) -> tuple[dict[str, object], int | None, int | None, bool]:
+    """The checked variant, seed, tier and whether the deal is certified, for a new game:
+    a timed game's or a difficulty's from the catalog (a timed game's seed is None when
+    the catalog has none: the caller certifies one; after a deal of a difficulty not won,
+    the next timed one of it is of the same tier), or a practice game's chosen seed with
+    the tier shown only once the deal is public. In a worker thread: it reads and writes
+    the database."""
+    variant = store.check_start(
+        request.game,
+        request.variant,
+        seed=request.seed,
+        mode=request.mode,
+        difficulty=request.difficulty,
+        user_id=user_id,
+        address=address,
+    )
+    seed, certified, tier = request.seed, False, None
+    if request.difficulty is not None:
+        taken = None
+        if request.mode == "timed":
+            again = store.same_tier_again(
+                request.game,
+                variant,
+                DIFFICULTIES[request.difficulty],
+                user_id=user_id,
+                guest=guest,
+            )
+            if again is not None:
+                taken = store.claim(request.game, variant, game_id, tier=again)
+        if taken is None:
+            taken = store.claim(request.game, variant, game_id, request.difficulty)
+        if taken is None:
+            title = game_class(request.game).title + variant_text(variant)
+            raise HTTPException(
+                409,
+                f"no {request.difficulty.capitalize()} deal of {title} is left right now; "
+                "choose another difficulty, or try again later",
+            )
+        return variant, taken.seed, taken.tier, True
+    if request.mode == "timed":
+        taken = store.claim(request.game, variant, game_id)
+        if taken is None:
+            return variant, None, None, True
+        return variant, taken.seed, taken.tier, True
+    if seed is not None:
+        tier = store.practice_tier(request.game, variant, seed, game_id)
+    return variant, seed, tier, certified
+
+
 @router.get("/{game_id}", responses=_refusals(401, 403, 404))
 async def read_game(live: LiveGame, store: Store) -> JSONResponse:
     """The game as its player sees it now (the clock included)."""
-    with live.lock:
-        store.refresh(live)
-        return JSONResponse(session_json(live))
+    async with live.turn:  # after a move of it being committed
+        with live.lock:
+            store.refresh(live)
+            return JSONResponse(session_json(live))
 
 
-def _play(live: Live, store: Store, move: str, move_count: int | None) -> JSONResponse:
+async def _play(live: Live, store: Store, move: str, move_count: int | None) -> JSONResponse:
     try:
-        answer = store.play(live, move, move_count=move_count)
+        answer = await store.play_async(live, move, move_count=move_count)
     except PatienceError as error:
         raise _refused(error) from None
     return JSONResponse(session_json(live, answer))
@@ -251,7 +281,7 @@ MOVE_REFUSALS = _refusals(400, 401, 403, 404, 409, 413, 422, 429)
 @router.post("/{game_id}/moves", responses=MOVE_REFUSALS)
 async def make_move(request: MoveRequest, live: LiveGame, store: Store) -> JSONResponse:
     """Play one move; refused moves change nothing."""
-    return _play(live, store, request.move, request.move_count)
+    return await _play(live, store, request.move, request.move_count)
 
 
 @router.post("/{game_id}/undo", responses=MOVE_REFUSALS)
@@ -259,7 +289,7 @@ async def undo(
     live: LiveGame, store: Store, request: Annotated[MoveCount | None, Body()] = None
 ) -> JSONResponse:
     """Take back the last move, when the rules allow it."""
-    return _play(live, store, "undo", None if request is None else request.move_count)
+    return await _play(live, store, "undo", None if request is None else request.move_count)
 
 
 @router.post("/{game_id}/end", responses=MOVE_REFUSALS)
@@ -267,7 +297,7 @@ async def end(
     live: LiveGame, store: Store, request: Annotated[MoveCount | None, Body()] = None
 ) -> JSONResponse:
     """Stop playing and collect the time bonus."""
-    return _play(live, store, "end", None if request is None else request.move_count)
+    return await _play(live, store, "end", None if request is None else request.move_count)
 
 
 @router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 413, 429) | BUSY)
@@ -275,11 +305,12 @@ async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) 
     """Practice games only: the solver's next move from here, or none with a reason."""
     if live.mode != "practice":
         raise HTTPException(409, "hints are for practice games only")
-    with live.lock:
-        store.refresh(live)
-        if live.session.is_over():
-            raise HTTPException(409, "the game is over")
-        position = live.game.copy()
+    async with live.turn:
+        with live.lock:
+            store.refresh(live)
+            if live.session.is_over():
+                raise HTTPException(409, "the game is over")
+            position = live.game.copy()
     if live.game.name not in SOLVABLE_GAMES:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
     try:
@@ -328,6 +359,11 @@ def replay(live: LiveGame, store: Store) -> dict[str, Any]:
 async def record(live: LiveGame, store: Store) -> dict[str, Any]:
     """The game record (game, variant, deal, moves, elapsed) of a finished game, to replay
     and verify."""
+    async with live.turn:
+        return _record(live, store)
+
+
+def _record(live: Live, store: Store) -> dict[str, Any]:
     with live.lock:
         store.refresh(live)
         if not live.session.is_over():

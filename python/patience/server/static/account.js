@@ -45,6 +45,15 @@ function form(id, heading, fields, button, action) {
   return element;
 }
 
+// The sign-up form, or, when the server's sign-up is closed, a note saying so.
+function signupForm(...args) {
+  const element = form("signup", ...args);
+  accounts.signupOpen().then((open) => {
+    if (!open) element.replaceWith(h("div", { class: "card-form", id: "signup-closed" }, h("h3", {}, "Create an account"), h("p", {}, "Sign-up is closed on this server: an operator makes the accounts.")));
+  }, () => {});
+  return element;
+}
+
 const nameInput = (id) => h("input", { id, name: "name", autocomplete: "username", required: true, minlength: 2, maxlength: 24 });
 const passwordInput = (id, name, autocomplete) =>
   h("input", { id, name, type: "password", autocomplete, required: true, minlength: 8, maxlength: 256 });
@@ -62,7 +71,7 @@ export function accountPage(page) {
             await accounts.logIn(data.get("name"), data.get("password"));
             location.hash = "#/stats";
           }),
-        form("signup", "Create an account", [
+        signupForm("Create an account", [
           field("Name (2 to 24 characters)", nameInput("signup-name")),
           field("Password (at least 8 characters)", passwordInput("signup-password", "password", "new-password")),
           h("p", { class: "help" }, "The games you played as a guest on this browser become your account's."),
@@ -81,7 +90,8 @@ export function accountPage(page) {
       h("li", {}, h("a", { href: "#/stats" }, "Your statistics")),
       h("li", {}, h("a", { href: "#/history" }, "Your finished games and their replays")),
       h("li", {}, h("a", { href: "/api/me/export", download: "patience-games.jsonl" }, "Export your games (JSON lines of game records)")),
-      h("li", {}, h("a", { href: "#/tournaments" }, "Tournaments"))),
+      h("li", {}, h("a", { href: "#/tournaments" }, "Tournaments")),
+      ...(player.operator ? [h("li", {}, h("a", { href: "#/operator" }, "The operator's page: accounts and the server"))] : [])),
     h("div", { class: "columns" },
       form("password", "Change password", [
         field("Current password", passwordInput("old-password", "old", "current-password")),

@@ -150,6 +150,7 @@ export const accounts = {
   async changePassword(old, password) {
     return signedIn(await call("POST", "/api/accounts/password", { body: { old, new: password } }));
   },
+  signupOpen: async () => (await call("GET", "/api/accounts/signup")).open,
   stats: () => call("GET", "/api/me/stats"),
   games: (before) => call("GET", `/api/me/games${before ? `?before=${encodeURIComponent(before)}` : ""}`),
   replay: (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}/replay`),
@@ -166,6 +167,21 @@ export const tournaments = {
   aroundMe: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?around=me`),
   close: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/close`),
   verification: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/verification`),
+};
+
+// The operator's page (admin.js): /api/admin, for operators only.
+const user = (id) => `/api/admin/users/${encodeURIComponent(id)}`;
+export const operatorApi = {
+  server: () => call("GET", "/api/admin/server"),
+  users: (search, deleted, offset, limit) =>
+    call("GET", `/api/admin/users?search=${encodeURIComponent(search)}&deleted=${deleted}&offset=${offset}&limit=${limit}`),
+  disable: (id) => call("POST", `${user(id)}/disable`),
+  enable: (id) => call("POST", `${user(id)}/enable`),
+  promote: (id) => call("POST", `${user(id)}/promote`),
+  demote: (id) => call("POST", `${user(id)}/demote`),
+  rename: (id, name) => call("POST", `${user(id)}/rename`, { body: { name } }),
+  resetPassword: (id) => call("POST", `${user(id)}/password`),
+  remove: (id) => call("DELETE", user(id)),
 };
 
 export const api = {

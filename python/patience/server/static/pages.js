@@ -1,11 +1,12 @@
 // The pages beside the card table, by hash route: #/account, #/stats, #/history,
-// #/replay/ID, #/tournaments and #/tournaments/ID. While one is shown, the body's
+// #/replay/ID, #/tournaments, #/tournaments/ID and #/operator (operators). While one is shown, the body's
 // data-page hides the lobby and the table (pages.css); an empty route shows them again as
 // app.js left them. The header's navigation says who is signed in.
 
 import { currentPlayer, onPlayerChange, whoAmI } from "./api.js";
 import { h, pageKeys } from "./dom.js";
 import { accountPage, historyPage, statsPage } from "./account.js";
+import { adminPage } from "./admin.js";
 import { replayPage } from "./replay.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 
@@ -16,6 +17,7 @@ const ROUTES = [
   [/^#\/replay\/([\w-]+)$/, replayPage, "Replay"],
   [/^#\/tournaments$/, tournamentsPage, "Tournaments"],
   [/^#\/tournaments\/([\w-]+)$/, tournamentPage, "Tournament"],
+  [/^#\/operator$/, adminPage, "Operator"],
 ];
 
 const page = document.getElementById("page");
@@ -77,6 +79,7 @@ function drawNav() {
   const link = (href, text) => h("a", { href, "aria-current": here === href ? "page" : null }, text);
   const items = [link("#/tournaments", "Tournaments")];
   if (player) items.push(link("#/stats", "Statistics"), link("#/history", "History"));
+  if (player?.operator) items.push(link("#/operator", "Operator"));
   items.push(player
     ? h("a", { href: "#/account", class: "who", "aria-current": here === "#/account" ? "page" : null, title: "Your account" }, player.name)
     : link("#/account", "Sign in"));
