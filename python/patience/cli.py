@@ -324,8 +324,10 @@ def _listener(host: str, port: int) -> socket.socket:
     if not 1 <= port <= 65535:  # getaddrinfo would take 99999 for 34463
         raise OSError("a port is a whole number from 1 to 65535")
     try:
+        # IPv6 only for an IPv6 address, as uvicorn binds: "localhost" is 127.0.0.1
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
         family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            host, port, family, socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
     except socket.gaierror as error:
         raise OSError(f"no such address: {error.strerror}") from None
