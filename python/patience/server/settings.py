@@ -9,6 +9,7 @@ them in a table.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import difflib
 import ipaddress
 import os
@@ -27,7 +28,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -136,6 +137,11 @@ def mask_url(url: str | URL) -> str:
     """
     parsed = make_url(url) if isinstance(url, str) else url
     return parsed.render_as_string(hide_password=True)
+
+
+_GIVEN_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("given_only", default=False)
+"""Set while settings are built from a given environment alone (:meth:`Settings.from_env`
+with ``environ``), so that the process's own is not read beside it."""
 
 
 class SettingsError(ValueError):
@@ -292,6 +298,21 @@ class Settings(BaseSettings):
     """A secret that lets anyone who sends it (``Authorization: Bearer TOKEN``) read
     ``/metrics``; empty: none, only the addresses of ``PATIENCE_METRICS_ALLOW``."""
 
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The values given, then the process environment's, unless built from a given
+        environment alone."""
+        if _GIVEN_ONLY.get():
+            return (init_settings,)
+        return (init_settings, env_settings)
+
     @field_validator("trusted_proxies", "metrics_allow")
     @classmethod
     def _networks(cls, values: list[str]) -> list[str]:
@@ -369,11 +390,13 @@ class Settings(BaseSettings):
                 raise SettingsError(f"{key} is not a setting{hint}; `patience settings` lists them")
             values[name] = value
         values |= given
+        token = _GIVEN_ONLY.set(environ is not None)  # given: the process's is not read
         try:
-            # Given explicitly, the values are not read from the process environment again.
-            return cls.model_validate(values) if environ is not None else cls(**values)
+            return cls(**values)
         except ValidationError as error:
             raise SettingsError(_one_line(error, values)) from None
+        finally:
+            _GIVEN_ONLY.reset(token)
 
     def env_values(self) -> dict[str, str]:
         """Every setting as its environment variable would be written, secrets masked."""
