@@ -114,7 +114,7 @@ def test_a_deleted_players_results_stand_anonymous(tmp_path: Path) -> None:
     migrate_url(url)
     engine = make_engine(url)
     with engine.begin() as connection:
-        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40), at=1.0)
+        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40), at=1.0, origin="random")
     store = GameStore(engine)
     tournaments = Tournaments(store)
     store.on_game_end(tournaments.game_ended)

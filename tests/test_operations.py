@@ -466,7 +466,14 @@ def test_health_readiness_and_metrics(client: TestClient, database_url: str) -> 
 
     with engine.begin() as connection:
         rating = {"tier": 4, "score": 0.4, "version": 1, "players": {}}
-        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40, rating), at=1.0)
+        add(
+            connection,
+            "golf",
+            {"wrap": True},
+            Certified(11, 9, 0.01, 40, rating),
+            at=1.0,
+            origin="random",
+        )
     engine.dispose()
     body = client.get("/metrics").text
     labels = {"game": "golf", "variant": '{"wrap":true}', "tier": "4"}
