@@ -18,6 +18,7 @@ from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from patience.errors import PatienceError
@@ -58,6 +59,19 @@ def catalog_kinds() -> list[tuple[str, dict[str, object]]]:
     return kinds
 
 
+def _low(connection: Connection, name: str, variant: dict[str, object], target: int) -> bool:
+    """Whether the catalog's stock of ``name`` and ``variant`` wants another deal."""
+    stock = unused(connection, name, variant)
+    if stock < target:
+        return True
+    if not is_rated(name, variant) or stock >= 5 * target:
+        return False
+    return any(
+        unused(connection, name, variant, tiers) < max(1, target // 4)
+        for tiers in DIFFICULTIES.values()
+    )
+
+
 class Background:
     """The server's background thread for ``store``, started with :meth:`start`."""
 
@@ -69,6 +83,8 @@ class Background:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="background", daemon=True)
         self.outage: Outage | None = None
+        self._kinds = catalog_kinds()
+        self._turn = 0  # the kind the next refill looks at first
 
     def start(self) -> None:
         """Credit an outage if every server was down, write the first heartbeat, and start
@@ -121,23 +137,21 @@ class Background:
         gc.freeze()
 
     def _refill(self) -> None:
-        """One more certified deal for the first kind whose stock is low, if the solver pool
-        is idle (players' requests first). A game with reference players gets rated deals,
-        and its stock is low while any difficulty has fewer than a quarter of the setting
-        unused (up to five times the setting in all, since a rated deal falls in whichever
-        tier it falls)."""
+        """One more certified deal for the next kind whose stock is low, if the solver pool
+        is idle (players' requests first). The kinds take turns: the search starts after
+        the kind refilled last, so every game and variant gets its share of the solver
+        (a kind whose deals take seconds to rate, first in the list, had kept the solver
+        for itself until its whole stock was made). A game with reference players gets
+        rated deals, and its stock is low while any difficulty has fewer than a quarter of
+        the setting unused (up to five times the setting in all, since a rated deal falls in
+        whichever tier it falls)."""
         target = self._settings.catalog_refill
+        count = len(self._kinds)
         with self._store.engine.connect() as connection:
-            for name, variant in catalog_kinds():
-                stock = unused(connection, name, variant)
-                low = stock < target
-                rated = is_rated(name, variant)
-                if rated and not low and stock < 5 * target:
-                    low = any(
-                        unused(connection, name, variant, tiers) < max(1, target // 4)
-                        for tiers in DIFFICULTIES.values()
-                    )
-                if not low:
+            for step in range(count):
+                index = (self._turn + step) % count
+                name, variant = self._kinds[index]
+                if not _low(connection, name, variant, target):
                     continue
                 if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
                     job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
@@ -146,6 +160,7 @@ class Background:
                         certify_deal, **self._store.certify_request(name, variant)
                     )
                 if job is not None:
+                    self._turn = index + 1
                     job.add_done_callback(partial(self._stock, name, variant))
                 return
 
