@@ -50,10 +50,11 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "certified": live.certified,
         "tier": live.tier,
         "difficulty": difficulty_of(live.tier),
-        "seed": live.seed if (live.mode == "practice" or over) and not _sealed(live) else None,
+        "seed": live.seed if (live.mode != "timed" or over) and not _sealed(live) else None,
         "board": board,
         "legal_moves": [] if over else [str(move) for move in game.legal_moves()],
-        "can_undo": not over and bool(board["can_undo"]),
+        "can_undo": not over and session.can_undo(),
+        "undo_refusal": None if over else session.undo_refusal(),
         "clock": {
             "limit": session.time_limit,
             "remaining": round(session.remaining(), 3),

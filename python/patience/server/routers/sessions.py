@@ -12,6 +12,7 @@ generic encoder would add (``benchmarks/server.py`` measures the round trip). So
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Request
@@ -20,6 +21,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from patience.errors import IllegalMoveError, PatienceError
 from patience.games import game_class
+from patience.session import RELAXED_SECONDS
 from patience.solve import SOLVABLE_GAMES
 from patience.store.games import (
     Live,
@@ -29,6 +31,7 @@ from patience.store.games import (
     new_game_id,
     variant_text,
 )
+from patience.store.pauses import pause, resume
 
 from ..deps import AppSettings, LiveGame, Player, Pool, Store
 from ..pool import PoolFullError, first_winning_move
@@ -58,6 +61,17 @@ BUSY: dict[int | str, dict[str, Any]] = {
 }
 
 
+PRACTICE_DEALS = 1_000_000
+"""A practice or relaxed game dealt without a deal number gets one below this: six digits at
+most, a number a player can read out and type (a timed game's deal, from the catalog, is
+a secret 63-bit number)."""
+
+
+def practice_seed() -> int:
+    """A fresh deal number for a practice or relaxed game."""
+    return secrets.randbelow(PRACTICE_DEALS)
+
+
 _SEED_DIGITS = 40
 """More digits than any seed has (2**64 has 20): a longer string is refused unread."""
 
@@ -85,11 +99,17 @@ class NewGame(BaseModel):
     variant: dict[str, Any] = Field(default_factory=dict, description='e.g. {"draw": 3}')
     seed: Seed = Field(
         default=None,
-        description="practice games only: a seeded deal (none for a fresh one), a whole "
+        description="practice and relaxed games only: a seeded deal (none for a fresh one: "
+        "a deal number of at most six digits), a whole "
         'number or a string of its decimal digits ("42"); a timed game is always dealt by '
         "the server",
     )
-    mode: Literal["timed", "practice"] = "timed"
+    mode: Literal["timed", "practice", "relaxed"] = Field(
+        default="timed",
+        description="timed (the rules of record: the clock, the score, the undo limits), "
+        "practice (the same rules, a deal of your choice, hints; counts apart) or relaxed "
+        "(no clock or score shown, undo as far back as you like; counts in no standing)",
+    )
     difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(
         default=None,
         description="a deal of this difficulty from the rated catalog (easy: tiers 1-3, "
@@ -179,6 +199,8 @@ async def start_game(
             certified = True
         elif seed is not None:
             tier = store.catalog_tier(request.game, variant, seed)  # a rated deal played again
+        else:
+            seed = practice_seed()  # a number a player can read out
         live, token = store.open(
             request.game,
             variant,
@@ -189,6 +211,7 @@ async def start_game(
             tier=tier,
             user_id=user_id,
             address=address,
+            time_limit=RELAXED_SECONDS if request.mode == "relaxed" else None,
         )
     except UnfinishedGameError as error:
         raise HTTPException(409, str(error)) from None
@@ -240,11 +263,35 @@ async def end(
     return _play(live, store, "end", None if request is None else request.move_count)
 
 
+@router.post("/{game_id}/pause", responses=_refusals(401, 403, 404, 409, 429))
+async def pause_clock(live: LiveGame, store: Store) -> JSONResponse:
+    """Practice and relaxed games: stop the clock (the player's page is hidden). A move, or
+    ``resume``, starts it again. A timed game's clock never stops (409)."""
+    try:
+        pause(store, live)
+    except PatienceError as error:
+        raise HTTPException(409, str(error)) from None
+    with live.lock:
+        return JSONResponse(session_json(live))
+
+
+@router.post("/{game_id}/resume", responses=_refusals(401, 403, 404, 409, 429))
+async def resume_clock(live: LiveGame, store: Store) -> JSONResponse:
+    """Practice and relaxed games: start the clock again after ``pause``."""
+    try:
+        resume(store, live)
+    except PatienceError as error:
+        raise HTTPException(409, str(error)) from None
+    with live.lock:
+        return JSONResponse(session_json(live))
+
+
 @router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 413, 429) | BUSY)
 async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) -> dict[str, Any]:
-    """Practice games only: the solver's next move from here, or none with a reason."""
-    if live.mode != "practice":
-        raise HTTPException(409, "hints are for practice games only")
+    """Practice and relaxed games only: the solver's next move from here, or none with a
+    reason."""
+    if live.mode == "timed":
+        raise HTTPException(409, "hints are for practice and relaxed games only")
     with live.lock:
         store.refresh(live)
         if live.session.is_over():
