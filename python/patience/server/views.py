@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from patience.rating import difficulty_of
+from patience.scoring import score_lines
 from patience.store.games import Answer, Live
 
 __all__ = ["session_json"]
@@ -40,6 +41,8 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
             "score": session.score(),
             "cards_home": game.cards_on_foundation(),
             "elapsed": round(session.elapsed(), 3),
+            # what made the points, line by line (they add up to ``points``)
+            "lines": [line.to_json() for line in score_lines(session.record())],
         }
     return {
         "id": live.id,
