@@ -21,7 +21,7 @@ from patience.tournaments import Tournaments
 from .background import Background
 from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
 from .pool import SolverPool
-from .routers import accounts, games, sessions, tournaments
+from .routers import accounts, daily, games, replays, sessions, tournaments
 from .settings import Settings
 
 __all__ = ["DOCS_ASSETS", "STATIC", "create_app"]
@@ -87,6 +87,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(sessions.router)
     app.include_router(accounts.router)
     app.include_router(tournaments.router)
+    app.include_router(daily.router)
+    app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
 

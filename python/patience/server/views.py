@@ -14,7 +14,7 @@ from patience.rating import difficulty_of
 from patience.scoring import score_lines
 from patience.store.games import Answer, Live
 
-__all__ = ["session_json"]
+__all__ = ["replay_json", "session_json"]
 
 
 def _sealed(live: Live) -> bool:
@@ -69,4 +69,27 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "move_count": session.move_count,
         "last": None if answer is None else answer.last,
         "repeated": answer is not None and answer.repeated,
+    }
+
+
+def replay_json(live: Live) -> dict[str, Any]:
+    """A finished game step by step, for the replay viewer: the board as its player saw it
+    at the deal and after each move of its record (face-down cards stay face down), with
+    the move and the points so far; replayed by the engine of record from the record. The
+    caller holds ``live.lock`` and has checked that the game is over and not sealed."""
+    record = live.session.record()
+    game = record.new_game()
+    steps: list[dict[str, Any]] = [{"move": None, "board": game.observation(), "points": 0}]
+    for move in record.moves:
+        game.play(move)
+        steps.append({"move": move, "board": game.observation(), "points": game.score()})
+    return {
+        "id": live.id,
+        "game": game.name,
+        "title": game.title,
+        "variant": game.variant,
+        "mode": live.mode,
+        "seed": live.seed,
+        "tier": live.tier,
+        "steps": steps,
     }

@@ -554,7 +554,8 @@ class GameStore:
         """Refuse (:class:`PatienceError`) to show a sealed game's deal."""
         if self.sealed(live):
             raise PatienceError(
-                "this game's deal is a tournament's: it is shown when the tournament closes"
+                "this game's deal is still secret: a tournament's is shown when the "
+                "tournament closes, a daily deal's once its day is over"
             )
 
     def close_games(self, game_ids: list[str], at: float) -> None:

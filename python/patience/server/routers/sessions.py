@@ -35,7 +35,7 @@ from patience.store.pauses import pause, resume
 
 from ..deps import AppSettings, LiveGame, Player, Pool, Store
 from ..pool import PoolFullError, first_winning_move
-from ..views import session_json
+from ..views import replay_json, session_json
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
 
@@ -324,21 +324,7 @@ def replay(live: LiveGame, store: Store) -> dict[str, Any]:
             store.check_unsealed(live)
         except PatienceError as error:
             raise HTTPException(409, str(error)) from None
-        record = live.session.record()
-    game = record.new_game()
-    steps: list[dict[str, Any]] = [{"move": None, "board": game.observation(), "points": 0}]
-    for move in record.moves:
-        game.play(move)
-        steps.append({"move": move, "board": game.observation(), "points": game.score()})
-    return {
-        "id": live.id,
-        "game": game.name,
-        "title": game.title,
-        "variant": game.variant,
-        "seed": live.seed,
-        "tier": live.tier,
-        "steps": steps,
-    }
+        return replay_json(live)
 
 
 @router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409))
