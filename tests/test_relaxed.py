@@ -198,8 +198,13 @@ def test_the_api_pauses_practice_and_relaxed_games_only(client: TestClient) -> N
     for mode in ("practice", "relaxed"):
         body, headers = start(client, game="golf", mode=mode, seed=4)
         url = f"/api/sessions/{body['id']}"
-        assert client.post(f"{url}/pause", headers=headers).status_code == 200
-        assert client.post(f"{url}/resume", headers=headers).status_code == 200
+        paused = client.post(f"{url}/pause", headers=headers)
+        assert paused.status_code == 200
+        assert paused.json()["clock"]["running"] is False  # the page's clock stops too
+        assert client.get(url, headers=headers).json()["clock"]["running"] is False
+        resumed = client.post(f"{url}/resume", headers=headers)
+        assert resumed.status_code == 200
+        assert resumed.json()["clock"]["running"] is True
     body, headers = start(client, game="golf", mode="timed")
     refused = client.post(f"/api/sessions/{body['id']}/pause", headers=headers)
     assert refused.status_code == 409

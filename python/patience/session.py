@@ -149,8 +149,13 @@ class Session:
 
     @property
     def paused(self) -> float:
-        """Seconds credited for outages so far."""
+        """Seconds credited for outages (and a practice game's pauses) so far."""
         return self._paused
+
+    @property
+    def is_paused(self) -> bool:
+        """Whether the clock is stopped by a pause not yet resumed."""
+        return self._paused_since is not None
 
     def _check_clock_at(self, at: float) -> None:
         clock, self._clock = self._clock, lambda: at

@@ -61,7 +61,7 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "clock": {
             "limit": session.time_limit,
             "remaining": round(session.remaining(), 3),
-            "running": not over,
+            "running": not over and not session.is_paused,
         },
         "score": session.score(),
         "outcome": None if outcome is None else outcome.to_json(),
