@@ -22,7 +22,6 @@ from tables import (
     box,
     draw_board,
     end_game,
-    midgame_moves,
     settled,
     shot,
 )
@@ -203,27 +202,47 @@ def _card_width(page: Page) -> str:
     )
 
 
-def test_bug_7_kansas_keeps_its_card_size_through_a_game(table: Callable[..., Table]) -> None:
-    desk = table("desktop")
-    page = desk.deal("kansas", 11)
+# (at the review's desktop: a phone on its side keeps cards of at least 56 px rather, which a
+# column longer than the screen's height makes smaller)
+@pytest.mark.parametrize("size", ["desktop"])
+def test_bug_7_kansas_keeps_its_card_size_through_a_game(
+    table: Callable[..., Table], size: str
+) -> None:
+    desk = table(size)
+    page = desk.deal("kansas", 1014)
     dealt = _card_width(page)
-    desk.play_through_api(midgame_moves("kansas", 11, 36))
+    line = list(solve(new_game("kansas", seed=1014), time_limit=10.0).moves)
+    # the game once a column holds 14 cards (the old table had shrunk its cards by then)
+    game, where = new_game("kansas", seed=1014), 0
+    for index, move in enumerate(line):
+        game.play(move)
+        if max(len(column["cards"]) for column in game.observation()["tableau"]) >= 14:
+            where = index + 1
+            break
+    assert where
+    desk.play_through_api(line[:where])
     assert _card_width(page) == dealt
 
 
-def test_bug_7_klondike_keeps_its_size_through_the_play_out(table: Callable[..., Table]) -> None:
-    desk = table("desktop")
+@pytest.mark.parametrize("size", ["desktop"])
+def test_bug_7_klondike_keeps_its_size_through_the_play_out(
+    table: Callable[..., Table], size: str
+) -> None:
+    desk = table(size)
     page = desk.deal("klondike", 2)
     *moves, last = solve(new_game("klondike", seed=2)).moves
     dealt = _card_width(page)
-    desk.play_through_api(moves)
-    assert _card_width(page) == dealt
+    sizes = []
+    for step in range(0, len(moves), 20):  # through the game, and into the play-out
+        desk.play_through_api(moves[step : step + 20])
+        sizes.append(_card_width(page))
     page.fill("#move-input", last)
     page.press("#move-input", "Enter")
     page.wait_for_selector("#board[data-playing-out]")
-    assert _card_width(page) == dealt
+    sizes.append(_card_width(page))
     page.wait_for_selector("#result:not([hidden])", timeout=15_000)
-    assert _card_width(page) == dealt
+    sizes.append(_card_width(page))
+    assert set(sizes) == {dealt}, (dealt, sizes)
 
 
 def test_bug_7_golf_s_stock_stays_where_it_is_as_the_columns_empty(

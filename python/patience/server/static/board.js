@@ -227,9 +227,11 @@ const BOARDS = {
 const ACROSS = { klondike: 7, golf: 7, kansas: 7.3, expert: 11 };
 const NARROW_EXPERT = 560;
 
-// The longest column a game usually has (face-down and face-up cards past the first):
-// the cards are sized for it at the deal, and a column longer than it fans tighter.
-const DESIGN = { klondike: { down: 6, up: 8 }, golf: { down: 0, up: 4 }, kansas: { down: 0, up: 10 }, expert: { down: 0, up: 12 } };
+// The longest column a game usually has (face-down cards, and face-up cards past the
+// first): the cards are sized at the deal for it to fit, fanned tight, and keep their size
+// while every column fits (about the longest of a Klondike game won, and of a long game of
+// Kansas or Solitaire Expert; a longer column makes them smaller).
+const DESIGN = { klondike: { down: 6, up: 9 }, golf: { down: 0, up: 4 }, kansas: { down: 0, up: 16 }, expert: { down: 0, up: 16 } };
 
 const coarse = () => window.matchMedia("(pointer: coarse)").matches;
 
@@ -304,7 +306,9 @@ export function fitBoard(container) {
   // take, unless the columns cannot fit with it even at the narrowest cards.
   for (const strip of finger ? [finger, 0] : [0]) {
     for (let cardW = start; ; cardW -= 1) {
-      const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip });
+      // (a short screen, a phone on its side, keeps cards of a comfortable size and fits the
+      // columns there are: the usual longest may not fit it)
+      const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, design: cardW > comfort() ? settings.design : null });
       if (laid.fits || cardW <= MIN_CARD) {
         if (laid.fits || strip === 0) {
           container.fixedSize = { key, cardW, finger: strip };
@@ -317,6 +321,9 @@ export function fitBoard(container) {
 }
 
 const MIN_CARD = 26;
+// Cards wider than this are sized for the game's usual longest column; a short screen (a
+// phone on its side) keeps them this wide rather, and fits the columns there are.
+const comfort = () => (window.innerHeight < 500 ? 56 : 44);
 
 function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, design }) {
   const game = container.dataset.game;
@@ -340,12 +347,14 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // wider), never less than the usual strip nor more than most of a card
   const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   // (a face-down card's strip is 0.4 of a face-up card's)
+  const usualLongest = design ?? { up: 0, down: 0 };
+  design = design ?? DESIGN[game];
   const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
   const wantUp = Math.max(usual, Math.min(spread, Math.round(cardH * (cardW < 48 ? 0.8 : 0.6))));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
   const need = ({ up, down }) => cardH + up * floorUp + down * floorDown;
   const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
-  const fits = across && need(design) <= room + 1 && lengths.every((length) => need(length) <= room + 1);
+  const fits = across && need(usualLongest) <= room + 1 && lengths.every((length) => need(length) <= room + 1);
   let tallest = 0;
   [...columnsRow.children].forEach((column, index) => {
     const { up, down } = lengths[index];
