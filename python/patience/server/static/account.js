@@ -117,7 +117,7 @@ function scoreChart(recent) {
   chart.setAttribute("class", "stats-chart");
   chart.setAttribute("role", "img");
   const top = Math.max(1, ...scored.map((game) => game.score));
-  const step = width / scored.length;
+  const step = width / Math.max(scored.length, 20); // (a bar as wide for 3 games as for 20)
   scored.forEach((game, index) => {
     const bar = document.createElementNS(SVG, "rect");
     const tall = Math.max(2, (Math.max(0, game.score) / top) * (height - 4));
