@@ -296,7 +296,7 @@ export function fitBoard(container) {
   // The size chosen for this game and window, while the columns fit it.
   if (fixed?.key === key) {
     const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger });
-    if (laid.fits) return;
+    if (laid.fits && bottomOf(container, top) <= height) return;
   }
   const across = narrow ? 10 : ACROSS[game];
   const fromWidth = (width - gap * Math.ceil(across)) / across;
@@ -309,6 +309,7 @@ export function fitBoard(container) {
       // (a short screen, a phone on its side, keeps cards of a comfortable size and fits the
       // columns there are: the usual longest may not fit it)
       const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, design: cardW > comfort() ? settings.design : null });
+      laid.fits &&= bottomOf(container, top) <= height;
       if (laid.fits || cardW <= MIN_CARD) {
         if (laid.fits || strip === 0) {
           container.fixedSize = { key, cardW, finger: strip };
@@ -318,6 +319,13 @@ export function fitBoard(container) {
       }
     }
   }
+}
+
+// Where the drawn board ends, from the container's top (a column's last card hangs below
+// the column's box by its border).
+function bottomOf(container, top) {
+  const drawn = container.querySelectorAll(":scope > .row, .column > .card:last-child");
+  return Math.max(...[...drawn].map((item) => item.getBoundingClientRect().bottom)) + window.scrollY - top;
 }
 
 const MIN_CARD = 26;

@@ -360,12 +360,13 @@ async function drawStandings(section, t) {
     } catch (_) { replays = new Map(); }
   }
   const columns = ["Rank", "Player", "Score", "Time used", "Attempts", ...(finished ? ["Replay"] : [])];
+  const narrowOnly = (name) => (name === "Attempts" ? "wide-column" : null); // (a phone leaves it out)
   section.append(
     h("h3", { id: "standings-title" }, t.status === "running" ? "Standings (live)" : "Standings"),
     h("p", { class: "rule", id: "ranking-rule" }, h("strong", {}, "How players are ranked: "), t.rule),
     h("table", { class: "standings" },
       h("caption", { class: "sr-only" }, `Standings of ${t.name}`),
-      h("thead", {}, h("tr", {}, columns.map((name) => h("th", { scope: "col" }, name)))),
+      h("thead", {}, h("tr", {}, columns.map((name) => h("th", { scope: "col", class: narrowOnly(name) }, name)))),
       body),
     summary,
     h("div", { class: "pager" }, top, previous, next, me ? aroundMe : null),
@@ -378,7 +379,7 @@ async function drawStandings(section, t) {
         h("th", { scope: "row", "data-label": "Player" }, row.name),
         h("td", { "data-label": "Score" }, row.score),
         h("td", { "data-label": "Time used" }, timePlayed(row.elapsed)),
-        h("td", { "data-label": "Attempts" }, row.attempts),
+        h("td", { "data-label": "Attempts", class: "wide-column" }, row.attempts),
         finished ? h("td", { "data-label": "Replay" }, replays.has(row.name)
           ? h("a", { href: `#/watch/${replays.get(row.name)}`, "aria-label": `Replay ${row.name}'s best game` }, "Replay") : "") : null)));
       if (!answer.entries.length) body.append(h("tr", {}, h("td", { colspan: columns.length }, around ? "You have no finished attempt yet." : "No finished attempt yet.")));
