@@ -212,3 +212,39 @@ def draw_board(page: Page, board: dict[str, Any]) -> None:
            }""",
         board,
     )
+
+
+def focus_on(page: Page, selector: str) -> None:
+    """Move the focus to ``selector`` with the arrow keys alone."""
+    path: list[str] = []
+    for _ in range(60):
+        where = page.evaluate(
+            """(selector) => {
+                 const here = document.activeElement, there = document.querySelector(selector);
+                 if (!there) return null;
+                 if (here === there) return { done: true };
+                 const name = here.dataset.src ?? here.dataset.dest
+                   ?? here.dataset.action ?? here.tagName;
+                 const a = here.getBoundingClientRect(), b = there.getBoundingClientRect();
+                 const column = here.closest('.column');
+                 return {
+                   done: false,
+                   name,
+                   sameColumn: column !== null && column === there.closest('.column'),
+                   sameRow: Boolean(here.closest('.tableau'))
+                     === Boolean(there.closest('.tableau')),
+                   dx: b.left - a.left,
+                   dy: b.top - a.top,
+                 };
+               }""",
+            selector,
+        )
+        assert where is not None, f"no {selector} on the board"
+        if where["done"]:
+            return
+        path.append(where["name"])
+        if where["sameColumn"] or not where["sameRow"]:
+            page.keyboard.press("ArrowUp" if where["dy"] < 0 else "ArrowDown")
+        else:
+            page.keyboard.press("ArrowLeft" if where["dx"] < 0 else "ArrowRight")
+    raise AssertionError(f"the arrow keys do not reach {selector}: {path[-8:]}")

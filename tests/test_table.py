@@ -32,6 +32,7 @@ from tables import (
     box,
     draw_board,
     end_game,
+    focus_on,
     midgame_moves,
     no_sideways_scroll,
     outside_viewport,
@@ -585,42 +586,6 @@ def test_axe_finds_nothing_serious_on_a_board_and_its_result(
     assert _serious(page) == []
 
 
-def _focus_on(page: Page, selector: str) -> None:
-    """Move the focus to ``selector`` with the arrow keys alone."""
-    path: list[str] = []
-    for _ in range(60):
-        where = page.evaluate(
-            """(selector) => {
-                 const here = document.activeElement, there = document.querySelector(selector);
-                 if (!there) return null;
-                 if (here === there) return { done: true };
-                 const name = here.dataset.src ?? here.dataset.dest
-                   ?? here.dataset.action ?? here.tagName;
-                 const a = here.getBoundingClientRect(), b = there.getBoundingClientRect();
-                 const column = here.closest('.column');
-                 return {
-                   done: false,
-                   name,
-                   sameColumn: column !== null && column === there.closest('.column'),
-                   sameRow: Boolean(here.closest('.tableau'))
-                     === Boolean(there.closest('.tableau')),
-                   dx: b.left - a.left,
-                   dy: b.top - a.top,
-                 };
-               }""",
-            selector,
-        )
-        assert where is not None, f"no {selector} on the board"
-        if where["done"]:
-            return
-        path.append(where["name"])
-        if where["sameColumn"] or not where["sameRow"]:
-            page.keyboard.press("ArrowUp" if where["dy"] < 0 else "ArrowDown")
-        else:
-            page.keyboard.press("ArrowLeft" if where["dx"] < 0 else "ArrowRight")
-    raise AssertionError(f"the arrow keys do not reach {selector}: {path[-8:]}")
-
-
 def test_a_whole_klondike_game_won_by_keys_alone(
     browser: Browser, server: str, table: Callable[..., Table]
 ) -> None:
@@ -649,14 +614,14 @@ def test_a_whole_klondike_game_won_by_keys_alone(
                 card = _run_start(mirror, int(source[1:]) - 1, int(dest[1:]) - 1)
                 exposed = mirror.observation()["tableau"][int(source[1:]) - 1]["cards"][-1]
                 source = source if card == exposed else f"{source}:{card}"
-            _focus_on(page, f'#board [data-src="{source}"]')
+            focus_on(page, f'#board [data-src="{source}"]')
             page.keyboard.press("Enter")  # pick
             if dest == "f":
                 answered(page, lambda: page.keyboard.press("Enter"))  # Enter again: home
             else:
                 column = f'#board .column[data-dest="{dest}"]'
                 target = f"{column} .card:last-child"
-                _focus_on(page, target if page.locator(target).count() else column)
+                focus_on(page, target if page.locator(target).count() else column)
                 answered(page, lambda: page.keyboard.press("Enter"))  # place
         mirror.play(move)
         if not mirror.is_over():
@@ -977,7 +942,7 @@ def test_every_card_and_pile_is_reached_by_the_arrow_keys(
     assert count > 5
     page.keyboard.press("ArrowRight")  # into the board
     for index in [*range(count), *reversed(range(count))]:
-        _focus_on(page, f'#board [data-stop-index="{index}"]')
+        focus_on(page, f'#board [data-stop-index="{index}"]')
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline == "dashed"  # the focus is drawn
 
