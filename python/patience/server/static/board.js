@@ -304,20 +304,31 @@ export function fitBoard(container) {
   // The widest cards whose rows fit across and whose usual longest column (and every
   // column now) fits down. On a touch screen a covered card keeps a strip a finger can
   // take, unless the columns cannot fit with it even at the narrowest cards.
+  // (a short screen, a phone on its side, keeps cards of a comfortable size and fits the
+  // columns there are: the usual longest may not fit it)
+  const fits = (cardW, strip) => {
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, design: cardW > comfort() ? settings.design : null });
+    return laid.fits && bottomOf(container, top) <= height;
+  };
   for (const strip of finger ? [finger, 0] : [0]) {
-    for (let cardW = start; ; cardW -= 1) {
-      // (a short screen, a phone on its side, keeps cards of a comfortable size and fits the
-      // columns there are: the usual longest may not fit it)
-      const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, design: cardW > comfort() ? settings.design : null });
-      laid.fits &&= bottomOf(container, top) <= height;
-      if (laid.fits || cardW <= MIN_CARD) {
-        if (laid.fits || strip === 0) {
-          container.fixedSize = { key, cardW, finger: strip };
-          return;
-        }
-        break;
+    // the widest that fits, by halves (fitting is monotone in the width: a narrower card
+    // fits wherever a wider one does)
+    let low = MIN_CARD;
+    let high = start;
+    if (fits(high, strip)) low = high;
+    else if (!fits(low, strip)) {
+      if (strip !== 0) continue; // the finger's strip cannot be kept: without it
+      high = low;
+    } else {
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (fits(middle, strip)) low = middle;
+        else high = middle;
       }
     }
+    fits(low, strip); // laid out at the width chosen
+    container.fixedSize = { key, cardW: low, finger: strip };
+    return;
   }
 }
 
@@ -386,9 +397,9 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     tallest = Math.max(tallest, cardH + offset);
   });
   // The tableau keeps the height of the game's usual longest column: what is below it
-  // (Golf's stock and waste) stays where it is as the columns shorten.
+  // (Golf's stock and waste, the help) stays where it is as the columns grow and shorten.
   const designHeight = cardH + design.up * Math.min(wantUp, Math.max(floorUp, Math.floor((room - cardH) / Math.max(1, design.up))));
-  columnsRow.style.minHeight = game === "golf" ? `${Math.min(room, Math.max(designHeight, tallest))}px` : "";
+  columnsRow.style.minHeight = `${Math.min(room, Math.max(designHeight, tallest))}px`;
   return { fits, cardW };
 }
 
