@@ -4,20 +4,26 @@ Hypothesis profiles (``ci`` is used when CI is set), and databases: ``postgres_u
 private PostgreSQL cluster for the session, see ``postgres.py``), ``fresh_postgres_url``
 (a new empty PostgreSQL database per test) and ``database_url`` (each test run twice, on a
 fresh SQLite file and on a fresh PostgreSQL database, migrated as ``patience db migrate``
-does).
+does); for the browser tests of the table, ``chromium`` (Debian's, headless),
+``table_server`` and ``short_clock_server`` (a server with no catalog refill and no rate
+limits; the second with a 3 s clock) and ``table`` (pages of the client at the review's
+screen sizes, their errors checked at the end).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from playwright.sync_api import Browser, sync_playwright
 
 import postgres
 from patience.store.db import migrate_url
+from tables import CHROMIUM, Table, start_server
 
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.register_profile(
@@ -77,3 +83,40 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url = request.getfixturevalue("fresh_postgres_url")
     migrate_url(url)
     return url
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless (never a browser Playwright downloads)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server for the table's browser tests: its address."""
+    yield from start_server(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def short_clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose every game has a 3 s clock."""
+    yield from start_server(tmp_path_factory, PATIENCE_TIME_LIMIT="3")
+
+
+@pytest.fixture
+def table(chromium: Browser, table_server: str) -> Iterator[Callable[..., Table]]:
+    """Pages of the client (``table("phone")``), closed, and their errors checked, after
+    the test."""
+    opened: list[Table] = []
+
+    def make(size: str = "desktop", **options: Any) -> Table:
+        made = Table(chromium, table_server, size, **options)
+        opened.append(made)
+        return made
+
+    yield make
+    for made in opened:
+        made.close()

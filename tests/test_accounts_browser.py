@@ -107,7 +107,7 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     # a rated timed deal (Easy: the catalog's tier 2), ended at once
     page.goto(server)
     page.check("input[name=game][value=golf]")
-    page.select_option("#options select", "true")
+    page.check("#options input[value='true']")
     page.check("input[name=difficulty][value=easy]")
     page.click("#start")
     page.wait_for_selector("#board .card")
@@ -136,10 +136,10 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     rows.first.wait_for()
     assert rows.count() == 3
     newest = rows.first
-    assert newest.locator("td[data-label=Deal]").inner_text() == f"#{SEED}"
+    assert newest.locator("td[data-label=Deal]").inner_text() == str(SEED)
     assert newest.locator("td[data-label=Result]").inner_text() == "Lost"
     rated = rows.nth(1)
-    assert rated.locator("td[data-label=Deal]").inner_text() == "#11"
+    assert rated.locator("td[data-label=Deal]").inner_text() == "11"
     assert rated.locator("td[data-label=Tier]").inner_text() == "2"
     assert page.get_attribute("#export", "href") == "/api/me/export"
     check(page, "history-desktop")
@@ -257,7 +257,7 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.click("#history a >> text=Replay")
     page.wait_for_selector("#replay-board .card")
     page.click("#replay-last")
-    assert page.inner_text("#replay-step") == "Move 1 of 1: end. Points so far: 0."
+    assert page.inner_text("#replay-step") == "Move 1 of 1: Ended the game. Points so far: 0."
     check(page, "replay-phone")
     context.close()
     assert not errors, errors

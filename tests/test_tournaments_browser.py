@@ -26,6 +26,7 @@ from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore
 from patience.tournaments import Tournaments
 from patience.tournaments.fairness import canonical, commitment
+from tables import box
 from test_browser import BYPASS_CSP, browser  # noqa: F401 (the fixture)
 
 PASSWORD = "correct horse battery"
@@ -53,7 +54,14 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     engine = make_engine(f"sqlite:///{database}")
     migrate(engine)
     with engine.begin() as connection:
-        add(connection, "golf", GOLF, Certified(SEED, 9, 0.01, 40, None), at=1.0, origin="random")
+        add(
+            connection,
+            "golf",
+            GOLF,
+            Certified(SEED, 9, 0.01, 40, None),
+            at=1.0,
+            origin="random",
+        )
         add(
             connection,
             "golf",
@@ -68,6 +76,14 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
             GOLF,
             Certified(SEED + 2, 9, 0.01, 40, None),
             at=3.0,
+            origin="random",
+        )
+        add(
+            connection,
+            "golf",
+            GOLF,
+            Certified(SEED + 3, 9, 0.01, 40, None),
+            at=4.0,
             origin="random",
         )
     operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
@@ -85,6 +101,16 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
         max_entrants=10,
     )
     big_tournament(engine, operator, now)
+    Tournaments(GameStore(engine)).create(
+        operator,
+        name="Closing Golf",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=now - 1,
+        closes_at=now + 3600,
+    )
     engine.dispose()
     port = launch.free_port()
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
@@ -306,9 +332,17 @@ def test_two_players_one_deal_standings_and_verification(
     log_in(olga, server, "Olga")
     olga.goto(f"{server}/#/tournaments/{tid}")
     olga.wait_for_selector("#tournament-close")
-    olga.once("dialog", lambda dialog: dialog.accept())
+    native: list[str] = []
+    olga.on("dialog", lambda dialog: (native.append(dialog.message), dialog.dismiss()))
+    join = box(olga, "#tournament-join")
+    close = box(olga, "#tournament-close")
+    assert close["y"] - (join["y"] + join["height"]) >= 8  # not flush against Join
     olga.click("#tournament-close")
+    olga.wait_for_selector("#confirm:not([hidden])")  # the page's own question
+    assert "Close" in olga.inner_text("#confirm-text")
+    olga.click("#confirm-yes")
     olga.wait_for_selector("#verification-result", timeout=WAIT)
+    assert native == []  # never the browser's confirm box
     assert olga.get_attribute("#verification-result", "class") == "pass"
     assert olga.inner_text("#verification-result") == "Verified in this browser."
     checks = olga.locator("#checks li")
@@ -318,6 +352,12 @@ def test_two_players_one_deal_standings_and_verification(
     assert all(checks.nth(i).get_attribute("data-ok") == "true" for i in range(checks.count()))
     assert olga.locator("#deals .seed").all_inner_texts() == [str(SEED)]
     assert "patience tournament verify" in olga.inner_text("#verification")
+    # how to check it without the project's code: said on the page, no file of its source
+    assert "docs/" not in olga.inner_text("#verification")
+    assert (
+        olga.locator("#check-it-yourself summary").inner_text()
+        == "How to check it with code of your own"
+    )
     check(olga, "tournament-verified-desktop")
 
     # Ada saw the commitment before the close: her browser checks that too
@@ -328,6 +368,23 @@ def test_two_players_one_deal_standings_and_verification(
     assert ada.locator("#checks li[data-ok=true]").count() == 6
     assert "this browser saw before the close" in ada.inner_text("#checks")
     assert standings(ada) == [("1", "Ada"), ("2", "Bob")]
+    # every player's best game open to replay, now that it has closed
+    assert ada.locator("#standings tbody a >> text=Replay").count() == 2
+    ada.click('#standings a[aria-label="Replay Bob\'s best game"]')
+    ada.wait_for_selector("#replay-board .card")
+    assert "Bob's game" in ada.inner_text("h2")
+    assert ada.locator("#replay-board .card").count() > 30
+    ada.go_back()
+
+    # on a phone the standings come before the rules, near the top
+    bob.goto(f"{server}/#/tournaments/{tid}")
+    bob.wait_for_selector("#standings tbody tr")
+    order = bob.evaluate(
+        "document.getElementById('standings').compareDocumentPosition("
+        "document.getElementById('tournament-rules')) & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    assert order  # the rules follow the standings
+    assert box(bob, "#standings")["y"] < 844 * 1.5
 
     # a publication whose salt was changed does not hash to the commitment
     def tampered(route: Route) -> None:
@@ -447,3 +504,35 @@ def test_an_operator_creates_a_tournament_from_the_lobby(
     assert "the catalog has 0 unused Golf deals" in page.inner_text("#create-error")
     context.close()
     assert not errors, errors
+
+
+def test_a_running_attempt_is_told_at_once_when_its_tournament_closes(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    server, _ = tournament_server
+    olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)
+    log_in(olga, server, "Olga")
+    made = next(
+        t
+        for t in olga.request.get(f"{server}/api/tournaments").json()["tournaments"]
+        if t["name"] == "Closing Golf"
+    )
+    cat_context, cat, cat_errors = open_page(browser, server, PHONE, has_touch=True)
+    sign_up(cat, server, "Cat")
+    cat.goto(f"{server}/#/tournaments/{made['id']}")
+    cat.click("#tournament-join")
+    cat.click("#tournament-play")
+    cat.wait_for_selector("#board .card")
+    # the operator closes the tournament while Cat's attempt is on the table
+    olga.goto(f"{server}/#/tournaments/{made['id']}")
+    olga.click("#tournament-close")
+    olga.click("#confirm-yes")
+    olga.wait_for_selector("#verification-result", timeout=15_000)
+    cat.wait_for_selector("#result:not([hidden])", timeout=8_000)  # told, unasked
+    assert cat.inner_text("#result-title") == "The tournament has closed"
+    shot(cat, "tournament-closed-under-a-player-phone")
+    for context in (olga_context, cat_context):
+        context.close()
+    assert not olga_errors, olga_errors
+    assert not cat_errors, cat_errors

@@ -27,12 +27,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from patience.errors import GameOverError, InvalidRecordError, TimeUpError
+from patience.errors import GameOverError, InvalidRecordError, TimeUpError, UndoRefusedError
 from patience.games import Game, Outcome, Played, new_game
-from patience.moves import END, Move
+from patience.moves import END, UNDO, Move
 from patience.records import GameRecord
 
-__all__ = ["EVENT_KINDS", "Clock", "Event", "Session"]
+__all__ = ["EVENT_KINDS", "RELAXED_SECONDS", "Clock", "Event", "RelaxedSession", "Session"]
 
 Clock = Callable[[], float]
 EventKind = Literal["start", "move", "timeout", "pause", "resume"]
@@ -175,8 +175,13 @@ class Session:
 
     @property
     def paused(self) -> float:
-        """Seconds credited for outages so far."""
+        """Seconds credited for outages (and a practice game's pauses) so far."""
         return self._paused
+
+    @property
+    def is_paused(self) -> bool:
+        """Whether the clock is stopped by a pause not yet resumed."""
+        return self._paused_since is not None
 
     def _check_clock_at(self, at: float) -> None:
         clock, self._clock = self._clock, lambda: at
@@ -184,6 +189,14 @@ class Session:
             self._check_clock()
         finally:
             self._clock = clock
+
+    def undo_refusal(self) -> str | None:
+        """Why undo is refused now (the rules' reason), or None when it is allowed."""
+        return self.game.undo_refusal()
+
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would be accepted now (the clock apart)."""
+        return self.undo_refusal() is None
 
     def undo(self) -> Played:
         """Undo the last move, if the rules and the clock allow it."""
@@ -246,10 +259,14 @@ class Session:
                     raise InvalidRecordError(
                         f"timeout logged at {event.at} before the clock ran out"
                     )
-            elif event.kind == "pause":
-                self.pause(event.at)
-            elif event.kind == "resume":
-                self.resume(event.at)
+            elif event.kind in ("pause", "resume"):
+                # A pause of an outage may find the clock paused already (its player had
+                # hidden the page), a resume find it running: the event is kept in the log
+                # all the same, which stays the database's, event for event.
+                length = len(self._log)
+                (self.pause if event.kind == "pause" else self.resume)(event.at)
+                if len(self._log) == length:
+                    self._log.append(event)
             else:
                 assert event.move is not None
                 self.play(event.move)
@@ -313,4 +330,80 @@ class Session:
             clock=clock,
             time_limit=data.get("time_limit"),
             ends_at=data.get("ends_at"),
+        )
+
+
+RELAXED_SECONDS = 30 * 86_400.0
+"""A relaxed game's clock, which nobody is shown: a game left alone is kept 30 days of play
+(a page hidden pauses it), then ends."""
+
+
+class RelaxedSession(Session):
+    """A relaxed game: no clock or score shown, and undo goes back as far as the player
+    likes, past turned-up cards and draws (the rules' undo limits keep a competitive game
+    from peeking; a relaxed game counts in no standing). An undo takes back the last move
+    still standing: the game is dealt again and the line before it replayed, so that the
+    position is exactly the rules' own. Its record is that line, the moves taken back left
+    out, which the engine of record replays as any other.
+
+    >>> from patience.games import new_game
+    >>> session = RelaxedSession(new_game("klondike", seed=3), clock=lambda: 0.0)
+    >>> _ = session.play("draw"); session.game.can_undo()  # the rules refuse it
+    False
+    >>> _ = session.play("undo"); session.line(), session.game.observation()["hand"]
+    ([], 24)
+    """
+
+    def line(self) -> list[str]:
+        """The moves still standing: the log's moves with each undo taking back the one
+        before it."""
+        standing: list[str] = []
+        for event in self._log:
+            if event.move is None:
+                continue
+            if event.move == str(UNDO):
+                standing.pop()
+            else:
+                standing.append(event.move)
+        return standing
+
+    def undo_refusal(self) -> str | None:
+        """Only an empty line, or a game over, refuses undo."""
+        if self.game.is_over():
+            return "the game is over"
+        return None if self.line() else "nothing to undo"
+
+    def play(self, move: Move | str) -> Played:
+        """Play a move; an undo takes back the last move standing, whatever it was."""
+        parsed = Move.parse(move) if isinstance(move, str) else move
+        if parsed != UNDO:
+            return super().play(parsed)
+        self._check_clock()
+        if self._timed_out:
+            raise TimeUpError("time is up")
+        if self.game.is_over():
+            raise GameOverError("the game is over")
+        line = self.line()
+        if not line:
+            raise UndoRefusedError("cannot undo: nothing to undo")
+        now = self._clock()
+        if self._paused_since is not None:
+            self.resume(now)
+        before = self.game.score()
+        game = new_game(self.game.name, deal=self.game.deal, variant=self.game.variant)
+        for standing in line[:-1]:
+            game.play(standing)
+        self.game = game
+        self._log.append(Event("move", now, str(UNDO)))
+        self._moves += 1
+        return Played(UNDO, game.score() - before)
+
+    def record(self) -> GameRecord:
+        """The game as a record: its line of play, the moves taken back left out."""
+        return GameRecord(
+            game=self.game.name,
+            variant=self.game.variant,
+            deal=self.game.deal,
+            moves=tuple(self.line()),
+            elapsed=self.elapsed() if self.is_over() else None,
         )

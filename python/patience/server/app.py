@@ -23,7 +23,7 @@ from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_hand
 from .ops import Observe
 from .ops import router as ops_router
 from .pool import SolverPool
-from .routers import accounts, admin, games, sessions, tournaments
+from .routers import accounts, admin, daily, games, replays, sessions, tournaments
 from .settings import Settings
 
 __all__ = ["DOCS_ASSETS", "STATIC", "create_app"]
@@ -114,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(tournaments.router)
     app.include_router(admin.router)
+    app.include_router(daily.router)
+    app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
 

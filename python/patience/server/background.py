@@ -64,6 +64,21 @@ def catalog_kinds() -> list[tuple[str, dict[str, object]]]:
     return kinds
 
 
+def _low(tiers: dict[int | None, int], name: str, variant: dict[str, object], target: int) -> bool:
+    """Whether the catalog's stock of ``name`` and ``variant`` (its unused deals per tier,
+    None for unrated) wants another deal."""
+    total = sum(tiers.values())
+    if total < target:
+        return True
+    if not is_rated(name, variant) or total >= 5 * target:
+        return False
+    return any(
+        sum(n for tier, n in tiers.items() if tier is not None and lo <= tier <= hi)
+        < max(1, target // 4)
+        for lo, hi in DIFFICULTIES.values()
+    )
+
+
 class Background:
     """The server's background thread for ``store``, started with :meth:`start`."""
 
@@ -76,6 +91,8 @@ class Background:
         self._thread = threading.Thread(target=self._run, name="background", daemon=True)
         self._refiller: Connection | None = None  # holds REFILL_LOCK (PostgreSQL)
         self.outage: Outage | None = None
+        self._kinds = catalog_kinds()
+        self._turn = 0  # the kind the next refill looks at first
 
     def start(self) -> None:
         """Credit an outage if every server was down, write the first heartbeat, and start
@@ -169,30 +186,27 @@ class Background:
                 log.warning("the catalog refill's connection did not close cleanly")
 
     def _refill(self) -> None:
-        """One more certified deal for the first kind whose stock is low, if the solver pool
-        is idle (players' requests first). A game with reference players gets rated deals,
-        and its stock is low while any difficulty has fewer than a quarter of the setting
-        unused (up to five times the setting in all, since a rated deal falls in whichever
-        tier it falls). The stock is read in one grouped query."""
+        """One more certified deal for the next kind whose stock is low, if the solver pool
+        is idle (players' requests first). The kinds take turns: the search starts after
+        the kind refilled last, so every game and variant gets its share of the solver
+        (a kind whose deals take seconds to rate, first in the list, had kept the solver
+        for itself until its whole stock was made). A game with reference players gets
+        rated deals, and its stock is low while any difficulty has fewer than a quarter of
+        the setting unused (up to five times the setting in all, since a rated deal falls in
+        whichever tier it falls)."""
         if self._pool.busy():
             return
         target = self._settings.catalog_refill
+        count = len(self._kinds)
         with self._store.engine.connect() as connection:
             stock: dict[tuple[str, str], dict[int | None, int]] = {}
             for row in counts(connection):
                 kind = stock.setdefault((row["game"], variant_key(row["variant"])), {})
                 kind[row["tier"]] = row["unused"]
-        for name, variant in catalog_kinds():
-            tiers = stock.get((name, variant_key(variant)), {})
-            total = sum(tiers.values())
-            low = total < target
-            if is_rated(name, variant) and not low and total < 5 * target:
-                low = any(
-                    sum(n for tier, n in tiers.items() if tier is not None and lo <= tier <= hi)
-                    < max(1, target // 4)
-                    for lo, hi in DIFFICULTIES.values()
-                )
-            if not low:
+        for step in range(count):
+            index = (self._turn + step) % count
+            name, variant = self._kinds[index]
+            if not _low(stock.get((name, variant_key(variant)), {}), name, variant, target):
                 continue
             if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
                 job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
@@ -201,6 +215,7 @@ class Background:
                     certify_deal, **self._store.certify_request(name, variant)
                 )
             if job is not None:
+                self._turn = index + 1
                 job.add_done_callback(partial(self._stock, name, variant))
             return
 

@@ -49,6 +49,8 @@ __all__ = [
     "catalog_jobs",
     "checkpoint",
     "database_problem",
+    "daily_deals",
+    "daily_games",
     "deals",
     "devices",
     "events",
@@ -309,6 +311,33 @@ tournament_games = Table(
     UniqueConstraint("tournament_id", "user_id", "attempt"),
 )
 """Every attempt dealt: a game of the game store, played like any other."""
+
+daily_deals = Table(
+    "daily_deals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", String(16), nullable=False),
+    Column("variant", Text, nullable=False),  # JSON object, keys sorted
+    Column("day", String(10), nullable=False),  # the UTC day, 2025-01-31
+    Column("seed", String(20), nullable=False),  # secret until the day is over
+    Column("tier", Integer, nullable=True),  # secret until the day is over
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("game", "variant", "day"),
+)
+"""The daily deals: one catalog deal a game, variant and UTC day, the same for everyone,
+its seed and tier kept secret until the day is over (patience.daily)."""
+
+daily_games = Table(
+    "daily_games",
+    metadata,
+    Column("session_id", String(32), primary_key=True),
+    Column("daily_id", Integer, ForeignKey("daily_deals.id"), nullable=False),
+    Column("user_id", String(32), nullable=True),  # null: a guest's game, in no standing
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("daily_id", "user_id"),  # a player's one game of a daily deal
+    Index("daily_games_by_user", "user_id", "daily_id"),
+)
+"""Every game of a daily deal: a timed game of the game store, sealed until the day ends."""
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

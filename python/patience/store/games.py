@@ -51,7 +51,7 @@ from patience.errors import GameOverError, PatienceError
 from patience.games import Game, game_class, new_game
 from patience.moves import Move
 from patience.rating import DIFFICULTIES, is_rated
-from patience.session import Clock, Event, Session
+from patience.session import Clock, Event, RelaxedSession, Session
 from patience.solve import solve
 
 from .catalog import RANDOM, Certified, Taken, add, practice_tier, take
@@ -75,7 +75,7 @@ __all__ = [
     "runs_until",
 ]
 
-Mode = Literal["timed", "practice"]
+Mode = Literal["timed", "practice", "relaxed"]
 
 CERTIFY_TRIES = 40
 """Seeds tried, at most, to find a certified winnable deal for a timed game."""
@@ -483,7 +483,7 @@ class GameStore:
         live = Live(
             id=game_id or new_game_id(),
             token_hash=_hash(token),
-            session=Session(
+            session=_session_class(mode)(
                 game,
                 clock=self._clock,
                 time_limit=self._time_limit if time_limit is None else time_limit,
@@ -657,7 +657,8 @@ class GameStore:
         """Refuse (:class:`PatienceError`) to show a sealed game's deal."""
         if self.sealed(live):
             raise PatienceError(
-                "this game's deal is a tournament's: it is shown when the tournament closes"
+                "this game's deal is still secret: a tournament's is shown when the "
+                "tournament closes, a daily deal's once its day is over"
             )
 
     def close_games(self, game_ids: list[str], at: float) -> float:
@@ -737,7 +738,7 @@ class GameStore:
                 .order_by(events.c.seq)
             ).all()
         game = new_game(row.game, deal=row.deal, variant=json.loads(row.variant))
-        session = Session.rebuild(
+        session = _session_class(row.mode).rebuild(
             game,
             [Event(item.kind, item.at, item.move) for item in log],
             clock=self._clock,
@@ -1185,6 +1186,11 @@ def rate_deal(*, name: str, variant: dict[str, object], seeds: list[int]) -> Cer
         if deal is not None:
             return Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
     raise PatienceError(f"no winnable {name} deal found in {len(seeds)} tries; try again")
+
+
+def _session_class(mode: str) -> type[Session]:
+    """The session a game of ``mode`` is played in: a relaxed game's undo has no limit."""
+    return RelaxedSession if mode == "relaxed" else Session
 
 
 def new_game_id() -> str:

@@ -21,7 +21,9 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
+from patience.daily import Daily
 from patience.errors import PatienceError
+from patience.games import GAMES
 from patience.players import (
     AccountError,
     BadCredentialsError,
@@ -32,7 +34,7 @@ from patience.players import (
     TooManyAttemptsError,
     csrf_token,
 )
-from patience.players.history import finished_games, statistics_of
+from patience.players.history import Statistics, finished_games, statistics_of, totals_of
 
 from ..deps import COOKIE, GUEST_COOKIE, AccountStore, AppSettings, Player, Store, same_origin
 
@@ -271,12 +273,34 @@ def my_games(
 
 @router.get("/api/me/stats", responses=_refusals(401))
 def my_stats(store: Store, player: Player) -> dict[str, Any]:
-    """The signed-in player's statistics per game, variant and mode: games, wins, win rate,
-    current and best streak, best and average score, fastest win, and per difficulty
-    tier."""
+    """The signed-in player's statistics per game, variant and mode, in the lobby's order:
+    games, wins, win rate, time played, current and best streak, best and average score,
+    fastest win, the recent games' scores and per difficulty tier (a relaxed game has no
+    score, speed or streak); the totals across them all (and the timed games' alone); and
+    the daily deals played and won, with the days in a row won."""
     user = _need(player)
-    groups = statistics_of(finished_games(store.engine, user.id))
-    return {"stats": [group.to_json() for group in groups]}
+    groups = sorted(statistics_of(finished_games(store.engine, user.id)), key=lobby_order)
+    return {
+        "stats": [group.to_json() for group in groups],
+        "totals": totals_of(groups),
+        "daily": Daily(store).streaks(user.id),
+    }
+
+
+_MODES = ("timed", "practice", "relaxed")
+
+
+def lobby_order(group: Statistics) -> tuple[int, int, int]:
+    """Where a group of statistics comes: the lobby's order of games, then of variants,
+    then timed, practice and relaxed."""
+    names = list(GAMES)
+    cls = GAMES.get(group.game)
+    variants = [] if cls is None else cls.variants()
+    return (
+        names.index(group.game) if group.game in names else len(names),
+        variants.index(group.variant) if group.variant in variants else len(variants),
+        _MODES.index(group.mode) if group.mode in _MODES else len(_MODES),
+    )
 
 
 @router.get("/api/me/export", responses=_refusals(401))

@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from patience.errors import IllegalMoveError, PatienceError
 from patience.games import game_class
 from patience.rating import DIFFICULTIES
+from patience.session import RELAXED_SECONDS
 from patience.solve import SOLVABLE_GAMES
 from patience.store.games import (
     Live,
@@ -35,10 +36,11 @@ from patience.store.games import (
     new_game_id,
     variant_text,
 )
+from patience.store.pauses import pause, resume
 
 from ..deps import GUEST_COOKIE, AppSettings, LiveGame, Player, Pool, Store
 from ..pool import PoolFullError, first_winning_move
-from ..views import session_json
+from ..views import replay_json, session_json
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
 
@@ -62,6 +64,17 @@ def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
 BUSY: dict[int | str, dict[str, Any]] = {
     503: {"description": "The solver pool is full: try again after `Retry-After` seconds"}
 }
+
+
+PRACTICE_DEALS = 1_000_000
+"""A practice or relaxed game dealt without a deal number gets one below this: six digits at
+most, a number a player can read out and type (a timed game's deal, from the catalog, is
+a secret 63-bit number)."""
+
+
+def practice_seed() -> int:
+    """A fresh deal number for a practice or relaxed game."""
+    return secrets.randbelow(PRACTICE_DEALS)
 
 
 _SEED_DIGITS = 40
@@ -91,11 +104,17 @@ class NewGame(BaseModel):
     variant: dict[str, Any] = Field(default_factory=dict, description='e.g. {"draw": 3}')
     seed: Seed = Field(
         default=None,
-        description="practice games only: a seeded deal (none for a fresh one), a whole "
+        description="practice and relaxed games only: a seeded deal (none for a fresh one: "
+        "a deal number of at most six digits), a whole "
         'number or a string of its decimal digits ("42"); a timed game is always dealt by '
         "the server",
     )
-    mode: Literal["timed", "practice"] = "timed"
+    mode: Literal["timed", "practice", "relaxed"] = Field(
+        default="timed",
+        description="timed (the rules of record: the clock, the score, the undo limits), "
+        "practice (the same rules, a deal of your choice, hints; counts apart) or relaxed "
+        "(no clock or score shown, undo as far back as you like; counts in no standing)",
+    )
     difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(
         default=None,
         description="a deal of this difficulty from the rated catalog (easy: tiers 1-3, "
@@ -180,6 +199,7 @@ async def start_game(
                 user_id=user_id,
                 address=address,
                 guest=guest,
+                time_limit=RELAXED_SECONDS if request.mode == "relaxed" else None,
             )
         )
     except UnfinishedGameError as error:
@@ -253,9 +273,9 @@ def _deal(
         if taken is None:
             return variant, None, None, True
         return variant, taken.seed, taken.tier, True
-    if seed is not None:
-        tier = store.practice_tier(request.game, variant, seed, game_id)
-    return variant, seed, tier, certified
+    if seed is None:
+        return variant, practice_seed(), None, certified  # a number a player can read out
+    return variant, seed, store.practice_tier(request.game, variant, seed, game_id), certified
 
 
 @router.get("/{game_id}", responses=_refusals(401, 403, 404))
@@ -300,11 +320,37 @@ async def end(
     return await _play(live, store, "end", None if request is None else request.move_count)
 
 
+@router.post("/{game_id}/pause", responses=_refusals(401, 403, 404, 409, 429))
+async def pause_clock(live: LiveGame, store: Store) -> JSONResponse:
+    """Practice and relaxed games: stop the clock (the player's page is hidden). A move, or
+    ``resume``, starts it again. A timed game's clock never stops (409)."""
+    async with live.turn:  # after a move of it being committed; the change is written
+        try:  # off the event loop, as a move is
+            await run_in_threadpool(pause, store, live)
+        except PatienceError as error:
+            raise HTTPException(409, str(error)) from None
+        with live.lock:
+            return JSONResponse(session_json(live))
+
+
+@router.post("/{game_id}/resume", responses=_refusals(401, 403, 404, 409, 429))
+async def resume_clock(live: LiveGame, store: Store) -> JSONResponse:
+    """Practice and relaxed games: start the clock again after ``pause``."""
+    async with live.turn:  # after a move of it being committed; the change is written
+        try:  # off the event loop, as a move is
+            await run_in_threadpool(resume, store, live)
+        except PatienceError as error:
+            raise HTTPException(409, str(error)) from None
+        with live.lock:
+            return JSONResponse(session_json(live))
+
+
 @router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 413, 429) | BUSY)
 async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) -> dict[str, Any]:
-    """Practice games only: the solver's next move from here, or none with a reason."""
-    if live.mode != "practice":
-        raise HTTPException(409, "hints are for practice games only")
+    """Practice and relaxed games only: the solver's next move from here, or none with a
+    reason."""
+    if live.mode == "timed":
+        raise HTTPException(409, "hints are for practice and relaxed games only")
     async with live.turn:
         with live.lock:
             store.refresh(live)
@@ -338,21 +384,7 @@ def replay(live: LiveGame, store: Store) -> dict[str, Any]:
             store.check_unsealed(live)
         except PatienceError as error:
             raise HTTPException(409, str(error)) from None
-        record = live.session.record()
-    game = record.new_game()
-    steps: list[dict[str, Any]] = [{"move": None, "board": game.observation(), "points": 0}]
-    for move in record.moves:
-        game.play(move)
-        steps.append({"move": move, "board": game.observation(), "points": game.score()})
-    return {
-        "id": live.id,
-        "game": game.name,
-        "title": game.title,
-        "variant": game.variant,
-        "seed": live.seed,
-        "tier": live.tier,
-        "steps": steps,
-    }
+        return replay_json(live)
 
 
 @router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409))

@@ -154,6 +154,20 @@ export const accounts = {
   stats: () => call("GET", "/api/me/stats"),
   games: (before) => call("GET", `/api/me/games${before ? `?before=${encodeURIComponent(before)}` : ""}`),
   replay: (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}/replay`),
+  // a game open to everyone: a closed tournament's, or a daily deal's once its day is over
+  publicReplay: (id) => call("GET", `/api/replays/${encodeURIComponent(id)}`),
+};
+
+export const daily = {
+  today: () => call("GET", "/api/daily"),
+  day: (game, variant, day) =>
+    call("GET", `/api/daily/${encodeURIComponent(game)}?variant=${encodeURIComponent(JSON.stringify(variant ?? {}))}${day ? `&day=${encodeURIComponent(day)}` : ""}`),
+  // answers a game (token null for a signed-in player's game already running)
+  start: async (game, variant) => {
+    const answer = await call("POST", `/api/daily/${encodeURIComponent(game)}`, { body: { variant } });
+    keepGuestGame(answer);
+    return answer;
+  },
 };
 
 export const tournaments = {
@@ -167,6 +181,7 @@ export const tournaments = {
   aroundMe: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?around=me`),
   close: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/close`),
   verification: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/verification`),
+  games: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/games`),
 };
 
 // The operator's page (admin.js): /api/admin, for operators only.
@@ -198,6 +213,8 @@ export const api = {
   undo: (id, token, move_count) => call("POST", `/api/sessions/${id}/undo`, { token, body: { move_count } }),
   end: (id, token, move_count) => call("POST", `/api/sessions/${id}/end`, { token, body: { move_count } }),
   hint: (id, token) => call("POST", `/api/sessions/${id}/hint`, { token }),
+  pause: (id, token) => call("POST", `/api/sessions/${id}/pause`, { token }),
+  resume: (id, token) => call("POST", `/api/sessions/${id}/resume`, { token }),
 };
 
 whoAmI();
