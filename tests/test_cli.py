@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ from patience.games import Game, new_game
 from patience.server import Settings, create_app
 from patience.server.launch import free_port
 from patience.store.catalog import Certified
-from patience.store.db import make_engine, migrate
+from patience.store.db import make_engine, migrate, migrate_url
 from patience.store.games import GameStore
 
 PATIENCE = Path(sys.executable).parent / "patience"
@@ -229,8 +231,10 @@ def test_every_game_plays_in_the_terminal(
 
 
 def quiet_env(**more: str) -> dict[str, str]:
-    """The environment without any PATIENCE_* setting of the caller's, plus ``more``."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("PATIENCE_")} | more
+    """The environment without any PATIENCE_* setting of the caller's (but the test
+    session's deal key: tests/conftest.py), plus ``more``."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("PATIENCE_")}
+    return kept | {"PATIENCE_DEAL_KEY_FILE": os.environ["PATIENCE_DEAL_KEY_FILE"]} | more
 
 
 def test_version() -> None:
@@ -271,6 +275,13 @@ def test_bad_command_lines_are_refused_in_words(args: list[str], reason: str) ->
     assert " value:" not in result.stderr
 
 
+def migrated(database: Path) -> str:
+    """``database`` made and migrated, as ``patience db migrate`` leaves it: its URL."""
+    url = f"sqlite:///{database}"
+    migrate_url(url)
+    return url
+
+
 def test_one_seed_range_for_the_command_line_and_the_server(tmp_path: Path) -> None:
     """The largest seed the command line takes is the largest the server deals, and one
     past it is refused by both."""
@@ -281,7 +292,7 @@ def test_one_seed_range_for_the_command_line_and_the_server(tmp_path: Path) -> N
     assert past.returncode == 2
     assert f"from 0 to {largest:,}" in past.stderr
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'seeds.sqlite3'}", catalog_refill=0, rate_starts=None
+        database_url=migrated(tmp_path / "seeds.sqlite3"), catalog_refill=0, rate_starts=None
     )
     with TestClient(create_app(settings)) as client:
         body = {"game": "golf", "mode": "practice", "variant": {"wrap": False}}
@@ -382,7 +393,7 @@ def test_a_command_run_away_from_the_database_makes_none(tmp_path: Path, args: l
 
 def test_commands_name_the_database_they_use(tmp_path: Path) -> None:
     database = tmp_path / "here.sqlite3"
-    env = quiet_env(PATIENCE_DATABASE_URL=f"sqlite:///{database}")
+    env = quiet_env(PATIENCE_DATABASE_URL=migrated(database))
     made = subprocess.run(
         [str(PATIENCE), "users", "create", "Ada", "--operator"],
         input="a long enough password\n",
@@ -392,7 +403,7 @@ def test_commands_name_the_database_they_use(tmp_path: Path) -> None:
         timeout=120,
     )
     assert made.returncode == 0, made.stderr
-    assert f"database {database}" in made.stderr  # users create makes the database
+    assert f"database {database}" in made.stderr
     listed = subprocess.run(
         [str(PATIENCE), "tournament", "list", "--json"],
         env=env,
@@ -425,7 +436,7 @@ def test_serve_refuses_a_port_out_of_range_from_the_environment(tmp_path: Path) 
         [str(PATIENCE), "serve"], env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 1
-    assert "cannot listen on http://127.0.0.1:99999/: a port is a whole number" in result.stderr
+    assert result.stderr == "patience: PATIENCE_PORT='99999': at most 65535\n"
     assert "serving on" not in result.stderr
 
 
@@ -434,7 +445,7 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        env = quiet_env(PATIENCE_DATABASE_URL=f"sqlite:///{tmp_path / 'x.sqlite3'}")
+        env = quiet_env(PATIENCE_DATABASE_URL=migrated(tmp_path / "x.sqlite3"))
         result = subprocess.run(
             [str(PATIENCE), "serve", "--port", str(port)],
             env=env,
@@ -443,7 +454,7 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
             timeout=120,
         )
     assert result.returncode == 1
-    assert f"cannot listen on http://127.0.0.1:{port}/: the port is in use" in result.stderr
+    assert f"cannot listen on port {port}: the port is in use" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -455,23 +466,39 @@ def test_serving_on_is_said_once_the_server_answers_and_ctrl_c_stops_it(tmp_path
     port = free_port()
     server = subprocess.Popen(
         [str(PATIENCE), "serve", "--port", str(port)],
-        env=quiet_env(PATIENCE_DATABASE_URL=f"sqlite:///{database}"),
+        env=quiet_env(PATIENCE_DATABASE_URL=migrated(database)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
-    try:
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:  # the server's error output, line by line, until it ends
         assert server.stderr is not None
-        line = server.stderr.readline()  # blocks until the line, or the end of the output
+        for line in server.stderr:
+            lines.put(line)
+        lines.put("")
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    before = []
+    try:
+        while True:  # the JSON log lines of the start come first
+            line = lines.get(timeout=180)
+            if not line or line.startswith("patience: "):
+                break
+            before.append(json.loads(line)["message"])
         assert line.strip() == (
             f"patience: serving on http://127.0.0.1:{port}/ (database {database})"
-        ), line + server.stderr.read()
+        ), (line, before)
+        assert "Application startup complete." in before
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=30) as answer:
             assert answer.status == 200  # at once: no retry needed
         os.killpg(server.pid, signal.SIGINT)
         status = server.wait(timeout=120)
-        rest = server.stderr.read()
+        reader.join(timeout=60)
+        rest = "".join(iter(lines.get_nowait, ""))
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)

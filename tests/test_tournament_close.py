@@ -22,7 +22,14 @@ from patience.errors import TimeUpError
 from patience.players import Accounts, User
 from patience.server import Settings, create_app, launch
 from patience.server.views import session_json
-from patience.store.db import make_engine, migrate, sessions, tournament_games, tournaments
+from patience.store.db import (
+    make_engine,
+    migrate,
+    migrate_url,
+    sessions,
+    tournament_games,
+    tournaments,
+)
 from patience.store.games import GameStore
 from patience.tournaments import TournamentError, Tournaments, notices, rank_entries, verify
 from test_tournaments import Clock
@@ -368,8 +375,10 @@ def test_ranks_follow_the_rule_at_any_size() -> None:
 
 
 def test_the_publication_is_made_once_and_its_route_is_rate_limited(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    migrate_url(url)
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        database_url=url,
         catalog_refill=0,
         rate_verifications=Settings().rate_verifications,
     )

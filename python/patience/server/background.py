@@ -221,6 +221,8 @@ class Background:
 
     def _stock(self, name: str, variant: dict[str, object], job: Future[Certified]) -> None:
         """Add a deal the solver process certified to the catalog."""
+        if self._stop.is_set():
+            return  # the server is stopping: its solver processes were ended mid-call
         try:
             self._store.add_to_catalog(name, variant, job.result())
         except PatienceError:

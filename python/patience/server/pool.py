@@ -155,6 +155,7 @@ class SolverPool:
         self._busy = 0
         self._lock = threading.Lock()
         self._retry_after = retry_after
+        self._closed = False
 
     def _new_executor(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -194,8 +195,8 @@ class SolverPool:
         """A solver process died (its memory limit, a crash): start fresh ones."""
         with self._lock:
             broken = self._executor
-            if not getattr(broken, "_broken", False):
-                return  # replaced already
+            if self._closed or not getattr(broken, "_broken", False):
+                return  # replaced already, or the pool is closing
             self._executor = self._new_executor(self._workers)
         broken.shutdown(wait=False, cancel_futures=True)
 
@@ -233,5 +234,19 @@ class SolverPool:
         self._slots.release()
 
     def close(self) -> None:
-        """Stop taking work; waits for what is running."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        """Stop: calls waiting are cancelled, and calls running end with their processes,
+        which are stopped (a refill's rating of a deal runs for minutes, and the server's
+        stop, Ctrl-C or systemd's, would otherwise wait for it). Their futures fail with
+        ``BrokenProcessPool``."""
+        with self._lock:
+            self._closed = True
+            executor = self._executor
+        # the executor's own processes: ProcessPoolExecutor has no public way to end them
+        # before Python 3.14 (terminate_workers)
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=10)

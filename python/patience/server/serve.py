@@ -36,7 +36,6 @@ class ServeError(RuntimeError):
 def check_database(settings: Settings) -> str:
     """The database's migration when it answers and is at the newest one; else
     :class:`ServeError` saying what is wrong and what to run."""
-    from sqlalchemy.engine import make_url
 
     from patience.store.db import DatabaseError, make_engine, require_migrated
 
@@ -46,7 +45,7 @@ def check_database(settings: Settings) -> str:
         database = Path(name)
         if not name.startswith("file:") and not database.exists():
             raise ServeError(
-                f"no database at {database}: run `patience db migrate` to make it "
+                f"no database at {database.absolute()}: run `patience db migrate` to make it "
                 "(or set PATIENCE_DATABASE_URL)"
             )
     engine = make_engine(url)
@@ -124,7 +123,9 @@ def serve(settings: Settings) -> None:
     options = uvicorn_options(settings)
     shown = f"[{settings.host}]" if ":" in settings.host else settings.host
     address = f"http://{shown}:{settings.port}/"
-    database = make_url(settings.database_url).render_as_string(hide_password=True)
+    from patience.cli_deals import database_in_use
+
+    database = database_in_use(settings.database_url)  # as every command names it
     sock = listener(settings.host, settings.port)
     if settings.workers == 1:
         config = uvicorn.Config(create_app(settings), **options)
