@@ -41,7 +41,13 @@ def stock(engine: Engine, tiers: list[int], first: int = 1000, game: str = "golf
     with engine.begin() as connection:
         for offset, tier in enumerate(tiers):
             rating = {"tier": tier, "score": tier / 10, "version": 1}
-            add(connection, game, GOLF, Certified(first + offset, 9, 0.01, 40, rating), at=1.0, origin="random"
+            add(
+                connection,
+                game,
+                GOLF,
+                Certified(first + offset, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
             )
 
 

@@ -18,7 +18,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from page_checks import WAIT, settled
+from page_checks import WAIT
 from patience.games import new_game
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike

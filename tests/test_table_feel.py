@@ -339,7 +339,14 @@ def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     with engine.begin() as connection:
         for seed in range(100, 130):
             rating = {"tier": 5, "score": 0.5, "version": 1}
-            add(connection, "golf", {"wrap": False}, Certified(seed, 9, 0.01, 40, rating), at=1.0, origin="random")
+            add(
+                connection,
+                "golf",
+                {"wrap": False},
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
     # a game of a daily deal of 2020-01-01, played in the same database
     now = [day_bounds("2020-01-01")[0] + 3600]
     clock = lambda: now[0]  # noqa: E731

@@ -245,7 +245,7 @@ def _deal(
         user_id=user_id,
         address=address,
     )
-    seed, certified, tier = request.seed, False, None
+    seed, certified = request.seed, False
     if request.difficulty is not None:
         taken = None
         if request.mode == "timed":

@@ -180,6 +180,7 @@ export const tournaments = {
     call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?offset=${offset}&limit=${limit}`),
   aroundMe: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?around=me`),
   close: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/close`),
+  cancel: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/cancel`),
   verification: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/verification`),
   games: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/games`),
 };

@@ -42,6 +42,7 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     won: golf ? "Every card is cleared." : "Every card is home.",
     stuck: "No move is left that could change the game.",
     timeout: timeBonus ? "The clock ran out; a game out of time gets no time bonus." : "The clock ran out.",
+    closed: "The tournament closed while this attempt was running; it counts with its score as it stood, without a time bonus.",
     ended: timeBonus && !relaxed
       ? `You stopped playing; the time bonus counts the time left and the cards ${golf ? "cleared" : "home"}.`
       : "You stopped playing.",

@@ -157,7 +157,12 @@ export async function tournamentPage(page, id) {
     const now = Date.now() / 1000;
     const target = t.status === "open" ? t.opens_at : t.status === "running" ? t.closes_at : null;
     if (target === null) {
-      clockLine.replaceChildren(`Closed `, timeElement(t.closes_at), ".");
+      // how it closed, as the publication records it: early (by whom), or cancelled
+      const closing = t.closing ?? {};
+      const how = [];
+      if (closing.early) how.push(` early, by ${closing.by ?? "an operator"}: games running then ended there`);
+      if (closing.cancelled) how.push(". It was cancelled: nobody is ranked");
+      clockLine.replaceChildren(`Closed `, timeElement(t.closes_at), ...how, ".");
       return;
     }
     clock.textContent = duration(target - now);
@@ -266,6 +271,11 @@ function drawEntry(section, t, refresh) {
         if (!(await ask(`Close ${t.name} now? Games still running end with what they have.`, "Close it", { no: "Keep it open" }))) return;
         await tournaments.close(t.id);
         await refresh();
+      }),
+      act("Cancel the tournament", "tournament-cancel", async () => {
+        if (!(await ask(`Cancel ${t.name}? It closes now and nobody is ranked; its deals are still published.`, "Cancel it", { no: "Keep it" }))) return;
+        await tournaments.cancel(t.id);
+        await refresh();
       })));
   }
 }
@@ -325,7 +335,10 @@ document.addEventListener("patience:ended", (event) => {
   if (watching?.game === event.detail.id) {
     clearInterval(watching.timer);
     clearTimeout(watching.until);
-    if (watching.closed && event.detail.result?.reason === "timeout") {
+    // the server says "closed" for an attempt the close ended; "timeout" came from a server
+    // that did not yet tell the two apart
+    const reason = event.detail.result?.reason;
+    if (reason === "closed" || (watching.closed && reason === "timeout")) {
       document.getElementById("result-title").textContent = "The tournament has closed";
       document.getElementById("result-reason").textContent = "Your attempt ends here, with its score as it stood.";
     }
@@ -382,7 +395,8 @@ async function drawStandings(section, t) {
         h("td", { "data-label": "Attempts", class: "wide-column" }, row.attempts),
         finished ? h("td", { "data-label": "Replay" }, replays.has(row.name)
           ? h("a", { href: `#/watch/${replays.get(row.name)}`, "aria-label": `Replay ${row.name}'s best game` }, "Replay") : "") : null)));
-      if (!answer.entries.length) body.append(h("tr", {}, h("td", { colspan: columns.length }, around ? "You have no finished attempt yet." : "No finished attempt yet.")));
+      const none = answer.cancelled ? "The tournament was cancelled: nobody is ranked." : around ? "You have no finished attempt yet." : "No finished attempt yet.";
+      if (!answer.entries.length) body.append(h("tr", {}, h("td", { colspan: columns.length }, none)));
       if (around) summary.textContent = answer.me ? `You are ranked ${answer.me}.` : "";
       else summary.textContent = answer.total ? `Places ${Math.min(answer.total, offset + 1)} to ${Math.min(answer.total, offset + PAGE)} of ${answer.total} with a finished attempt.` : "";
       previous.disabled = around || offset === 0;

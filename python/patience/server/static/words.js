@@ -100,5 +100,5 @@ export function stepWords(move, before, after, game) {
 /** Why a game ended, in words. */
 export function outcomeWords(result) {
   if (result.won) return "You won!";
-  return { ended: "You ended the game", stuck: "No moves left", timeout: "Time is up" }[result.reason] ?? "Game over";
+  return { ended: "You ended the game", stuck: "No moves left", timeout: "Time is up", closed: "The tournament has closed" }[result.reason] ?? "Game over";
 }
