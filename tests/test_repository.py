@@ -12,7 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # Written in pieces, so that this file does not name what it looks for.
-OUTSIDE = re.compile("|".join([r"\.\./" + "shared", "RULES" + r"\.md", "ARCHITECTURE" + r"\.md"]))
+OUTSIDE = re.compile(
+    "|".join([r"\.\./" + "shared", "/" + "work/", "RULES" + r"\.md", "ARCHITECTURE" + r"\.md"])
+)
 ISSUE = re.compile(r"\bissues? #?\d+\b|\breports? \d+\b|#\d+ of the tracker", re.IGNORECASE)
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
