@@ -121,7 +121,25 @@ def _run_start(game: Klondike, source: int, dest: int) -> str:
     raise AssertionError(f"no run of t{source + 1} fits on {target}")
 
 
-def test_a_whole_klondike_game_by_dragging_and_clicking(page: Page) -> None:
+@pytest.fixture
+def still_page(browser: Browser, server: str) -> Iterator[Page]:
+    """A page that asks for reduced motion: a whole game's moves drawn at once (the cards'
+    motion has its own tests, tests/test_table_feel.py), so that the game's hundred-odd
+    moves do not each wait for an animation."""
+    context = browser.new_context(
+        viewport={"width": 1100, "height": 800}, bypass_csp=BYPASS_CSP, reduced_motion="reduce"
+    )
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(server)
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def test_a_whole_klondike_game_by_dragging_and_clicking(still_page: Page) -> None:
+    page = still_page
     certificate = solve(new_game("klondike", seed=2)).moves
     start(page, "klondike", seed=2)
     shot(page, "klondike-start")
@@ -164,7 +182,8 @@ def test_a_whole_klondike_game_by_dragging_and_clicking(page: Page) -> None:
     shot(page, "klondike-won")
 
 
-def test_a_whole_golf_game_by_keys_with_undo(page: Page) -> None:
+def test_a_whole_golf_game_by_keys_with_undo(still_page: Page) -> None:
+    page = still_page
     seed = next(s for s in range(50) if solve(new_game("golf", seed=s)).outcome == "solved")
     certificate = solve(new_game("golf", seed=seed)).moves
     start(page, "golf", seed=seed)

@@ -15,7 +15,7 @@ from patience.server.app import create_app
 from patience.server.background import catalog_kinds
 from patience.server.settings import Settings
 from patience.store.catalog import unused
-from patience.store.db import deals
+from patience.store.db import deals, migrate_url
 from patience.store.games import GameStore
 
 
@@ -23,7 +23,9 @@ def test_every_kind_gets_its_share_of_the_refill(tmp_path: Path) -> None:
     # One deal a kind wanted (five at most for a rated kind: one a difficulty): a refill
     # that served the kinds in list order would make all five of each of the five kinds
     # before Expert's first.
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=1)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    settings = Settings(database_url=url, catalog_refill=1)
     kinds = catalog_kinds()
     assert kinds[-1] == ("expert", {})
     with TestClient(create_app(settings)) as client:

@@ -15,7 +15,7 @@ from patience.games import new_game
 from patience.records import GameRecord, replay
 from patience.server import Settings, create_app
 from patience.solve import solve
-from patience.store.db import events, make_engine, migrate, sessions
+from patience.store.db import events, make_engine, migrate, migrate_url, sessions
 from patience.store.games import GameStore
 from patience.store.pauses import pause, resume
 from test_fair_play import Clock
@@ -32,8 +32,10 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        database_url=url,
         catalog_refill=0,
         rate_moves=None,
         rate_address=None,

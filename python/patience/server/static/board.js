@@ -283,7 +283,12 @@ export function fitBoard(container) {
   if (!game || !columnsRow) return;
   const width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
-  const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6);
+  // what the page shows below the board (the help, the page's margin) keeps its room: the
+  // board fits above it, so that the page never scrolls (a board with a height of its own,
+  // the replay's, is fitted to that)
+  const main = container.closest("main");
+  const below = main ? Math.max(0, main.getBoundingClientRect().bottom - container.getBoundingClientRect().bottom) : 0;
+  const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6 - below);
   const large = document.body.classList.contains("large-index");
   const narrow = game === "expert" && width < NARROW_EXPERT;
   container.classList.toggle("narrow", narrow);
