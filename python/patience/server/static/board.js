@@ -278,17 +278,24 @@ function lengthsOf(columnsRow) {
 
 /** Fit a drawn board to its container again (after the window changed size). */
 export function fitBoard(container) {
+  fitToSpace(container);
+  // The help under the table's board is shown only where the page has room for it: the
+  // board is fitted to the window's height, and the page never scrolls for the help (a
+  // short screen hides it by its style too).
+  const help = container.id === "board" ? document.getElementById("help") : null;
+  if (help) {
+    help.hidden = false;
+    help.hidden = document.documentElement.scrollHeight > window.innerHeight + 1;
+  }
+}
+
+function fitToSpace(container) {
   const game = container.dataset.game;
   const columnsRow = container.querySelector(".tableau");
   if (!game || !columnsRow) return;
   const width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
-  // what the page shows below the board (the help, the page's margin) keeps its room: the
-  // board fits above it, so that the page never scrolls (a board with a height of its own,
-  // the replay's, is fitted to that)
-  const main = container.closest("main");
-  const below = main ? Math.max(0, main.getBoundingClientRect().bottom - container.getBoundingClientRect().bottom) : 0;
-  const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6 - below);
+  const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6);
   const large = document.body.classList.contains("large-index");
   const narrow = game === "expert" && width < NARROW_EXPERT;
   container.classList.toggle("narrow", narrow);
