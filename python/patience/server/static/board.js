@@ -278,18 +278,6 @@ function lengthsOf(columnsRow) {
 
 /** Fit a drawn board to its container again (after the window changed size). */
 export function fitBoard(container) {
-  fitToSpace(container);
-  // The help under the table's board is shown only where the page has room for it: the
-  // board is fitted to the window's height, and the page never scrolls for the help (a
-  // short screen hides it by its style too).
-  const help = container.id === "board" ? document.getElementById("help") : null;
-  if (help) {
-    help.hidden = false;
-    help.hidden = document.documentElement.scrollHeight > window.innerHeight + 1;
-  }
-}
-
-function fitToSpace(container) {
   const game = container.dataset.game;
   const columnsRow = container.querySelector(".tableau");
   if (!game || !columnsRow) return;
