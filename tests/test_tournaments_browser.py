@@ -54,38 +54,9 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     engine = make_engine(f"sqlite:///{database}")
     migrate(engine)
     with engine.begin() as connection:
-        add(
-            connection,
-            "golf",
-            GOLF,
-            Certified(SEED, 9, 0.01, 40, None),
-            at=1.0,
-            origin="random",
-        )
-        add(
-            connection,
-            "golf",
-            GOLF,
-            Certified(SEED + 1, 9, 0.01, 40, None),
-            at=2.0,
-            origin="random",
-        )
-        add(
-            connection,
-            "golf",
-            GOLF,
-            Certified(SEED + 2, 9, 0.01, 40, None),
-            at=3.0,
-            origin="random",
-        )
-        add(
-            connection,
-            "golf",
-            GOLF,
-            Certified(SEED + 3, 9, 0.01, 40, None),
-            at=4.0,
-            origin="random",
-        )
+        for offset in range(4):
+            deal = Certified(SEED + offset, 9, 0.01, 40, None)
+            add(connection, "golf", GOLF, deal, at=1.0 + offset, origin="random")
     operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
     now = time.time()
     made = Tournaments(GameStore(engine)).create(
