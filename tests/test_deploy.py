@@ -21,7 +21,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from playwright.sync_api import Browser
 import postgres
 from patience.server import launch
 from test_browser import BYPASS_CSP, browser  # noqa: F401 (the fixture)
+from test_operations import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -68,18 +68,6 @@ class Deployment:
             for line in self.lines()
             if line.get("logger") == "patience.access" and line.get("path") == path
         ]
-
-
-def wait_for(condition: Any, what: str, timeout: float = WAIT) -> Any:
-    """``condition()``'s first true value, asked until ``timeout`` seconds pass."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.05)
 
 
 def answers(url: str, **options: Any) -> bool:
