@@ -40,6 +40,7 @@ from patience.players import (
 )
 from patience.server import launch
 from patience.store.db import login_attempts, make_engine, migrate
+from test_players import Clock
 
 PASSWORD = "correct horse battery"
 LIMITS = LoginLimits()
@@ -49,16 +50,6 @@ def cheap() -> PasswordHashing:
     """argon2id at its cheapest, for the tests that make a hundred guesses: what they test
     is the counting, not the hashing."""
     return PasswordHashing(PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
-
-
-class Clock:
-    """Wall-clock seconds the test moves."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
