@@ -87,6 +87,36 @@ const BIT_INDEX: [u8; 52] = {
     table
 };
 
+/// The bit of the next card of suit `s`'s foundation at each height (none at 13).
+const NEXT_HOME: [[u64; 14]; 4] = {
+    let mut table = [[0u64; 14]; 4];
+    let mut s = 0;
+    while s < 4 {
+        let mut h = 0;
+        while h < 13 {
+            table[s][h] = 1 << BIT_INDEX[s * 13 + h];
+            h += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// The bit of the top card of suit `s`'s foundation at each height (none at 0).
+const TOP: [[u64; 14]; 4] = {
+    let mut table = [[0u64; 14]; 4];
+    let mut s = 0;
+    while s < 4 {
+        let mut h = 1;
+        while h < 14 {
+            table[s][h] = 1 << BIT_INDEX[s * 13 + h - 1];
+            h += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
 /// The low bit of every type's pair.
 const LOW: u64 = 0x0005_5555_5555_5555;
 /// The four Kings.
@@ -183,6 +213,9 @@ struct Layout {
     /// Whether the safe moves home are played alone (the rule checked by
     /// [`Pruning::None`], which turns it off).
     safe_rule: bool,
+    /// Whether the move after a card comes down from the talon must use it (in draw 1,
+    /// with the rules on; see [`Context::after`]).
+    trail: bool,
     /// The cards at the bottom of a column's structure.
     bottoms: u64,
 }
@@ -262,7 +295,11 @@ impl Layout {
             card_of_bit,
             weight,
             safe_rule: pruning == Pruning::Full,
-            bottoms: (0..COLUMNS).filter(|&i| left[i] > 0).map(|i| 1u64 << bit_index(structure[i][0])).sum(),
+            trail: start.draw == 1 && pruning == Pruning::Full,
+            bottoms: (0..COLUMNS)
+                .filter(|&i| left[i] > 0)
+                .map(|i| 1u64 << bit_index(structure[i][0]))
+                .sum(),
         };
         let homes = start
             .foundation
@@ -304,17 +341,6 @@ impl Layout {
         let key = (node.columns << 16) | node.homes as u64;
         let key = (key << self.talon_len) | node.live as u64;
         mix((key << 5) | node.waste as u64)
-    }
-
-    fn show(&self, step: Step) -> String {
-        let name = |c: u8| format!("{}{}", ["A","2","3","4","5","6","7","8","9","T","J","Q","K"][(c % 13) as usize], ["c","d","h","s"][(c / 13) as usize]);
-        match step {
-            Step::Reveal(i) => format!("R{}", i),
-            Step::Home(c) => format!("H{}", name(c)),
-            Step::TalonHome(c) => format!("TH{}", name(c)),
-            Step::TalonDown(c) => format!("TD{}", name(c)),
-            Step::Back(s) => format!("B{}", ["c","d","h","s"][s as usize]),
-        }
     }
 
     #[inline]
@@ -446,10 +472,10 @@ impl Layout {
     #[inline]
     fn foundations(&self, node: &mut Node) {
         let h = [
-            node.height(0),
-            node.height(1),
-            node.height(2),
-            node.height(3),
+            node.height(0) as usize,
+            node.height(1) as usize,
+            node.height(2) as usize,
+            node.height(3) as usize,
         ];
         // the lowest foundation of each colour (black: clubs and spades, 0 and 3; red:
         // diamonds and hearts, 1 and 2); a suit's twin (the other of its colour) is 3 - s
@@ -457,20 +483,14 @@ impl Layout {
         let mut next_home = 0u64;
         let mut safe = 0u64;
         let mut safe_top = 0u64;
-        for s in 0..4u8 {
-            let height = h[s as usize];
+        for s in 0..4 {
+            let height = h[s];
             let red = matches!(s, 1 | 2) as usize;
-            let limit = (lowest[1 - red] + 2).min(h[3 - s as usize] + 3);
-            if height < 13 {
-                let b = 1u64 << BIT_INDEX[(s * 13 + height) as usize];
-                next_home |= b;
-                if height < limit {
-                    safe |= b;
-                }
-            }
-            if height > 0 && height <= limit {
-                safe_top |= 1u64 << BIT_INDEX[(s * 13 + height - 1) as usize];
-            }
+            let limit = (lowest[1 - red] + 2).min(h[3 - s] + 3);
+            let next = NEXT_HOME[s][height];
+            next_home |= next;
+            safe |= next & 0u64.wrapping_sub((height < limit) as u64);
+            safe_top |= TOP[s][height] & 0u64.wrapping_sub((height <= limit) as u64);
         }
         node.next_home = next_home;
         if self.safe_rule {
@@ -479,17 +499,11 @@ impl Layout {
         }
     }
 
-    /// Where `node`'s cards can go: the types uncovered and the cards with room.
+    /// Where `node`'s cards can go, given its tableau cards whose type lies uncovered:
+    /// those and the cards with room.
     #[inline]
-    fn scan(&self, node: &Node) -> Scan {
+    fn scan(&self, node: &Node, uncovered: u64) -> Scan {
         let placed = node.visible & !node.surface;
-        let children = (placed & !KINGS) << 4;
-        let pair_any = |x: u64| (x | (x >> 1)) & LOW;
-        let pair_odd = |x: u64| (x ^ (x >> 1)) & LOW;
-        let uncovered_types = ((pair_any(node.visible) ^ pair_any(children))
-            | (pair_odd(node.visible) ^ pair_odd(children)))
-            & LOW;
-        let uncovered = uncovered_types | (uncovered_types << 1);
         let occupied = node.structured.count_ones() + (placed & KINGS).count_ones();
         let mut room = (uncovered >> 4) & ALL & !KINGS;
         if occupied < COLUMNS as u32 {
@@ -503,8 +517,8 @@ impl Layout {
     /// order), in draw 3 the talon's last card (taking it changes what the talon offers
     /// only by itself).
     #[inline]
-    fn forced(&self, node: &Node, scan: &Scan) -> Option<Step> {
-        let home = node.visible & scan.uncovered & node.next_home & node.safe;
+    fn forced(&self, node: &Node, uncovered: u64) -> Option<Step> {
+        let home = node.visible & uncovered & node.next_home & node.safe;
         if home != 0 {
             return Some(Step::Home(self.card(home.trailing_zeros())));
         }
@@ -520,20 +534,20 @@ impl Layout {
     }
 
     /// Plays the safe moves home (adding them to `forced`) until none is left; `None` if
-    /// the position is then solved, else what it offers.
+    /// the position is then solved, else its tableau cards whose type lies uncovered.
     #[inline]
-    fn settle(&self, node: &mut Node, forced: &mut Vec<Step>) -> Option<Scan> {
+    fn settle(&self, node: &mut Node, forced: &mut Vec<Step>) -> Option<u64> {
         loop {
             if self.solved(node) {
                 return None;
             }
-            let scan = self.scan(node);
-            match self.forced(node, &scan) {
+            let uncovered = uncovered(node);
+            match self.forced(node, uncovered) {
                 Some(step) => {
                     *node = self.apply(node, step);
                     forced.push(step);
                 }
-                None => return Some(scan),
+                None => return Some(uncovered),
             }
         }
     }
@@ -568,6 +582,38 @@ impl Layout {
             0 => 0,
             _ => (0x3u64 << (b.trailing_zeros() & !1)) >> 4,
         };
+        if context.mark != 0 {
+            let card = (context.mark - 1) / 2;
+            let from_talon = context.mark % 2 == 0;
+            let d = 1u64 << bit_index(card);
+            let kind = 0x3u64 << (d.trailing_zeros() & !1);
+            let onto = fits(d);
+            let talon_free = from_talon && self.draw != 1;
+            // foundation cards of the other colour from which a card that fits on `d` can
+            // come down, this one or one under it
+            let mut back = 0u64;
+            for s in 0..4u8 {
+                let h = node.height(s);
+                if h == 0 {
+                    continue;
+                }
+                let top = 1u64 << bit_index(s * 13 + h - 1);
+                if (!from_talon && s == suit(card)) || top & onto != 0 {
+                    back |= top;
+                }
+            }
+            all = Moves {
+                reveal: all.reveal & onto,
+                home: all.home & kind & !d,
+                talon_home: if talon_free { all.talon_home } else { 0 },
+                talon_down: if talon_free {
+                    all.talon_down
+                } else {
+                    all.talon_down & onto
+                },
+                back: all.back & back,
+            };
+        }
         let placed_home = home & !node.surface;
         let preferred = if placed_home != 0 {
             // A placed card can go home: send the lowest home, or put a card on it.
@@ -632,7 +678,9 @@ impl Layout {
                 out.push(step(self.card(b)));
             }
         };
-        push(moves.reveal, &|card| Step::Reveal(self.column_of[card as usize]));
+        push(moves.reveal, &|card| {
+            Step::Reveal(self.column_of[card as usize])
+        });
         push(moves.home, &Step::Home);
         push(moves.talon_down, &Step::TalonDown);
         push(moves.talon_home, &Step::TalonHome);
@@ -680,6 +728,10 @@ struct Context {
     emptied: bool,
     /// A card put down from the talon that no move has used yet.
     pending: u64,
+    /// The card the last move put down from the talon or a foundation, when the moves
+    /// from here must use it, as `1 + 2 * card + from_talon`; 0 when every move is
+    /// searched. The table keeps it as the position's mark.
+    mark: u8,
 }
 
 impl Context {
@@ -717,6 +769,9 @@ impl Context {
                 context.pending = 1 << bit_index(card);
                 if !forced {
                     context.skip_home = 1 << bit_index(card);
+                    if layout.trail {
+                        context.mark = 2 + 2 * card;
+                    }
                 }
             }
             Step::Home(card) if !forced && parent.surface & (1 << bit_index(card)) == 0 => {
@@ -737,6 +792,22 @@ impl Context {
         }
         context
     }
+}
+
+/// The tableau cards of `node` whose type lies uncovered: a type lies uncovered as many
+/// times as its cards present less the placed cards of the type below, whatever the
+/// arrangement; with two cards a type, "present" and "placed below" are each 0, 1 or 2,
+/// worked out for all types at once from the pairs of bits.
+#[inline]
+fn uncovered(node: &Node) -> u64 {
+    let placed = node.visible & !node.surface;
+    let children = (placed & !KINGS) << 4;
+    let pair_any = |x: u64| (x | (x >> 1)) & LOW;
+    let pair_odd = |x: u64| (x ^ (x >> 1)) & LOW;
+    let types = ((pair_any(node.visible) ^ pair_any(children))
+        | (pair_odd(node.visible) ^ pair_odd(children)))
+        & LOW;
+    types | (types << 1)
 }
 
 /// The foundations' top cards, as bits.
@@ -915,7 +986,8 @@ fn turn_to(state: &mut Klondike, moves: &mut Vec<Move>, card: u8) -> Result<(), 
 /// the last; from a waste holding a multiple of `draw` cards, or the whole talon, they are
 /// the same, so all these count as an empty waste (and in draw 1 every position does).
 fn normal_waste(waste: u32, talon: u32, draw: u8) -> u8 {
-    if draw == 1 || waste % draw as u32 == 0 || waste == talon {
+    // draw is 1 or 3 (a constant divisor costs a multiply, a variable one a division)
+    if draw == 1 || waste % 3 == 0 || waste == talon {
         0
     } else {
         waste as u8
@@ -941,10 +1013,10 @@ struct Frame {
 /// outside what this search handles.
 ///
 /// Several searches share the budget, taking turns in slices of nodes that double from
-/// turn to turn (see [`Portfolio`]): the complete search, the only one that can answer
-/// `unsolvable`; a search for wins that tries only the moves preferred, restarted in
-/// random orders; and, in draw 3, the complete search of the same position in draw 1, which
-/// wins whatever draw 3 wins, so that a loss there is a loss here.
+/// turn to turn (see [`Portfolio`]): the complete search ([`Part::Complete`]), the only
+/// one that can answer `unsolvable`; a search for wins that tries only the moves
+/// preferred, restarted in random orders ([`Part::Finder`]); and, in draw 3, the complete
+/// search of the same position in draw 1 ([`Part::Relaxed`]).
 pub fn solve(
     start: &Klondike,
     budget: &Budget,
@@ -953,39 +1025,82 @@ pub fn solve(
     solve_with(start, budget, Pruning::Full, stop)
 }
 
-/// The complete search alone (no other search taking turns with it), with a choice of
-/// rules.
-pub fn solve_complete(
-    start: &Klondike,
-    budget: &Budget,
-    pruning: Pruning,
-    stop: &mut dyn FnMut() -> bool,
-) -> Result<Report<Move>, Unsupported> {
-    run(start, budget, pruning, false, stop)
-}
-
 /// [`solve`] with a choice of rules: [`Pruning::None`] turns off the safe moves home
-/// (played alone, and never undone), to check them.
+/// (played alone, and never undone) and, in draw 1, the rule that a card put down from
+/// the talon is used next, to check them.
 pub fn solve_with(
     start: &Klondike,
     budget: &Budget,
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<Report<Move>, Unsupported> {
-    run(start, budget, pruning, true, stop)
+    let parts: &[Part] = match start.draw {
+        3 => &[Part::Complete, Part::Finder, Part::Relaxed],
+        _ => &[Part::Complete, Part::Finder],
+    };
+    run(
+        start,
+        budget,
+        pruning,
+        parts,
+        pruning == Pruning::Full,
+        stop,
+    )
 }
 
-/// The search as [`solve_with`] says, with the other searches taking turns with the
-/// complete one only when `portfolio`.
+/// The complete search alone, with a choice of rules.
+pub fn solve_complete(
+    start: &Klondike,
+    budget: &Budget,
+    pruning: Pruning,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Report<Move>, Unsupported> {
+    run(start, budget, pruning, &[Part::Complete], false, stop)
+}
+
+/// The searches that [`solve`] runs side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The complete search: its win is a win, its exhaustion a loss.
+    Complete,
+    /// Searches that try only the moves preferred (see `Layout::moves`), each (but the
+    /// first) in its own random order, restarted with node limits of the Luby sequence:
+    /// their wins are wins, their exhaustion says nothing.
+    Finder,
+    /// The complete search of a draw-3 position dealt in draw 1, which wins whatever draw
+    /// 3 wins (every talon card is always within reach, and the other moves are the same):
+    /// its exhaustion is a loss in draw 3 too, its win says nothing.
+    Relaxed,
+}
+
+/// The searches `parts` of `start` side by side (see [`Portfolio`]): any part's win is a
+/// win, only the complete search and the relaxed one can answer `unsolvable`, and when
+/// every part has stopped without a verdict the answer is `unknown`. One part alone shows
+/// what [`solve`] pays for it.
+pub fn solve_parts(
+    start: &Klondike,
+    budget: &Budget,
+    pruning: Pruning,
+    parts: &[Part],
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Report<Move>, Unsupported> {
+    run(start, budget, pruning, parts, false, stop)
+}
+
+/// [`solve_parts`]; with `stuck`, a position the searches have not decided in their first
+/// turn is checked for a card that can never move (`solver::has_stuck_card`), a loss:
+/// most deals are won within that turn, and the check costs as much as a few dozen
+/// nodes.
 fn run(
     start: &Klondike,
     budget: &Budget,
     pruning: Pruning,
-    portfolio: bool,
+    parts: &[Part],
+    stuck: bool,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<Report<Move>, Unsupported> {
     let (layout, root) = Layout::new(start, pruning)?;
-    let relaxed = match (portfolio, start.draw) {
+    let relaxed = match (parts.contains(&Part::Relaxed), start.draw) {
         (true, 3) => {
             let mut easier = start.clone();
             easier.draw = 1;
@@ -1000,24 +1115,35 @@ fn run(
         shuffle: 0,
         prune: false,
     };
-    let mut searches = vec![Searcher::Complete(Dfs::new(&layout, root, budget, complete))];
-    if portfolio {
-        searches.push(Searcher::Finder {
-            layout: &layout,
-            root,
-            round: 0,
-            dfs: None,
-        });
+    let mut searches = Vec::new();
+    for part in parts {
+        match part {
+            Part::Complete => searches.push(Searcher::Complete(Dfs::new(
+                &layout, root, budget, complete,
+            ))),
+            Part::Finder => searches.push(Searcher::Finder {
+                layout: &layout,
+                root,
+                round: 0,
+                dfs: None,
+            }),
+            Part::Relaxed => {
+                if let Some((easier, easier_root)) = &relaxed {
+                    searches.push(Searcher::Relaxed(Dfs::new(
+                        easier,
+                        *easier_root,
+                        budget,
+                        complete,
+                    )));
+                }
+            }
+        }
     }
-    if let Some((easier, easier_root)) = &relaxed {
-        searches.push(Searcher::Relaxed(Dfs::new(
-            easier,
-            *easier_root,
-            budget,
-            complete,
-        )));
+    let outcome = Portfolio {
+        searches,
+        stuck: stuck.then_some(start),
     }
-    let outcome = Portfolio { searches }.run(budget, &mut meter);
+    .run(budget, &mut meter);
     let outcome = match outcome {
         Ok(line) => match realise(start, &line) {
             Ok(moves) => Outcome::Solved(moves),
@@ -1038,6 +1164,8 @@ const RESTART_NODES: u64 = 4_000;
 /// Searches taking turns on one budget.
 struct Portfolio<'a> {
     searches: Vec<Searcher<'a>>,
+    /// The position to check for a stuck card after the first turn.
+    stuck: Option<&'a Klondike>,
 }
 
 /// One of the searches of a [`Portfolio`].
@@ -1077,6 +1205,7 @@ impl Portfolio<'_> {
                             true
                         }
                         Some(Phase::Stopped(reason)) => return Err(Outcome::Unknown(reason)),
+                        Some(Phase::Limit) => unreachable!("the complete search has no limit"),
                         None => false,
                     },
                     Searcher::Relaxed(dfs) => match dfs.run(meter, until) {
@@ -1106,9 +1235,7 @@ impl Portfolio<'_> {
                         });
                         match current.run(meter, until) {
                             Some(Phase::Won(line)) => return Ok(line),
-                            Some(Phase::Stopped(reason)) if reason == search::NODE_LIMIT => {
-                                *dfs = None
-                            }
+                            Some(Phase::Limit) => *dfs = None,
                             Some(Phase::Stopped(reason)) => return Err(Outcome::Unknown(reason)),
                             // searched through: another order would search through the
                             // same positions
@@ -1123,11 +1250,17 @@ impl Portfolio<'_> {
                     k += 1;
                 }
             }
-            if !self.searches.iter().any(|s| matches!(s, Searcher::Complete(_))) {
-                // the complete search filled its table: what is left cannot say lost
-                if full {
-                    return Err(Outcome::Unknown(search::TABLE_FULL.into()));
+            if let Some(start) = self.stuck.take() {
+                if crate::klondike::solver::has_stuck_card(start) {
+                    return Err(Outcome::Unsolvable);
                 }
+            }
+            if full {
+                // the complete search went through with its table full: it cannot say lost
+                return Err(Outcome::Unknown(search::TABLE_FULL.into()));
+            }
+            if self.searches.is_empty() {
+                return Err(Outcome::Unknown("no search left".into()));
             }
             slice = slice.saturating_mul(2);
         }
@@ -1139,6 +1272,8 @@ enum Phase {
     Won(Vec<Step>),
     Exhausted,
     Full,
+    /// It counted the nodes its pass allows.
+    Limit,
     Stopped(String),
 }
 
@@ -1206,11 +1341,12 @@ impl<'a> Dfs<'a> {
             full: false,
             won: false,
         };
-        let Some(scan) = layout.settle(&mut root, &mut forced) else {
+        let Some(uncovered) = layout.settle(&mut root, &mut forced) else {
             dfs.won = true;
             dfs.forced = forced;
             return dfs;
         };
+        let scan = layout.scan(&root, uncovered);
         if root.stale {
             root.talon = layout.reachable(&root);
             root.stale = false;
@@ -1267,23 +1403,30 @@ impl<'a> Dfs<'a> {
                 return None;
             }
             if self.count >= self.pass.nodes {
-                return Some(Phase::Stopped(search::NODE_LIMIT.into()));
+                return Some(Phase::Limit);
             }
             let step = steps[at];
             frame.next += 1;
-            let parent = frame.node;
-            let parent_context = frame.context;
-            let parent_uncovered = frame.uncovered;
-            let mut node = layout.apply(&parent, step);
+            let mut node = layout.apply(&frame.node, step);
             self.count += 1;
             if let Err(reason) = meter.tick(u64::MAX) {
                 return Some(Phase::Stopped(reason));
             }
             let before = forced.len();
-            let Some(scan) = layout.settle(&mut node, forced) else {
+            let Some(uncovered) = layout.settle(&mut node, forced) else {
                 return Some(Phase::Won(line(stack, steps, forced)));
             };
-            match self.seen.visit(layout.key(&node), 0) {
+            let parent = stack.last().expect("a frame");
+            let context = Context::after(
+                layout,
+                &parent.node,
+                parent.uncovered,
+                &parent.context,
+                step,
+                &node,
+                forced.len() != before,
+            );
+            match self.seen.visit(layout.key(&node), context.mark) {
                 Some(true) => {}
                 Some(false) => {
                     forced.truncate(before);
@@ -1291,19 +1434,11 @@ impl<'a> Dfs<'a> {
                 }
                 None => self.full = true,
             }
-            let context = Context::after(
-                layout,
-                &parent,
-                parent_uncovered,
-                &parent_context,
-                step,
-                &node,
-                forced.len() != before,
-            );
             if node.stale {
                 node.talon = layout.reachable(&node);
                 node.stale = false;
             }
+            let scan = layout.scan(&node, uncovered);
             let begin = steps.len();
             layout.moves(&node, &scan, steps, back, &context, prune);
             shuffle_steps(&mut self.rng, &mut steps[begin..]);
@@ -1380,7 +1515,7 @@ mod tests {
                     );
                     checked += 1;
                     steps.clear();
-                    let scan = layout.scan(&node);
+                    let scan = layout.scan(&node, uncovered(&node));
                     layout.moves(&node, &scan, &mut steps, true, &Context::default(), false);
                     if steps.is_empty() {
                         break;
