@@ -18,7 +18,7 @@ use patience_core::shuffle;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -54,6 +54,11 @@ fn small(values: &[u16]) -> PyResult<Vec<u8>> {
 /// from a Python list (converting through `Vec<u16>` cost more than solving an easy
 /// Klondike deal); any other sequence goes through that conversion.
 fn bytes_from(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(bytes) = value.cast::<PyBytes>() {
+        // as `native_position()` gives them: read at once (the position's check that
+        // follows refuses a card or count out of range)
+        return Ok(bytes.as_bytes().to_vec());
+    }
     match value.cast::<PyList>() {
         Ok(list) => list
             .iter()
@@ -132,14 +137,18 @@ fn klondike_from(position: Position) -> PyResult<Klondike> {
     Ok(state)
 }
 
-fn position_of(state: &Klondike) -> Position {
+/// A Klondike position as `native_position()` gives it: [`Position`] with `bytes` for
+/// its lists (a `Vec<u8>` reaches Python as `bytes`), which are read at once.
+type PositionBytes = (u8, Vec<Vec<u8>>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
+fn position_of(state: &Klondike) -> PositionBytes {
     (
         state.draw,
-        state.columns.iter().map(|column| wide(column)).collect(),
-        wide(&state.hidden),
-        wide(&state.stock),
-        wide(&state.waste),
-        wide(&state.foundation),
+        state.columns.to_vec(),
+        state.hidden.to_vec(),
+        state.stock.clone(),
+        state.waste.clone(),
+        state.foundation.to_vec(),
     )
 }
 
@@ -276,6 +285,10 @@ trait Bridge: NativeGame {
     fn name_of(_py: Python<'_>, _mv: &Self::Move) -> Option<Py<PyString>> {
         None
     }
+    /// The names of `moves` by [`Bridge::name_of`], if it names them.
+    fn names_of(py: Python<'_>, moves: &[Self::Move]) -> Option<Vec<Py<PyString>>> {
+        moves.iter().map(|mv| Self::name_of(py, mv)).collect()
+    }
 }
 
 /// Klondike's move names, by [`klondike_name_index`].
@@ -345,6 +358,19 @@ impl Bridge for Klondike {
                 .collect()
         });
         Some(names[klondike_name_index(mv)].clone_ref(py))
+    }
+    fn names_of(py: Python<'_>, moves: &[Move]) -> Option<Vec<Py<PyString>>> {
+        let names = KLONDIKE_NAMES.get_or_init(py, || {
+            (0..94)
+                .map(|index| PyString::new(py, &klondike_named(index).to_string()).unbind())
+                .collect()
+        });
+        Some(
+            moves
+                .iter()
+                .map(|mv| names[klondike_name_index(mv)].clone_ref(py))
+                .collect(),
+        )
     }
 }
 bridge!(Golf, GolfPosition, golf_from, golf_position_of);
@@ -468,12 +494,8 @@ fn solve(
 fn answer<G: Bridge>(py: Python<'_>, report: Report<G::Move>) -> SolveAnswer {
     let (outcome, moves, reason) = match report.outcome {
         Outcome::Solved(moves) => {
-            if let Some(first) = moves.first() {
-                if G::name_of(py, first).is_some() {
-                    let moves = moves
-                        .iter()
-                        .map(|mv| G::name_of(py, mv).expect("every move has its name"))
-                        .collect();
+            if !moves.is_empty() {
+                if let Some(moves) = G::names_of(py, &moves) {
                     return (
                         "solved".to_string(),
                         moves,

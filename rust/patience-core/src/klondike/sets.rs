@@ -87,6 +87,17 @@ const BIT_INDEX: [u8; 52] = {
     table
 };
 
+/// The card of each bit ([`bit_index`] the other way; `u8::MAX` for the bits no card has).
+const CARD_OF_BIT: [u8; 64] = {
+    let mut table = [u8::MAX; 64];
+    let mut card = 0;
+    while card < 52 {
+        table[BIT_INDEX[card] as usize] = card as u8;
+        card += 1;
+    }
+    table
+};
+
 /// The bit of the next card of suit `s`'s foundation at each height (none at 13).
 const NEXT_HOME: [[u64; 14]; 4] = {
     let mut table = [[0u64; 14]; 4];
@@ -157,6 +168,8 @@ struct Node {
     safe: u64,
     /// The foundations' top cards that would be safe there: they never come back.
     safe_top: u64,
+    /// The foundations' top cards.
+    tops: u64,
     /// The structure cards left in the columns as one mixed-radix number (the first part
     /// of the key, kept up to date move by move).
     columns: u64,
@@ -206,8 +219,6 @@ struct Layout {
     talon_place: [u8; 52],
     /// The bit of the talon card at each place.
     talon_bit: [u64; 24],
-    /// The card of each bit.
-    card_of_bit: [u8; 64],
     /// Weight of each column's count in [`Node::columns`].
     weight: [u64; COLUMNS],
     /// Whether the safe moves home are played alone (the rule checked by
@@ -277,10 +288,6 @@ impl Layout {
             talon_place[card as usize] = k as u8;
             talon_bit[k] = 1 << bit_index(card);
         }
-        let mut card_of_bit = [u8::MAX; 64];
-        for card in 0..52u8 {
-            card_of_bit[bit_index(card) as usize] = card;
-        }
         // 16 bits of foundations, the columns' counts, the talon's cards and its position
         if (product as f64).log2().ceil() as usize + 16 + talon_cards.len() + 5 > 64 {
             return Err(Unsupported("the position does not pack into 64 bits"));
@@ -292,7 +299,6 @@ impl Layout {
             talon_len: talon_cards.len() as u32,
             talon_place,
             talon_bit,
-            card_of_bit,
             weight,
             safe_rule: pruning == Pruning::Full,
             trail: start.draw == 1 && pruning == Pruning::Full,
@@ -325,6 +331,7 @@ impl Layout {
             next_home: 0,
             safe: 0,
             safe_top: 0,
+            tops: 0,
             stale: false,
         };
         let mut node = Node {
@@ -345,7 +352,7 @@ impl Layout {
 
     #[inline]
     fn card(&self, bit: u32) -> u8 {
-        self.card_of_bit[bit as usize]
+        CARD_OF_BIT[bit as usize]
     }
 
     /// The talon cards within reach, as a card set.
@@ -483,8 +490,10 @@ impl Layout {
         let mut next_home = 0u64;
         let mut safe = 0u64;
         let mut safe_top = 0u64;
+        let mut tops = 0u64;
         for s in 0..4 {
             let height = h[s];
+            tops |= TOP[s][height];
             let red = matches!(s, 1 | 2) as usize;
             let limit = (lowest[1 - red] + 2).min(h[3 - s] + 3);
             let next = NEXT_HOME[s][height];
@@ -493,6 +502,7 @@ impl Layout {
             safe_top |= TOP[s][height] & 0u64.wrapping_sub((height <= limit) as u64);
         }
         node.next_home = next_home;
+        node.tops = tops;
         if self.safe_rule {
             node.safe = safe;
             node.safe_top = safe_top;
@@ -573,7 +583,7 @@ impl Layout {
             talon_home: node.talon & node.next_home,
             talon_down: node.talon & room & !(node.next_home & node.safe),
             back: match back {
-                true => room & !node.safe_top & node_tops(node) & !context.skip_back,
+                true => room & !node.safe_top & node.tops & !context.skip_back,
                 false => 0,
             },
         };
@@ -583,35 +593,16 @@ impl Layout {
             _ => (0x3u64 << (b.trailing_zeros() & !1)) >> 4,
         };
         if context.mark != 0 {
-            let card = (context.mark - 1) / 2;
-            let from_talon = context.mark % 2 == 0;
-            let d = 1u64 << bit_index(card);
-            let kind = 0x3u64 << (d.trailing_zeros() & !1);
+            // a card put down from the talon in draw 1: the next move uses it (see
+            // `Context::after`)
+            let d = 1u64 << bit_index(context.mark - 1);
             let onto = fits(d);
-            let talon_free = from_talon && self.draw != 1;
-            // foundation cards of the other colour from which a card that fits on `d` can
-            // come down, this one or one under it
-            let mut back = 0u64;
-            for s in 0..4u8 {
-                let h = node.height(s);
-                if h == 0 {
-                    continue;
-                }
-                let top = 1u64 << bit_index(s * 13 + h - 1);
-                if (!from_talon && s == suit(card)) || top & onto != 0 {
-                    back |= top;
-                }
-            }
             all = Moves {
                 reveal: all.reveal & onto,
-                home: all.home & kind & !d,
-                talon_home: if talon_free { all.talon_home } else { 0 },
-                talon_down: if talon_free {
-                    all.talon_down
-                } else {
-                    all.talon_down & onto
-                },
-                back: all.back & back,
+                home: all.home & (0x3u64 << (d.trailing_zeros() & !1)) & !d,
+                talon_home: 0,
+                talon_down: all.talon_down & onto,
+                back: all.back & onto,
             };
         }
         let placed_home = home & !node.surface;
@@ -728,9 +719,9 @@ struct Context {
     emptied: bool,
     /// A card put down from the talon that no move has used yet.
     pending: u64,
-    /// The card the last move put down from the talon or a foundation, when the moves
-    /// from here must use it, as `1 + 2 * card + from_talon`; 0 when every move is
-    /// searched. The table keeps it as the position's mark.
+    /// `1 +` the card the last move put down from the talon, when the move from here must
+    /// use it (draw 1: see [`Context::after`]); 0 when every move is searched. The table
+    /// keeps it as the position's mark.
     mark: u8,
 }
 
@@ -770,7 +761,7 @@ impl Context {
                 if !forced {
                     context.skip_home = 1 << bit_index(card);
                     if layout.trail {
-                        context.mark = 2 + 2 * card;
+                        context.mark = 1 + card;
                     }
                 }
             }
@@ -810,19 +801,6 @@ fn uncovered(node: &Node) -> u64 {
     types | (types << 1)
 }
 
-/// The foundations' top cards, as bits.
-#[inline]
-fn node_tops(node: &Node) -> u64 {
-    let mut tops = 0u64;
-    for s in 0..4u8 {
-        let h = node.height(s);
-        if h > 0 {
-            tops |= 1u64 << BIT_INDEX[(s * 13 + h - 1) as usize];
-        }
-    }
-    tops
-}
-
 /// The real moves that carry out `steps` from `start`, ending solved; `Err` names the
 /// first step that has no realisation (a bug of this module).
 fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
@@ -837,8 +815,11 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
     }
     state.waste.reserve(24);
     let mut moves = Vec::with_capacity(4 * steps.len() + 64);
+    // Each move is legal by construction (and every certificate is replayed by the engine
+    // of record): checked in debug builds only, where a failed check is a bug of this
+    // module. Checking each one cost a fifth of an easy deal's solve.
     let play = |state: &mut Klondike, moves: &mut Vec<Move>, mv: Move| -> Result<(), String> {
-        if !state.is_legal(mv) {
+        if cfg!(debug_assertions) && !state.is_legal(mv) {
             return Err(format!("{mv} is not legal"));
         }
         state.apply(mv);
@@ -1142,6 +1123,10 @@ fn run(
     let outcome = Portfolio {
         searches,
         stuck: stuck.then_some(start),
+        first_slice: match start.draw {
+            3 => FIRST_SLICE_3,
+            _ => FIRST_SLICE,
+        },
     }
     .run(budget, &mut meter);
     let outcome = match outcome {
@@ -1154,8 +1139,12 @@ fn run(
     Ok(meter.report(outcome))
 }
 
-/// Nodes of the first turn of each search (see [`Portfolio::run`]).
+/// Nodes of the first turn of each search (see [`Portfolio::run`]), in draw 1.
 const FIRST_SLICE: u64 = 256;
+
+/// The same in draw 3, where the first search (for wins) wins most deals within about a
+/// thousand nodes.
+const FIRST_SLICE_3: u64 = 1024;
 
 /// The node limit of each of the search for wins' restarts is this many times a term of
 /// the Luby sequence ([`luby`]).
@@ -1166,6 +1155,8 @@ struct Portfolio<'a> {
     searches: Vec<Searcher<'a>>,
     /// The position to check for a stuck card after the first turn.
     stuck: Option<&'a Klondike>,
+    /// Nodes of each search's first turn.
+    first_slice: u64,
 }
 
 /// One of the searches of a [`Portfolio`].
@@ -1190,7 +1181,7 @@ impl Portfolio<'_> {
     /// Gives each search in turn a slice of nodes, doubling from turn to turn, until one
     /// decides, or a budget runs out. `Ok` with the winning line, or the outcome.
     fn run(mut self, budget: &Budget, meter: &mut Meter) -> Result<Vec<Step>, Outcome<Move>> {
-        let mut slice = FIRST_SLICE;
+        let mut slice = self.first_slice;
         let mut full = false;
         loop {
             let mut k = 0;
@@ -1327,7 +1318,7 @@ struct Dfs<'a> {
 impl<'a> Dfs<'a> {
     fn new(layout: &'a Layout, root: Node, budget: &Budget, pass: Pass) -> Dfs<'a> {
         let mut rng = (pass.shuffle != 0).then(|| SplitMix64::new(pass.shuffle));
-        let mut forced: Vec<Step> = Vec::with_capacity(256);
+        let mut forced: Vec<Step> = Vec::with_capacity(128);
         let mut root = root;
         let mut dfs = Dfs {
             layout,
@@ -1352,11 +1343,11 @@ impl<'a> Dfs<'a> {
             root.stale = false;
         }
         dfs.seen.visit(layout.key(&root), 0);
-        let mut steps: Vec<Step> = Vec::with_capacity(1024);
+        let mut steps: Vec<Step> = Vec::with_capacity(256);
         let context = Context::default();
         layout.moves(&root, &scan, &mut steps, pass.back, &context, pass.prune);
         shuffle_steps(&mut rng, &mut steps);
-        let mut stack = Vec::with_capacity(128);
+        let mut stack = Vec::with_capacity(64);
         stack.push(Frame {
             node: root,
             context,
