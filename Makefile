@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml
 
-.PHONY: help setup system-deps play serve test test-python test-rust test-slow lint format clean
+.PHONY: help setup system-deps play serve wheel test test-python test-rust test-slow lint format clean
 
 help:
 	@echo "make serve      the platform at http://127.0.0.1:8000/ (SQLite in ./patience.sqlite3)"
@@ -14,6 +14,7 @@ help:
 	@echo "make test       lint, Python (API and browser included) and Rust tests"
 	@echo "make lint       ruff, mypy --strict, cargo clippy, cargo fmt, cargo doc"
 	@echo "make test-slow  the large runs kept out of make test"
+	@echo "make wheel      the package to install on a server, in dist/ (docs/deploy.md)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,16 +31,29 @@ GAME ?= klondike
 play: $(STAMP)
 	$(BIN)/patience play $(GAME) $(ARGS)
 
+# Migrating is a step of its own (`patience db migrate`, docs/deploy.md); here it comes first,
+# so that a fresh checkout serves at once.
 serve: $(STAMP)
+	$(BIN)/patience db migrate
 	$(BIN)/patience serve $(ARGS)
 
-# Debian packages the Python tests need: chromium for the browser tests, and the PostgreSQL
+# The package as one file, its Rust core built in, for a server without a Rust toolchain
+# (docs/deploy.md): pip installs it into a virtual environment there.
+wheel: $(STAMP)
+	$(BIN)/pip wheel --no-deps --wheel-dir dist .
+
+# Debian packages the Python tests need: chromium for the browser tests, the PostgreSQL
 # server binaries (initdb, pg_ctl), with which tests/postgres.py starts a private cluster of
-# its own (the system cluster the package may start on install is never used). Installed
-# when missing if we are root; otherwise make stops and says what to run.
+# its own (the system cluster the package may start on install is never used), and nginx,
+# openssl and systemd-analyze for the deployment's test (tests/test_deploy.py runs an nginx
+# of its own). Installed when missing if we are root; otherwise make stops and says what
+# to run.
 system-deps:
 	@missing=(); \
 	[ -x /usr/bin/chromium ] || missing+=(chromium); \
+	[ -x /usr/sbin/nginx ] || missing+=(nginx); \
+	command -v openssl >/dev/null || missing+=(openssl); \
+	command -v systemd-analyze >/dev/null || missing+=(systemd); \
 	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null \
 	    && compgen -G '/usr/lib/postgresql/*/bin/pg_ctl' >/dev/null || missing+=(postgresql); \
 	if (( $${#missing[@]} )); then \

@@ -28,7 +28,7 @@ import numpy as np
 
 from common import game_and_variant  # benchmarks/common.py, beside this script
 from patience.batch import run, wilson_interval
-from patience.catalog import seed_stream
+from patience.catalog import public_seed_stream
 from patience.games import GAMES
 from patience.rating import NotCertifiedError, rate_seed
 
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int)
     known, variant = game_and_variant(parser, sorted(GAMES))
     cls = GAMES[known.game]
-    seeds = seed_stream(known.game, variant, STUDY_STREAM)
+    seeds = public_seed_stream(known.game, variant, STUDY_STREAM)
     results: list[tuple[Any, Any, float]] = []
     tried = 0
     started = time.perf_counter()

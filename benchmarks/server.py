@@ -2,7 +2,14 @@
 against one server process (a fresh SQLite file, or the database of ``--database-url``).
 
     .venv/bin/python benchmarks/server.py [--games 200] [--moves 40] [--think 0.5]
-        [--abusive N] [--database-url URL] [--server-env NAME=VALUE] [--trace FILE]
+        [--abusive N] [--database-url URL | --postgres] [--server-env NAME=VALUE]
+        [--trace FILE]
+
+The server runs with the settings a deployment runs (docs/deploy.md): the catalog's
+background refill on, the access log written (to a file here), its rate limits, its solver
+processes on idle cores within their memory; ``--server-env`` changes any of them.
+``--postgres`` starts a private PostgreSQL cluster (Debian's server binaries, as the tests
+do) with every commit flushed to the disk, as PostgreSQL runs by default, and runs on it.
 
 Each simulated player starts a practice game (a seeded deal, so no solver runs at the
 start) and plays random legal moves (never ``end``), thinking between moves as people do:
@@ -38,13 +45,14 @@ timed-game starts (a certified deal each: a solver runs when the catalog is empt
 practice hints, malformed bodies and oversized bodies, each client at most
 ``--abuse-requests`` requests and only while the honest players play. Printed: the honest
 players' p99 alone and beside the abuse, and their ratio, with what the abusers were
-answered. Loopback only.
+answered, and the solver processes' peak memory. Loopback only.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -52,10 +60,11 @@ import random
 import socket
 import statistics
 import struct
+import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -325,6 +334,7 @@ class Run:
     reopened: int = 0
     cores: Cores | None = None
     abuse: Counter[str] = field(default_factory=Counter)
+    children_mb: dict[str, float] = field(default_factory=dict)  # peak memory by process
 
 
 async def _start(connection: Connection, body: bytes) -> Answer:
@@ -503,7 +513,31 @@ async def _run(args: argparse.Namespace, port: int, abusive: int, server: int) -
         stop.set()
         gc.enable()
     await asyncio.gather(*abusers, ticker)
+    run.children_mb = _children_peak_mb(server)
     return run
+
+
+def _children_peak_mb(pid: int) -> dict[str, float]:
+    """The peak resident memory (MiB, ``VmHWM``) of each process ``pid`` started: the solver
+    processes (and multiprocessing's resource tracker), by command line. Linux only."""
+    peaks: dict[str, float] = {}
+    try:
+        children = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as listed:
+                children += listed.read().split()
+        for child in children:
+            with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                words = cmdline.read().split(b"\0")
+            kind = "resource tracker" if b"resource_tracker" in b" ".join(words) else "solver"
+            with open(f"/proc/{child}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        mb = int(line.split()[1]) / 1024
+                        peaks[f"{kind} {child}"] = mb
+    except OSError:
+        pass
+    return peaks
 
 
 def _serve_and_run(args: argparse.Namespace, abusive: int, environment: dict[str, str]) -> Run:
@@ -584,6 +618,12 @@ def _report(label: str, run: Run, args: argparse.Namespace, database: str) -> No
         _report_cores(run.cores, len(moves), run.wall, bool(run.abuse))
     if run.reopened:
         print(f"  connections opened again after the server closed them idle: {run.reopened}")
+    solvers = [mb for name, mb in run.children_mb.items() if name.startswith("solver")]
+    if solvers:
+        print(
+            f"  solver processes' peak memory: {', '.join(f'{mb:.0f} MiB' for mb in solvers)} "
+            "(VmHWM)"
+        )
     p99 = _p99(run)
     verdict = "met" if p99 < TARGET_P99_MS else "missed"
     print(
@@ -661,6 +701,11 @@ def _parser() -> argparse.ArgumentParser:
         "postgresql+psycopg://user@/db?host=/socket/dir; default: a fresh SQLite file",
     )
     parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="run on a private PostgreSQL cluster of Debian's server binaries, durable",
+    )
+    parser.add_argument(
         "--server-env",
         type=_setting,
         action="append",
@@ -693,6 +738,28 @@ def main(serve: Callable[[argparse.Namespace, int, dict[str, str]], Run] | None 
         parser.error("at most 250 abusive clients and 250 addresses")
     environment = dict(args.server_env)
     database = "a fresh SQLite file"
+    with contextlib.ExitStack() as stack:
+        if args.postgres:
+            args.database_url = stack.enter_context(_durable_postgres())
+        _main(args, environment, database, serve)
+
+
+@contextlib.contextmanager
+def _durable_postgres() -> Iterator[str]:
+    """A private PostgreSQL cluster, durable as by default, and its database's URL."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import postgres  # the tests' private clusters
+
+    with postgres.running_cluster(durable=True) as cluster:
+        yield cluster.url()
+
+
+def _main(
+    args: argparse.Namespace,
+    environment: dict[str, str],
+    database: str,
+    serve: Callable[[argparse.Namespace, int, dict[str, str]], Run] | None,
+) -> None:
     if args.database_url:
         environment["PATIENCE_DATABASE_URL"] = args.database_url
         url = make_url(args.database_url)

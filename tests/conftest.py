@@ -3,25 +3,47 @@
 Hypothesis profiles (``ci`` is used when CI is set), and databases: ``postgres_url`` (a
 private PostgreSQL cluster for the session, see ``postgres.py``), ``fresh_postgres_url``
 (a new empty PostgreSQL database per test) and ``database_url`` (each test run twice, on a
-fresh SQLite file and on a fresh PostgreSQL database).
+fresh SQLite file and on a fresh PostgreSQL database, migrated as ``patience db migrate``
+does); for the browser tests of the table, ``chromium`` (Debian's, headless),
+``table_server`` and ``short_clock_server`` (a server with no catalog refill and no rate
+limits; the second with a 3 s clock) and ``table`` (pages of the client at the review's
+screen sizes, their errors checked at the end).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from playwright.sync_api import Browser, sync_playwright
 
 import postgres
+from patience.store.db import migrate_url
+from tables import CHROMIUM, Table, start_server
 
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.register_profile(
     "ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def deal_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A deal key of the test session's own (``PATIENCE_DEAL_KEY_FILE``, inherited by the
+    commands and servers tests start), so that no test makes or reads the user's key."""
+    path = tmp_path_factory.mktemp("deal-key") / "deal.key"
+    saved = os.environ.get("PATIENCE_DEAL_KEY_FILE")
+    os.environ["PATIENCE_DEAL_KEY_FILE"] = str(path)
+    yield path
+    if saved is None:
+        del os.environ["PATIENCE_DEAL_KEY_FILE"]
+    else:
+        os.environ["PATIENCE_DEAL_KEY_FILE"] = saved
 
 
 @pytest.fixture(scope="session")
@@ -53,8 +75,48 @@ def fresh_postgres_url(postgres_cluster: postgres.Cluster) -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """SQLAlchemy URL of a fresh, empty database: a SQLite file, then PostgreSQL."""
+    """SQLAlchemy URL of a fresh database, migrated and empty: a SQLite file, then
+    PostgreSQL."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'patience.sqlite3'}"
-    url: str = request.getfixturevalue("fresh_postgres_url")
+        url = f"sqlite:///{tmp_path / 'patience.sqlite3'}"
+    else:
+        url = request.getfixturevalue("fresh_postgres_url")
+    migrate_url(url)
     return url
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless (never a browser Playwright downloads)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server for the table's browser tests: its address."""
+    yield from start_server(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def short_clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose every game has a 3 s clock."""
+    yield from start_server(tmp_path_factory, PATIENCE_TIME_LIMIT="3")
+
+
+@pytest.fixture
+def table(chromium: Browser, table_server: str) -> Iterator[Callable[..., Table]]:
+    """Pages of the client (``table("phone")``), closed, and their errors checked, after
+    the test."""
+    opened: list[Table] = []
+
+    def make(size: str = "desktop", **options: Any) -> Table:
+        made = Table(chromium, table_server, size, **options)
+        opened.append(made)
+        return made
+
+    yield make
+    for made in opened:
+        made.close()

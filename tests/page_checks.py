@@ -1,6 +1,8 @@
-"""Checks the browser tests of the pages share: no serious or critical accessibility
-violation (axe-core, through axe-playwright-python), no sideways scrolling, and a
-screenshot to look at."""
+"""Checks the browser tests share: no serious or critical accessibility violation
+(axe-core, through axe-playwright-python), no sideways scrolling, and a screenshot to look
+at; and how they wait: for a condition, with a deadline generous enough for a machine
+busy with other work (:data:`WAIT`), and for the layout to settle before it is measured
+(:func:`settled`)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,44 @@ SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
+WAIT = 60_000
+"""Milliseconds a browser test waits for a condition before it fails: a deadline, not a
+pause (the wait ends as soon as the condition holds), long enough for a loaded machine."""
+
 _axe = Axe()
+
+_SETTLED = """async () => {
+  await document.fonts.ready;
+  const shape = () => JSON.stringify([
+    innerWidth, innerHeight, document.documentElement.scrollWidth,
+    ...[...document.querySelectorAll("main, #board, #board .card, #result .panel")].map((e) => {
+      const r = e.getBoundingClientRect();
+      return [r.x, r.y, r.width, r.height].map(Math.round);
+    }),
+  ]);
+  let last = shape();
+  for (let same = 0, frames = 0; same < 3 && frames < 2000; frames += 1) {
+    await new Promise((done) => requestAnimationFrame(() => done()));
+    const now = shape();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+}"""
+
+
+def painted(page: Page) -> None:
+    """Wait until the page's next frame has been painted: what is measured then is what the
+    player saw first, however long a busy machine took to draw it."""
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
+def settled(page: Page) -> None:
+    """Wait until the page's layout holds still: its fonts loaded, and the board, its cards
+    and the result in the same places for three frames running. A layout is measured only
+    then; on a busy machine the fitting of a board can come frames after it is drawn."""
+    page.evaluate(_SETTLED)
 
 
 def accessible(page: Page) -> None:
@@ -29,7 +68,8 @@ def accessible(page: Page) -> None:
 
 
 def no_sideways_scroll(page: Page) -> None:
-    """Fail when the page is wider than its viewport."""
+    """Fail when the page, once settled, is wider than its viewport."""
+    settled(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.evaluate("window.innerWidth")
     assert width <= viewport, f"the page is {width}px wide in a {viewport}px window"

@@ -91,7 +91,7 @@ class Cluster:
                 f"{result.stdout}{result.stderr}{log}"
             )
 
-    def initdb(self) -> None:
+    def initdb(self, *, durable: bool = False) -> None:
         self._run(
             "initdb",
             *("-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8", "--locale=C"),
@@ -100,12 +100,12 @@ class Cluster:
         settings = {
             "listen_addresses": "''",  # no TCP at all: only the socket below
             "unix_socket_directories": _quote(str(self.directory)),
+        }
+        if not durable:
             # Durability is pointless for data thrown away at the end of the session, and
             # skipping the flushes makes the tests faster. Never do this with real data.
-            "fsync": "off",
-            "synchronous_commit": "off",
-            "full_page_writes": "off",
-        }
+            # (A benchmark asks for a durable cluster, as a deployment runs.)
+            settings |= {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
         with (self.data / "postgresql.conf").open("a") as conf:
             conf.write("\n# patience tests\n")
             conf.writelines(f"{name} = {value}\n" for name, value in settings.items())
@@ -145,8 +145,9 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def running_cluster() -> Iterator[Cluster]:
-    """Start a private cluster, yield it, then stop it and remove its directory."""
+def running_cluster(*, durable: bool = False) -> Iterator[Cluster]:
+    """Start a private cluster, yield it, then stop it and remove its directory; with
+    ``durable``, every commit is flushed to the disk, as PostgreSQL does by default."""
     binaries = server_binaries()
     if binaries is None:
         raise PostgresError(
@@ -163,7 +164,7 @@ def running_cluster() -> Iterator[Cluster]:
         run_as = ["runuser", "-u", UNPRIVILEGED_USER, "--"]
     cluster = Cluster(binaries, directory, run_as)
     try:
-        cluster.initdb()
+        cluster.initdb(durable=durable)
         try:
             cluster.start()
             cluster.create_database(DATABASE)

@@ -1,4 +1,4 @@
-"""Players in the browser (issue 27): a guest plays, signs up and finds that game claimed;
+"""Players in the browser: a guest plays, signs up and finds that game claimed;
 a signed-in game to its end (every change carries the CSRF token); the statistics and the
 history update; the replay steps through the game, its board matching the record's
 positions; log out, log in and a password change. Every page at desktop and phone size,
@@ -32,13 +32,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     migrate(engine)
     with engine.begin() as connection:
         rating = {"tier": 2, "score": 0.2, "version": 1, "players": {}}
-        add(connection, "golf", {"wrap": True}, Certified(11, 9, 0.01, 40, rating), at=1.0)
+        add(
+            connection,
+            "golf",
+            {"wrap": True},
+            Certified(11, 9, 0.01, 40, rating),
+            at=1.0,
+            origin="random",
+        )
     engine.dispose()
     port = launch.free_port()
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 def new_context(browser: Browser, viewport: dict[str, int], **options: Any) -> BrowserContext:  # noqa: F811
@@ -100,7 +107,7 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     # a rated timed deal (Easy: the catalog's tier 2), ended at once
     page.goto(server)
     page.check("input[name=game][value=golf]")
-    page.select_option("#options select", "true")
+    page.check("#options input[value='true']")
     page.check("input[name=difficulty][value=easy]")
     page.click("#start")
     page.wait_for_selector("#board .card")
@@ -117,7 +124,7 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     assert stat(page, "Win rate") == "0.0%"
     assert stat(page, "Current streak") == "0"
     timed = page.locator("#stats .stat-group[data-game=golf][data-mode=timed]")
-    # the variant named as the table and the lobby name it (report 8), never "wrapping"
+    # the variant named as the table and the lobby name it, never "wrapping"
     assert "Golf, wrap (timed)" in timed.locator("h3").inner_text()
     tiers = timed.locator("table.tiers tbody tr")
     assert tiers.count() == 1
@@ -129,10 +136,10 @@ def test_sign_up_play_see_statistics_history_and_replay(browser: Browser, server
     rows.first.wait_for()
     assert rows.count() == 3
     newest = rows.first
-    assert newest.locator("td[data-label=Deal]").inner_text() == f"#{SEED}"
+    assert newest.locator("td[data-label=Deal]").inner_text() == str(SEED)
     assert newest.locator("td[data-label=Result]").inner_text() == "Lost"
     rated = rows.nth(1)
-    assert rated.locator("td[data-label=Deal]").inner_text() == "#11"
+    assert rated.locator("td[data-label=Deal]").inner_text() == "11"
     assert rated.locator("td[data-label=Tier]").inner_text() == "2"
     assert page.get_attribute("#export", "href") == "/api/me/export"
     check(page, "history-desktop")
@@ -224,7 +231,7 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.fill("#old-password", PASSWORD)
     page.click("#password button[type=submit]")
     page.wait_for_selector("#password-done:text('Password changed')")
-    # once changed, no password stays typed in the form (report 8)
+    # once changed, no password stays typed in the form
     assert page.input_value("#old-password") == ""
     assert page.input_value("#new-password") == ""
     page.click("#logout")
@@ -250,7 +257,7 @@ def test_log_out_log_in_and_change_the_password_on_a_phone(
     page.click("#history a >> text=Replay")
     page.wait_for_selector("#replay-board .card")
     page.click("#replay-last")
-    assert page.inner_text("#replay-step") == "Move 1 of 1: end. Points so far: 0."
+    assert page.inner_text("#replay-step") == "Move 1 of 1: Ended the game. Points so far: 0."
     check(page, "replay-phone")
     context.close()
     assert not errors, errors

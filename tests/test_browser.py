@@ -15,12 +15,14 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from page_checks import WAIT
 from patience.games import new_game
 from patience.games.klondike import Klondike
 from patience.server import launch
 from patience.solve import solve
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate
+from tables import settled
 
 CHROMIUM = "/usr/bin/chromium"
 # Playwright's wait_for_function evaluates its string in the page, which the server's
@@ -45,7 +47,7 @@ def _server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[st
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **env)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +71,7 @@ def start(page: Page, game: str, *, seed: int | None = None, variant: str | None
     """Deal a game from the lobby (practice mode when a seed is given)."""
     page.check(f"input[name=game][value={game}]")
     if variant is not None:
-        page.select_option("#options select", variant)
+        page.check(f"#options input[value='{variant}']")
     if seed is not None:
         page.check("input[name=mode][value=practice]")
         page.fill("#seed", str(seed))
@@ -82,8 +84,9 @@ def answered(page: Page, action: object) -> None:
     version = page.get_attribute("#board", "data-version")
     action()  # type: ignore[operator]
     page.wait_for_function(
-        f"document.querySelector('#board').dataset.version !== '{version}'", timeout=10_000
+        f"document.querySelector('#board').dataset.version !== '{version}'", timeout=WAIT
     )
+    settled(page)  # the cards stopped moving: places are measured where they are
 
 
 def shot(page: Page, name: str) -> None:
@@ -118,7 +121,25 @@ def _run_start(game: Klondike, source: int, dest: int) -> str:
     raise AssertionError(f"no run of t{source + 1} fits on {target}")
 
 
-def test_a_whole_klondike_game_by_dragging_and_clicking(page: Page) -> None:
+@pytest.fixture
+def still_page(browser: Browser, server: str) -> Iterator[Page]:
+    """A page that asks for reduced motion: a whole game's moves drawn at once (the cards'
+    motion has its own tests, tests/test_table_feel.py), so that the game's hundred-odd
+    moves do not each wait for an animation."""
+    context = browser.new_context(
+        viewport={"width": 1100, "height": 800}, bypass_csp=BYPASS_CSP, reduced_motion="reduce"
+    )
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(server)
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def test_a_whole_klondike_game_by_dragging_and_clicking(still_page: Page) -> None:
+    page = still_page
     certificate = solve(new_game("klondike", seed=2)).moves
     start(page, "klondike", seed=2)
     shot(page, "klondike-start")
@@ -127,8 +148,14 @@ def test_a_whole_klondike_game_by_dragging_and_clicking(page: Page) -> None:
         if mirror.is_over():
             break
         source, _, dest = move.partition(">")
-        if move in ("draw", "recycle"):
+        if move == "draw":
             act = lambda: page.click("#board [data-action]")  # noqa: E731
+        elif move == "recycle":  # a costly recycle (draw 1: -100) asks first, from a click too
+
+            def act() -> None:
+                page.click("#board [data-action]")
+                page.click("#confirm-yes")
+
         elif dest == "f":
             act = lambda s=source: page.dblclick(f'#board [data-src="{s}"]')  # noqa: E731
         elif source.startswith("t"):
@@ -155,7 +182,8 @@ def test_a_whole_klondike_game_by_dragging_and_clicking(page: Page) -> None:
     shot(page, "klondike-won")
 
 
-def test_a_whole_golf_game_by_keys_with_undo(page: Page) -> None:
+def test_a_whole_golf_game_by_keys_with_undo(still_page: Page) -> None:
+    page = still_page
     seed = next(s for s in range(50) if solve(new_game("golf", seed=s)).outcome == "solved")
     certificate = solve(new_game("golf", seed=seed)).moves
     start(page, "golf", seed=seed)
@@ -212,7 +240,9 @@ def test_the_play_out_flies_home_card_by_card(
     page.reload()
     page.wait_for_selector("#board .card")
     page.fill("#move-input", last)
-    answered(page, lambda: page.press("#move-input", "Enter"))
+    version = page.get_attribute("#board", "data-version")
+    page.press("#move-input", "Enter")
+    page.wait_for_function(f"document.querySelector('#board').dataset.version !== '{version}'")
     if motion == "reduce":  # the answer is drawn at once, won
         assert page.is_visible("#result")
         assert page.get_attribute("#board", "data-playing-out") is None
@@ -221,10 +251,10 @@ def test_the_play_out_flies_home_card_by_card(
         assert not page.is_visible("#result")
         page.wait_for_selector("#board .flying")
         assert page.locator("#board .column .card").count() > 0
-        page.wait_for_selector("#result:not([hidden])", timeout=10_000)
+        page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
         assert page.get_attribute("#board", "data-playing-out") is None
     assert page.locator("#board .column .card").count() == 0
-    tops = page.locator("#board [data-dest='f'] .card").evaluate_all(
+    tops = page.locator("#board [data-dest='f'] .card:not(.under)").evaluate_all(
         "els => els.map(e => e.dataset.card)"
     )
     assert sorted(tops) == sorted(["Kc", "Kd", "Kh", "Ks"] * (2 if game == "expert" else 1))
@@ -296,7 +326,7 @@ def test_the_clock_runs_out(browser: Browser, short_clock_server: str) -> None:
     page = browser.new_page(bypass_csp=BYPASS_CSP)
     page.goto(short_clock_server)
     start(page, "golf")
-    page.wait_for_selector("#result:not([hidden])", timeout=15_000)
+    page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
     assert page.inner_text("#result-title") == "Time is up"
     assert page.inner_text("#clock") == "0:00"
     assert page.is_disabled("#undo")
@@ -312,13 +342,20 @@ def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with engine.begin() as connection:
         for seed, tier in [(11, 2), (12, 8)]:
             rating = {"tier": tier, "score": tier / 10, "version": 1, "players": {}}
-            add(connection, "golf", {"wrap": True}, Certified(seed, 9, 0.01, 40, rating), at=1.0)
+            add(
+                connection,
+                "golf",
+                {"wrap": True},
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
     engine.dispose()
     port = launch.free_port()
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    process.wait(timeout=120)
 
 
 def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: str) -> None:
@@ -329,7 +366,7 @@ def test_a_deal_of_a_difficulty_from_the_lobby(browser: Browser, rated_server: s
     assert page.locator("#difficulty-row").is_visible()  # every game's deals are rated
     page.check("input[name=game][value=golf]")
     assert page.locator("#difficulty-row").is_visible()
-    page.select_option("#options select", "true")
+    page.check("#options input[value='true']")
     page.check("input[name=difficulty][value=easy]")
     page.check("input[name=mode][value=practice]")
     assert page.locator("#seed-row").is_hidden()  # the server chooses the deal

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, select
 from patience.games import new_game
 from patience.solve import solve
 from patience.store.catalog import fill, take, unused
-from patience.store.db import deals, make_engine, migrate
+from patience.store.db import deals, make_engine, migrate, migrate_url
 from patience.store.games import GameStore
 
 
@@ -116,6 +116,11 @@ def test_the_generate_command(tmp_path: Path) -> None:
     database = tmp_path / "games.sqlite3"
     env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
     command = [sys.executable, "-m", "patience.cli", "deals", "generate", "golf", "--wrap"]
+    unmigrated = subprocess.run(command, env=env, capture_output=True, text=True)
+    assert unmigrated.returncode == 1
+    assert "run `patience db migrate`" in unmigrated.stderr
+    assert not database.exists()  # not made by a command that only reads or adds to it
+    migrate_url(f"sqlite:///{database}")
     done = subprocess.run(
         [*command, "--count", "3", "--jobs", "1", "--quiet"],
         env=env,

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import os
+import queue
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from layouts import solved_deal
+from patience.cli_deals import database_in_use
 from patience.games import Game, new_game
+from patience.server import Settings, create_app
+from patience.server.launch import free_port
+from patience.store.catalog import Certified
+from patience.store.db import make_engine, migrate, migrate_url
+from patience.store.games import GameStore
 
 PATIENCE = Path(sys.executable).parent / "patience"
 
@@ -108,7 +122,7 @@ def test_replay_of_a_short_deal(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "reason"),
-    [("{not json", "is not JSON"), ("[1, 2]", "JSON object"), ("\udcff", "")],
+    [("{not json", "is not JSON"), ("[1, 2]", "JSON object"), ("\udcff", "not JSON")],
 )
 def test_replay_of_a_file_that_is_not_a_record(tmp_path: Path, content: str, reason: str) -> None:
     path = tmp_path / "bad.json"
@@ -119,10 +133,15 @@ def test_replay_of_a_file_that_is_not_a_record(tmp_path: Path, content: str, rea
     assert "Traceback" not in result.stderr
 
 
-def test_replay_of_a_missing_file(tmp_path: Path) -> None:
-    result = run("replay", str(tmp_path / "nowhere.json"))
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_replay_of_a_missing_file_prints_no_result(tmp_path: Path, json_flag: list[str]) -> None:
+    """No record, no replay: nothing on standard output (a result of 0 points for a file
+    that was never read would be invented), the reason on standard error."""
+    result = run("replay", str(tmp_path / "nowhere.json"), *json_flag)
     assert result.returncode == 1
+    assert result.stdout == ""
     assert "cannot read" in result.stderr
+    assert "nowhere.json" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -205,3 +224,311 @@ def test_every_game_plays_in_the_terminal(
     assert result.returncode == 0, result.stderr
     for text in expected:
         assert text in result.stdout
+
+
+# The command line as a tool: a version, errors in words on standard error with a
+# non-zero status, no traceback, a closed pipe or Ctrl-C taken quietly, the database named.
+
+
+def quiet_env(**more: str) -> dict[str, str]:
+    """The environment without any PATIENCE_* setting of the caller's (but the test
+    session's deal key: tests/conftest.py), plus ``more``."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("PATIENCE_")}
+    return kept | {"PATIENCE_DEAL_KEY_FILE": os.environ["PATIENCE_DEAL_KEY_FILE"]} | more
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"patience {importlib.metadata.version('patience')}"
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["deals", "show", "klondike", "--seed", "abc"], "a seed is a whole number from 0 to"),
+        (["solve", "golf", "--seed", "-1"], "a seed is a whole number"),
+        (["play", "kansas", "--seed", "1e3"], "a seed is a whole number"),
+        (["deals", "stats", "golf", "--count", "0"], "at least 1"),
+        (["deals", "stats", "golf", "--time-limit", "nan"], "seconds"),
+        (["deals", "pick", "golf", "--tier", "eleven"], "a tier is"),
+        (["deals", "generate", "golf", "--stream", "x"], "a whole number"),
+        (["serve", "--port", "abc"], "a port is"),
+        (["serve", "--port", "99999"], "from 1 to 65535"),
+        (["tournament", "standings", "t1", "--limit", "many"], "at least 1"),
+        (["tournament", "create", "Cup", "golf", "--minutes", "inf", "--operator", "x"], "minutes"),
+        (["play", "klondike", "--draw", "2"], "invalid choice"),
+        (["deals", "show", "klondike", "--draw", "2", "--seed", "1"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_command_lines_are_refused_in_words(args: list[str], reason: str) -> None:
+    """A usage error: status 2, the reason on standard error, nothing on standard output,
+    and no name from inside the program (argparse says "invalid _seed value" for a type
+    function that raises anything but its own error)."""
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert reason in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "invalid" not in result.stderr.replace("invalid choice", "")
+    assert " value:" not in result.stderr
+
+
+def migrated(database: Path) -> str:
+    """``database`` made and migrated, as ``patience db migrate`` leaves it: its URL."""
+    url = f"sqlite:///{database}"
+    migrate_url(url)
+    return url
+
+
+def test_one_seed_range_for_the_command_line_and_the_server(tmp_path: Path) -> None:
+    """The largest seed the command line takes is the largest the server deals, and one
+    past it is refused by both."""
+    largest = 2**63 - 1
+    shown = run("deals", "show", "golf", "--seed", str(largest), "--json")
+    assert shown.returncode == 0, shown.stderr
+    past = run("deals", "show", "golf", "--seed", str(largest + 1))
+    assert past.returncode == 2
+    assert f"from 0 to {largest:,}" in past.stderr
+    settings = Settings(
+        database_url=migrated(tmp_path / "seeds.sqlite3"), catalog_refill=0, rate_starts=None
+    )
+    with TestClient(create_app(settings)) as client:
+        body = {"game": "golf", "mode": "practice", "variant": {"wrap": False}}
+        played = client.post("/api/sessions", json=body | {"seed": str(largest)})
+        assert played.status_code == 201, played.text
+        assert played.json()["seed"] == largest
+        refused = client.post("/api/sessions", json=body | {"seed": str(largest + 1)})
+        assert refused.status_code in (400, 422)
+        assert f"{largest:,}" in refused.text
+    deal = [str(c) for c in new_game("golf", seed=largest).deal]
+    assert json.loads(shown.stdout) == deal
+    tableau = played.json()["board"]["tableau"]
+    assert [column["cards"][0] for column in tableau] == deal[:7]  # the same deal
+
+
+def test_deals_show_takes_the_variant_options_of_the_other_deals_commands() -> None:
+    """The shuffle depends on the game and the seed; the variant options are taken (and
+    checked) as ``deals stats``, ``generate`` and the rest take them."""
+    plain = run("deals", "show", "golf", "--seed", "3")
+    wrap = run("deals", "show", "golf", "--wrap", "--seed", "3")
+    draw = run("deals", "show", "klondike", "--draw", "3", "--seed", "3", "--json")
+    assert plain.returncode == wrap.returncode == draw.returncode == 0
+    assert plain.stdout == wrap.stdout
+    assert json.loads(draw.stdout) == [str(c) for c in new_game("klondike", seed=3).deal]
+
+
+def closed_pipe_run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """Runs ``patience ARGS`` writing into a pipe whose reader has already gone (as under
+    ``| head -2`` once head has its lines): the status and standard error."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        process = subprocess.run(
+            [str(PATIENCE), *args], stdout=writer, stderr=subprocess.PIPE, env=env, timeout=120
+        )
+    finally:
+        os.close(writer)
+    return process.returncode, process.stderr.decode()
+
+
+def test_a_reader_that_stops_reading_is_no_error(tmp_path: Path) -> None:
+    """``patience deals export ... | head -2``: no BrokenPipeError, no traceback; the status
+    is that of a program stopped by SIGPIPE (128 + 13), as other tools give it."""
+    status, errors = closed_pipe_run("deals", "show", "expert", "--seed", "1")
+    assert status == 141
+    assert errors == ""
+    database = tmp_path / "catalog.sqlite3"
+    engine = make_engine(f"sqlite:///{database}")
+    migrate(engine)
+    store = GameStore(engine)
+    for seed in range(50):
+        store.add_to_catalog("golf", {"wrap": True}, Certified(seed, 10, 0.01, 40, None))
+    engine.dispose()
+    env = quiet_env(PATIENCE_DATABASE_URL=f"sqlite:///{database}")
+    status, errors = closed_pipe_run("deals", "export", "golf", "--wrap", env=env)
+    assert status == 141
+    assert "Traceback" not in errors
+    assert "Error" not in errors
+    head = subprocess.run(
+        f"'{PATIENCE}' deals export golf --wrap | head -2",
+        shell=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert len(head.stdout.splitlines()) == 2
+    assert "Traceback" not in head.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deals", "export", "golf"],
+        ["deals", "report"],
+        ["deals", "pick", "golf", "--tier", "3"],
+        ["tournament", "list"],
+        ["tournament", "standings", "t1"],
+    ],
+)
+def test_a_command_run_away_from_the_database_makes_none(tmp_path: Path, args: list[str]) -> None:
+    """Run in a folder without the server's SQLite file, a command that reads the database
+    says where it looked and makes no empty database there."""
+    result = subprocess.run(
+        [str(PATIENCE), *args],
+        cwd=tmp_path,
+        env=quiet_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert f"no database at {tmp_path / 'patience.sqlite3'}" in result.stderr
+    assert "PATIENCE_DATABASE_URL" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_commands_name_the_database_they_use(tmp_path: Path) -> None:
+    database = tmp_path / "here.sqlite3"
+    env = quiet_env(PATIENCE_DATABASE_URL=migrated(database))
+    made = subprocess.run(
+        [str(PATIENCE), "users", "create", "Ada", "--operator"],
+        input="a long enough password\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    assert f"database {database}" in made.stderr
+    listed = subprocess.run(
+        [str(PATIENCE), "tournament", "list", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout) == {"tournaments": []}
+    assert f"database {database}" in listed.stderr
+    password = "postgresql+psycopg://patience:secret@db.example/patience"
+    assert database_in_use(password) == "postgresql+psycopg://patience:***@db.example/patience"
+
+
+@pytest.mark.parametrize(("game", "bonus"), [("klondike", True), ("golf", True), ("kansas", False)])
+def test_help_promises_a_time_bonus_only_where_there_is_one(game: str, bonus: bool) -> None:
+    result = run("play", game, "--seed", "5", stdin="help\nq\n")
+    assert result.returncode == 0, result.stderr
+    assert ("time bonus" in result.stdout) is bonus
+    expert = run("play", "expert", "--seed", "5", stdin="?\nq\n")
+    assert "take back the last move" in expert.stdout
+    assert "time bonus" not in expert.stdout
+
+
+def test_serve_refuses_a_port_out_of_range_from_the_environment(tmp_path: Path) -> None:
+    env = quiet_env(
+        PATIENCE_PORT="99999", PATIENCE_DATABASE_URL=f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    )
+    result = subprocess.run(
+        [str(PATIENCE), "serve"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 1
+    assert result.stderr == "patience: PATIENCE_PORT='99999': at most 65535\n"
+    assert "serving on" not in result.stderr
+
+
+def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = quiet_env(PATIENCE_DATABASE_URL=migrated(tmp_path / "x.sqlite3"))
+        result = subprocess.run(
+            [str(PATIENCE), "serve", "--port", str(port)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert result.returncode == 1
+    assert f"cannot listen on port {port}: the port is in use" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_serving_on_is_said_once_the_server_answers_and_ctrl_c_stops_it(tmp_path: Path) -> None:
+    """ "serving on" comes once the port answers, so a script may wait for the line; Ctrl-C
+    (SIGINT to every process of the command, as a terminal sends it) stops the server and
+    its solver process cleanly, with no traceback."""
+    database = tmp_path / "served.sqlite3"
+    port = free_port()
+    server = subprocess.Popen(
+        [str(PATIENCE), "serve", "--port", str(port)],
+        env=quiet_env(PATIENCE_DATABASE_URL=migrated(database)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:  # the server's error output, line by line, until it ends
+        assert server.stderr is not None
+        for line in server.stderr:
+            lines.put(line)
+        lines.put("")
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    before = []
+    try:
+        while True:  # the JSON log lines of the start come first
+            line = lines.get(timeout=180)
+            if not line or line.startswith("patience: "):
+                break
+            before.append(json.loads(line)["message"])
+        assert line.strip() == (
+            f"patience: serving on http://127.0.0.1:{port}/ (database {database})"
+        ), (line, before)
+        assert "Application startup complete." in before
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=30) as answer:
+            assert answer.status == 200  # at once: no retry needed
+        os.killpg(server.pid, signal.SIGINT)
+        status = server.wait(timeout=120)
+        reader.join(timeout=60)
+        rest = "".join(iter(lines.get_nowait, ""))
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert status == 128 + signal.SIGINT, rest  # stopped by Ctrl-C, as a shell reports it
+    assert "Traceback" not in rest
+    assert "serving on" not in rest  # said once
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (
+            ["deals", "calibrate", "golf", "--count", "1", "--write", "{tmp}/no/cal.json"],
+            "no folder",
+        ),
+        (["tournament", "verify", "{tmp}/published.json"], "No such file or directory"),
+        (["tournament", "verify", "http://127.0.0.1:{port}/"], "Connection refused"),
+        (["solve", "klondike", "--record", "{tmp}/game.json"], "cannot read"),
+        (["play", "golf", "--deal", "Ah Kh"], "52"),
+    ],
+)
+def test_failures_at_run_time_are_one_line(tmp_path: Path, args: list[str], reason: str) -> None:
+    """Status 1 and one line on standard error, saying what went wrong and where, with no
+    traceback and nothing of Python's wording ("[Errno 2]", "<urlopen error")."""
+    filled = [arg.format(tmp=tmp_path, port=free_port()) for arg in args]
+    result = run(*filled)
+    assert result.returncode == 1
+    assert reason in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Errno" not in result.stderr
+    assert "urlopen" not in result.stderr

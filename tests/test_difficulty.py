@@ -4,6 +4,7 @@ real Dask cluster, claimed by tier from the command line and by players through 
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -16,8 +17,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
-from sqlalchemy.exc import OperationalError
 
+from patience.cli_deals import catalog_figure
+from patience.dealkey import DealKey
 from patience.games import new_game
 from patience.rating import (
     DIFFICULTIES,
@@ -30,8 +32,8 @@ from patience.rating import (
     tier_of,
 )
 from patience.server import Settings, create_app
-from patience.store.catalog import Certified, add, generate
-from patience.store.db import deals, make_engine, migrate
+from patience.store.catalog import Certified, add, counts, generate
+from patience.store.db import deals, make_engine, migrate, migrate_url
 
 GOLF_WRAP = {"wrap": True}
 
@@ -89,8 +91,10 @@ def test_the_score_grows_with_the_players_losses() -> None:
     assert difficulty_score({"a": 0.5}, 0.2, 100) > difficulty_score({"a": 0.5}, 0.9, 100)
 
 
-def test_a_killed_job_run_again_ends_with_the_same_catalog(tmp_path: Path, engine: Engine) -> None:
-    generate(engine, "golf", GOLF_WRAP, 8, stream=5, jobs=1)
+def test_a_killed_job_run_again_ends_with_the_same_catalog(
+    tmp_path: Path, engine: Engine, deal_key_file: Path
+) -> None:
+    generate(engine, "golf", GOLF_WRAP, 8, key=DealKey.load(deal_key_file), stream=5, jobs=1)
     whole = catalog_of(engine)
     assert len(whole) == 8
     assert all(tier is not None for _, tier, _ in whole)
@@ -99,19 +103,17 @@ def test_a_killed_job_run_again_ends_with_the_same_catalog(tmp_path: Path, engin
     env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{database}"}
     command = [sys.executable, "-m", "patience.cli", "deals", "generate", "golf", "--wrap"]
     options = ["--count", "8", "--stream", "5", "--jobs", "1", "--chunk", "2", "--quiet"]
+    migrate_url(f"sqlite:///{database}")
     job = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL)
     killed = make_engine(f"sqlite:///{database}")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 900  # a deadline: the job writes its first chunk in seconds
     while time.monotonic() < deadline and job.poll() is None:
-        try:
-            written = len(catalog_of(killed))
-        except OperationalError:  # not migrated yet
-            written = 0
+        written = len(catalog_of(killed))
         if 2 <= written < 8:
             job.send_signal(signal.SIGKILL)
             break
         time.sleep(0.05)
-    job.wait(timeout=60)
+    job.wait(timeout=900)
     assert job.returncode == -signal.SIGKILL, "the job ended before it could be killed"
     partial = catalog_of(killed)
     assert 2 <= len(partial) < 8
@@ -145,7 +147,7 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
     )
     worker = None
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a deadline: the scheduler starts in seconds
         while not address_file.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         address = json.loads(address_file.read_text())["address"]
@@ -153,18 +155,19 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
             [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
             **quiet,
         )
-        generate(engine, "golf", GOLF_WRAP, 6, stream=9, jobs=2)
+        key = DealKey.fresh()
+        generate(engine, "golf", GOLF_WRAP, 6, key=key, stream=9, jobs=2)
         local = catalog_of(engine)
         cluster = make_engine(f"sqlite:///{tmp_path / 'cluster.sqlite3'}")
         migrate(cluster)
-        generate(cluster, "golf", GOLF_WRAP, 6, stream=9, scheduler=address, chunk=4)
+        generate(cluster, "golf", GOLF_WRAP, 6, key=key, stream=9, scheduler=address, chunk=4)
         assert catalog_of(cluster) == local
         cluster.dispose()
     finally:
         for process in (worker, scheduler):
             if process is not None:
                 process.terminate()
-                process.wait(timeout=30)
+                process.wait(timeout=120)
 
 
 def rated(seed: int, tier: int) -> Certified:
@@ -182,7 +185,7 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
     database = tmp_path / "catalog.sqlite3"
     engine = make_engine(f"sqlite:///{database}")
     migrate(engine)
-    generate(engine, "golf", GOLF_WRAP, 4, stream=2, jobs=1)
+    generate(engine, "golf", GOLF_WRAP, 4, key=DealKey.fresh(), stream=2, jobs=1)
     exported = cli(database, "export", "golf", "--wrap", "--json")
     assert exported.returncode == 0, exported.stderr
     lines = [json.loads(line) for line in exported.stdout.splitlines()]
@@ -201,7 +204,7 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
         assert cli(database, "pick", "golf", "--wrap", "--tier", str(first["tier"])).returncode == 0
     gone = cli(database, "pick", "golf", "--wrap", "--tier", str(first["tier"]))
     assert gone.returncode == 1
-    assert f"no unused Golf, wrap True deal of tier {first['tier']}" in gone.stdout
+    assert f"no unused Golf, wrap deal of tier {first['tier']}" in gone.stderr
     assert cli(database, "pick", "golf", "--tier", "11").returncode == 2
     bad = cli(database, "generate", "golf", "--count", "1", "--scheduler", "nonsense")
     assert bad.returncode == 2
@@ -218,7 +221,50 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
     assert json.loads(rated_one.stdout)["version"] == RATING_VERSION
     unsolvable = cli(database, "rate", "golf", "--no-wrap", "--seed", "1")
     assert unsolvable.returncode == 1
-    assert "not certified" in unsolvable.stdout
+    assert "not certified" in unsolvable.stderr
+    engine.dispose()
+
+
+def test_the_report_figure_says_what_it_shows(tmp_path: Path) -> None:
+    """``deals report --png``: each plot titled with the game and variant as the lobby
+    writes them, axes labelled, counts in whole numbers, and no point (nor a line drawn to
+    zero) at a tier without deals."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'report.sqlite3'}")
+    migrate(engine)
+    tiers = {2: 3, 5: 1, 6: 2}  # tiers 1, 3, 4 and 7-10 have no deals
+    with engine.begin() as connection:
+        seed = 0
+        for tier, count in tiers.items():
+            for _ in range(count):
+                rating = rated(seed, tier).rating | {
+                    "players": {"greedy": tier / 10, "random": 0.0}
+                }
+                add(
+                    connection,
+                    "golf",
+                    GOLF_WRAP,
+                    Certified(seed, 10, 0.01, 40, rating),
+                    at=1,
+                    origin="random",
+                )
+                seed += 1
+        rows = counts(connection)
+    figure = catalog_figure(engine, rows)
+    count_axis, rate_axis = figure.axes[0], figure.axes[1]
+    assert count_axis.get_title() == "Golf, wrap: 6 deals, 6 unused"
+    assert rate_axis.get_title() == "Golf, wrap: reference players' mean win rate"
+    assert (count_axis.get_xlabel(), count_axis.get_ylabel()) == ("tier", "deals")
+    assert (rate_axis.get_xlabel(), rate_axis.get_ylabel()) == ("tier", "win rate")
+    ticks = [t for t in count_axis.get_yticks() if 0 <= t <= count_axis.get_ylim()[1]]
+    assert ticks
+    assert all(float(t).is_integer() for t in ticks)
+    assert [t.get_text() for t in rate_axis.get_yticklabels()][-1].endswith("%")
+    greedy = next(line for line in rate_axis.get_lines() if line.get_label() == "greedy")
+    heights = dict(zip(greedy.get_xdata(), greedy.get_ydata(), strict=True))
+    assert [tier for tier, height in heights.items() if not math.isnan(height)] == [2, 5, 6]
+    assert heights[5] == pytest.approx(0.5)
+    empty = catalog_figure(engine, [])
+    assert empty.axes[0].get_title() == "no rated deals yet"
     engine.dispose()
 
 
@@ -238,7 +284,14 @@ def stock(client: TestClient, deals_by_tier: dict[int, int]) -> None:
     with engine.begin() as connection:
         for tier, count in deals_by_tier.items():
             for _ in range(count):
-                add(connection, "golf", GOLF_WRAP, rated(seed, tier), at=time.time())
+                add(
+                    connection,
+                    "golf",
+                    GOLF_WRAP,
+                    rated(seed, tier),
+                    at=time.time(),
+                    origin="random",
+                )
                 seed += 1
     engine.dispose()
 
@@ -289,3 +342,25 @@ def test_a_practice_game_of_a_difficulty_shows_its_seed(client: TestClient) -> N
     again = new(client, mode="practice", seed=100)  # the deal again, by its seed
     assert again.json()["tier"] == 7
     assert new(client, mode="practice", seed=101).json()["tier"] is None
+
+
+def test_leaving_a_deal_of_a_difficulty_does_not_buy_an_easier_tier(client: TestClient) -> None:
+    """Deal shopping within a difficulty: a player who ends a Medium deal of tier 6 at
+    once gets tier 6 again, not the older tier-4 deal next in line."""
+    engine = make_engine(client.app.state.settings.database_url)  # type: ignore[attr-defined]
+    with engine.begin() as connection:
+        for seed, tier in ((100, 6), (101, 4), (102, 6)):
+            add(connection, "golf", GOLF_WRAP, rated(seed, tier), at=time.time(), origin="random")
+    engine.dispose()
+    first = new(client, difficulty="medium")
+    assert first.status_code == 201, first.text
+    assert first.json()["tier"] == 6
+    headers = {"Authorization": f"Bearer {first.json()['token']}"}
+    client.post(f"/api/sessions/{first.json()['id']}/end", headers=headers)
+    second = new(client, difficulty="medium")
+    assert second.status_code == 201, second.text
+    assert second.json()["tier"] == 6  # the tier left, again
+    headers = {"Authorization": f"Bearer {second.json()['token']}"}
+    client.post(f"/api/sessions/{second.json()['id']}/end", headers=headers)
+    third = new(client, difficulty="medium")  # no tier 6 is left: any Medium deal
+    assert third.json()["tier"] == 4

@@ -24,7 +24,7 @@ from patience.games import new_game
 from patience.server import Settings, create_app, launch
 from patience.session import Event, Session
 from patience.store.catalog import unused
-from patience.store.db import deals, events, make_engine, migrate, sessions
+from patience.store.db import deals, events, make_engine, migrate, migrate_url, outages, sessions
 from patience.store.games import GameStore, MoveConflictError, NotYourGameError
 from test_server import start
 
@@ -210,19 +210,35 @@ def test_a_killed_server_does_not_charge_its_downtime(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    time.sleep(6.0)
+    killed = time.monotonic()
+    time.sleep(6.0)  # the outage: six seconds with no server
+    restarting = time.monotonic()
     server = launch.start(database, port, **env)
     try:
         after = httpx.get(f"{base}/{body['id']}", headers=headers).json()["clock"]["remaining"]
-        between = time.monotonic() - read_before
+        read_after = time.monotonic()
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    assert between > 6.0
-    # Charged: the time from the reading to the last heartbeat (under a second) and from the
-    # restart's credit to the second reading, not the six seconds and more it was down.
-    assert before - after < 2.5, (before, after, between)
+    # The outage was credited once, to the one running game: from the last heartbeat
+    # before the kill to the restart, so at least the six seconds it was down.
+    engine = make_engine(f"sqlite:///{database}")
+    with engine.connect() as connection:
+        credited = connection.execute(select(outages)).all()
+    engine.dispose()
+    assert len(credited) == 1
+    assert credited[0].games == 1
+    assert credited[0].ended - credited[0].began >= 6.0
+    # Charged: the time from the reading to the kill, the age of the last heartbeat then
+    # (at most its interval, 1 s), and from the restart to the second reading, never the
+    # time it was down. (On a quiet machine that is about a second; a busy one stretches
+    # the restart, and the bound with it, never the outage.)
+    charged = before - after
     assert after < before
+    assert charged < (killed - read_before) + 1.0 + (read_after - restarting) + 0.5, (
+        before,
+        after,
+    )
 
 
 # -- 13. two writers of one game: no double apply, no lost move -------------------------
@@ -337,12 +353,9 @@ def test_a_game_whose_clock_ran_out_unwatched_is_ended_in_the_database(engine: E
 
 
 def test_a_full_solver_pool_answers_503_with_retry_after(tmp_path: Path) -> None:
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}",
-        catalog_refill=0,
-        solver_workers=1,
-        solver_queue=0,
-    )
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    settings = Settings(database_url=url, catalog_refill=0, solver_workers=1, solver_queue=0)
     with TestClient(create_app(settings)) as client:
         body, headers = start(client, game="golf", seed=2, mode="practice")
         client.app.state.pool.submit(time.sleep, 3.0)  # type: ignore[attr-defined]
@@ -352,7 +365,7 @@ def test_a_full_solver_pool_answers_503_with_retry_after(tmp_path: Path) -> None
             assert response.status_code == 503, response.text
             assert int(response.headers["retry-after"]) >= 1
             assert "busy" in response.json()["detail"]
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 120  # a deadline: the pool frees in about 3 s
         while client.app.state.pool.busy() and time.monotonic() < deadline:  # type: ignore[attr-defined]
             time.sleep(0.01)
         again = client.post(f"/api/sessions/{body['id']}/hint", headers=headers)
@@ -360,10 +373,16 @@ def test_a_full_solver_pool_answers_503_with_retry_after(tmp_path: Path) -> None
 
 
 def test_the_catalog_is_refilled_in_the_background(tmp_path: Path) -> None:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=1)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    # the solver at the server's own priority: on a busy machine a solver at the lowest
+    # (idle cores only, or nice 19) gets next to no time, and this test is about the refill
+    settings = Settings(database_url=url, catalog_refill=1, solver_priority="normal")
     with TestClient(create_app(settings)) as client:
         store: GameStore = client.app.state.store  # type: ignore[attr-defined]
-        deadline = time.monotonic() + 60
+        # a condition waited for: rating Klondike deals takes seconds of a core, many
+        # more on a busy machine (it took 55 s beside other work at load 10)
+        deadline = time.monotonic() + 600  # about 10 s on a quiet machine
         while time.monotonic() < deadline:
             with store.engine.connect() as connection:
                 stock = [unused(connection, "klondike", {"draw": draw}) for draw in (1, 3)]

@@ -1,4 +1,4 @@
-"""The server against bad input and abuse (issue 24): bad JSON never a 500, body and header
+"""The server against bad input and abuse: bad JSON never a 500, body and header
 limits, slow bodies, rate limits per client, security headers on every response, and the
 API's documentation page served from our own origin.
 
@@ -14,7 +14,6 @@ import select
 import socket
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from fastapi.testclient import TestClient
 from patience.server import Settings, create_app, launch
 from patience.server.http import CONTENT_SECURITY_POLICY, TokenBuckets, json_problem
 from patience.server.settings import Rate
+from patience.store.db import migrate_url
 
 STATIC = Path(__file__).parents[1] / "python" / "patience" / "server" / "static"
 SECURITY = {
@@ -40,8 +40,9 @@ UNLIMITED = {"rate_starts": None, "rate_hints": None, "rate_moves": None, "rate_
 
 def _settings(tmp_path: Path, **changes: Any) -> Settings:
     # No background refill of the catalog: its solver work is not what these tests measure.
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}", catalog_refill=0)
-    return replace(settings, **changes)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    return Settings(database_url=url, catalog_refill=0, **changes)
 
 
 @pytest.fixture
@@ -264,7 +265,9 @@ def test_starts_are_limited_per_address_before_any_work(tmp_path: Path) -> None:
 
 
 def test_moves_are_limited_per_game_so_other_games_go_on(tmp_path: Path) -> None:
-    app = create_app(_settings(tmp_path, rate_moves=Rate(2.0, 4)))
+    # a token every 5 s: none comes back during the test's few requests, however slow
+    # a busy machine makes them
+    app = create_app(_settings(tmp_path, rate_moves=Rate(0.2, 4)))
     with TestClient(app) as test_client:
         one, one_headers = _practice(test_client, seed=1)
         two, two_headers = _practice(test_client, seed=2)
@@ -274,21 +277,22 @@ def test_moves_are_limited_per_game_so_other_games_go_on(tmp_path: Path) -> None
             assert answer.status_code in (200, 409), answer.text  # 409: undo not allowed
         before = test_client.get(one, headers=one_headers).json()
         refused = test_client.post(f"{one}/moves", json={"move": "draw"}, headers=one_headers)
-        assert _retry_after(refused) == 1
+        wait = _retry_after(refused)
+        assert 1 <= wait <= 5
         assert "moves in this game" in refused.json()["detail"]
-        assert _retry_after(test_client.post(f"{one}/end", headers=one_headers)) == 1
+        assert 1 <= _retry_after(test_client.post(f"{one}/end", headers=one_headers)) <= 5
         after = test_client.get(one, headers=one_headers).json()
         assert after["board"] == before["board"]  # refused before any work
         assert after["outcome"] is None
         answer = test_client.post(f"{two}/moves", json={"move": "draw"}, headers=two_headers)
         assert answer.status_code == 200
-        time.sleep(0.6)  # a token comes back every half second
+        time.sleep(wait)  # as long as Retry-After said: then a move is taken again
         answer = test_client.post(f"{one}/moves", json={"move": "draw"}, headers=one_headers)
         assert answer.status_code == 200
 
 
 def test_moves_across_many_games_are_limited_per_address(tmp_path: Path) -> None:
-    app = create_app(_settings(tmp_path, rate_address=Rate(1.0, 3)))
+    app = create_app(_settings(tmp_path, rate_address=Rate(0.2, 3)))  # a token every 5 s
     with TestClient(app) as test_client:
         games = [_practice(test_client, seed=seed) for seed in range(4)]
         for url, headers in games[:3]:
@@ -296,7 +300,7 @@ def test_moves_across_many_games_are_limited_per_address(tmp_path: Path) -> None
             assert answer.status_code == 200
         url, headers = games[3]
         refused = test_client.post(f"{url}/moves", json={"move": "draw"}, headers=headers)
-        assert _retry_after(refused) == 1
+        assert 1 <= _retry_after(refused) <= 5
         assert "from this address" in refused.json()["detail"]
         made_up = test_client.post("/api/sessions/nope/moves", json={"move": "draw"})
         assert made_up.status_code == 429  # no lookup for a game that does not exist
@@ -347,12 +351,12 @@ def test_the_buckets_stay_bounded() -> None:
 def test_a_bucket_costs_microseconds() -> None:
     buckets = TokenBuckets(Rate(20.0, 40))
     keys = [(f"10.0.{index // 256}.{index % 256}", f"{index:016x}") for index in range(1000)]
-    started = time.perf_counter()
+    started = time.process_time()  # this process's CPU: other work on the machine aside
     for round_ in range(100):
         now = round_ * 0.01
         for key in keys:
             buckets.take(key, now)
-    each = (time.perf_counter() - started) / 100_000
+    each = (time.process_time() - started) / 100_000
     assert each < 20e-6, f"{each * 1e6:.1f} µs a request"  # about 1 µs here
 
 
@@ -433,11 +437,15 @@ def test_the_docs_load_only_from_our_own_origin(client: TestClient) -> None:
 
 class Server:
     """``patience serve`` in a child process (:func:`patience.server.launch.start`, its own
-    SQLite file) whose error output the test reads."""
+    SQLite file) whose error output the test reads. No background refill of the catalog
+    unless asked for: none of these tests needs it, and a refill job running when the test
+    stops the server is waited for, which at the solver's lowest priority on a busy machine
+    took minutes."""
 
     def __init__(self, folder: Path, **env: str) -> None:
         self.port = launch.free_port()
         self.log = folder / "server.log"
+        env = {"PATIENCE_CATALOG_REFILL": "0", **env}
         with self.log.open("w+b") as log:
             self.process = launch.start(folder / "games.sqlite3", self.port, stderr=log, **env)
 
@@ -450,10 +458,10 @@ class Server:
 
     def stop(self) -> None:
         self.process.terminate()
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=120)
 
     def connect(self) -> socket.socket:
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return sock
 
@@ -465,7 +473,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def _read_answer(sock: socket.socket, timeout: float = 5.0) -> tuple[int, dict[str, str], bytes]:
+def _read_answer(sock: socket.socket, timeout: float = 60.0) -> tuple[int, dict[str, str], bytes]:
     """One HTTP answer from ``sock``: its status, headers and body."""
     sock.settimeout(timeout)
     data = b""
@@ -489,8 +497,9 @@ def _read_answer(sock: socket.socket, timeout: float = 5.0) -> tuple[int, dict[s
     return int(lines[0].split()[1]), headers, body
 
 
-def _closed(sock: socket.socket, timeout: float = 5.0) -> bool:
-    """Whether the server closes ``sock`` within ``timeout`` seconds."""
+def _closed(sock: socket.socket, timeout: float = 60.0) -> bool:
+    """Whether the server closes ``sock`` within ``timeout`` seconds (a deadline: the answer
+    comes as soon as it closes)."""
     sock.settimeout(timeout)
     try:
         return sock.recv(1) == b""

@@ -101,7 +101,7 @@ def test_waste_to_tableau_and_foundation_to_tableau() -> None:
 
 
 def test_foundation_points_are_earned_once_per_card() -> None:
-    """RULES.md: a card's foundation points come the first time it goes home; each trip back
+    """docs/rules.md: a card's foundation points come the first time it goes home; each trip back
     to the tableau costs 10, and going home again earns nothing. A 2 cycled down and home
     twice: +45 once, -10 twice."""
     game = Klondike(klondike_deal({1: ["Ah"], 2: ["Kd", "2h"], 3: ["Qd", "Jd", "3s"]}))

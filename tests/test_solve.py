@@ -129,7 +129,7 @@ def test_kansas_looking_for_wins_only() -> None:
 def test_solve_command_looks_for_wins_only() -> None:
     command = [str(PATIENCE), "solve", "kansas", "--seed", "1014", "--node-limit", "300000"]
     runs = [
-        subprocess.run(command + extra, capture_output=True, text=True, timeout=60)
+        subprocess.run(command + extra, capture_output=True, text=True, timeout=600)
         for extra in (["--json"], ["--json", "--wins-only"])
     ]
     assert [json.loads(run.stdout)["outcome"] for run in runs] == ["unknown", "solved"]
@@ -208,7 +208,7 @@ def test_solve_command_json() -> None:
         [str(PATIENCE), "solve", "klondike", "--draw", "3", "--seed", "7", "--json"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
@@ -223,7 +223,7 @@ def test_solve_command_json() -> None:
         input=json.dumps(record | {"moves": data["moves"]}),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
     assert json.loads(replayed.stdout)["won"] is True
 
@@ -233,7 +233,7 @@ def test_solve_command_bad_input() -> None:
         [str(PATIENCE), "solve", "klondike", "--deal", "Ah Kd"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
     assert run.returncode == 1
     assert "52 cards" in run.stderr
@@ -274,7 +274,7 @@ def test_deals_stats_command() -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)

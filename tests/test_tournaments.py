@@ -42,7 +42,14 @@ def stock(engine: Engine, count: int, tier: int | None = None, first: int = 100)
     rating = None if tier is None else {"tier": tier, "score": tier / 10, "version": 1}
     with engine.begin() as connection:
         for seed in range(first, first + count):
-            add(connection, "golf", GOLF, Certified(seed, 9, 0.01, 40, rating), at=1.0)
+            add(
+                connection,
+                "golf",
+                GOLF,
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
 
 
 @pytest.fixture
@@ -214,6 +221,7 @@ def test_one_tier_for_every_attempt_and_the_tiers_are_checked(
                 GOLF,
                 Certified(rating.seed or 0, 9, 0.01, 40, rating.to_json()),
                 at=1.0,
+                origin="random",
             )
     wanted = sum(r.tier == tier for r in rated)
     operator = accounts.create("Operator", PASSWORD, operator=True)

@@ -1,16 +1,22 @@
 """Building catalogs of certified, rated deals: what one deal costs and where seeds come from.
 
-A catalog job draws its seeds from a deterministic stream of its own
-(:func:`seed_stream`: the game, the variant and the stream number fix every seed), and
 :func:`catalog_deal` certifies one seed (the solver looks for a win within a node budget,
 the certificate replayed by the engine of record) and rates it
 (:func:`patience.rating.rate`) where the game has reference players. Node budgets, never
-time limits, decide both, so the same stream gives the same catalog on every machine and
-in every run: a job killed and run again ends with exactly the catalog of an uninterrupted
-one (``patience deals generate``). The database side is :mod:`patience.store.catalog`;
-running many seeds at once is :mod:`patience.batch`.
+time limits, decide both, so the same seeds give the same catalog on every machine and in
+every run: a job killed and run again ends with exactly the catalog of an uninterrupted
+one (``patience deals generate``).
 
->>> one, two = seed_stream("golf", {"wrap": True}, 0), seed_stream("golf", {"wrap": True}, 0)
+The seeds of deals that players compete on come from the operator's keyed stream
+(:mod:`patience.dealkey`), which nobody without the key can predict. The *public* streams
+here (:func:`public_seed_stream`: the game, the variant and a stream number fix every seed)
+are for research and benchmarks only, where anyone should be able to reproduce a run:
+calibrating the tiers, studies, measurements. Their seeds never enter the catalog. The
+database side is :mod:`patience.store.catalog`; running many seeds at once is
+:mod:`patience.batch`.
+
+>>> one = public_seed_stream("golf", {"wrap": True}, 0)
+>>> two = public_seed_stream("golf", {"wrap": True}, 0)
 >>> [next(one) for _ in range(3)] == [next(two) for _ in range(3)]
 True
 >>> deal = catalog_deal("golf", {"wrap": True}, next(one))
@@ -30,7 +36,7 @@ from patience.games import game_class
 from patience.rating import PLAYER_GAMES, NotCertifiedError, rate
 from patience.solve import solve
 
-__all__ = ["CERTIFY_NODES", "CatalogDeal", "catalog_deal", "seed_stream"]
+__all__ = ["CERTIFY_NODES", "CatalogDeal", "catalog_deal", "public_seed_stream"]
 
 CERTIFY_NODES: Mapping[str, int] = {
     "klondike": 2_000_000,
@@ -42,10 +48,13 @@ CERTIFY_NODES: Mapping[str, int] = {
 time limit, so that a catalog is the same on every machine)."""
 
 
-def seed_stream(name: str, variant: Mapping[str, object], stream: int) -> Iterator[int]:
-    """The seeds of catalog stream ``stream`` for ``name`` and ``variant``: SplitMix64 from
-    the FNV-1a hash of the game and variant, mixed with the stream number; 63-bit seeds
-    (they fit every database's signed 64-bit integers and the seed's text column)."""
+def public_seed_stream(name: str, variant: Mapping[str, object], stream: int) -> Iterator[int]:
+    """The seeds of public stream ``stream`` for ``name`` and ``variant``: SplitMix64 from
+    the FNV-1a hash of the game and variant, mixed with the stream number; 63-bit seeds.
+
+    For research and benchmarks only: anyone can compute these seeds (and SplitMix64's
+    output gives its state away, so one seed gives the next), so a deal a player competes
+    on never comes from here (:mod:`patience.dealkey` makes those)."""
     key = json.dumps({"game": name, "variant": dict(variant)}, sort_keys=True)
     rng = SplitMix64(fnv1a64(f"patience-catalog:{key}".encode()) ^ stream)
     while True:

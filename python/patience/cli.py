@@ -1,29 +1,38 @@
-"""The ``patience`` command: ``play``, ``replay``, ``solve``, ``deals`` and ``serve``.
+"""The ``patience`` command: ``play``, ``replay``, ``solve``, ``deals``, ``serve``, ``users``
+and ``tournament``.
 
-Every error a user can cause (a bad file, record, deal or move) is printed as one line with
-its reason and a non-zero exit status, never a traceback.
+It behaves as a command-line tool should: every error a user can cause (a bad option, file,
+record, deal or move) is printed on standard error as one line with its reason, with a
+non-zero exit status and never a traceback (2 for a command line argparse refuses, 1 for
+the rest); a reader that stops reading (``| head``) or Ctrl-C ends it quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
+import signal
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from patience import __version__, cli_types
 from patience.batch import solve_seeds, summarise
 from patience.cli_deals import add_commands as add_catalog_commands
 from patience.cli_deals import run_command as run_catalog_command
 from patience.cli_deals import variant_from
+from patience.cli_ops import add_commands as add_ops_commands
+from patience.cli_ops import run_db_command, run_settings_command
 from patience.cli_tournaments import add_commands as add_tournament_commands
 from patience.cli_tournaments import run_command as run_tournament_command
 from patience.cli_users import add_commands as add_user_commands
 from patience.cli_users import run_command as run_user_command
+from patience.errors import PatienceError
 from patience.games import GAMES, Game, new_game
-from patience.records import GameRecord, ReplayError, ReplayResult, replay_json
+from patience.records import GameRecord, replay_json
 from patience.solve import SOLVABLE_GAMES, solve
 
 __all__ = ["main"]
@@ -48,37 +57,16 @@ def _add_variant_options(parser: argparse.ArgumentParser, cls: type[Game]) -> No
             )
 
 
-def _seed(text: str) -> int:
-    value = int(text)
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**64 - 1")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("a whole number of at least 1")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError("a positive number of seconds")
-    return value
-
-
 _DEFAULT_NODE_LIMIT = 50_000_000
 
 
 def _add_limits(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--time-limit", type=_seconds, default=10.0, help="seconds per deal (default: 10)"
+        "--time-limit", type=cli_types.seconds, default=10.0, help="seconds per deal (default: 10)"
     )
     parser.add_argument(
         "--node-limit",
-        type=_positive,
+        type=cli_types.positive,
         default=_DEFAULT_NODE_LIMIT,
         help="positions per deal (default: 50,000,000)",
     )
@@ -99,13 +87,14 @@ def _game_parsers(
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="patience", description="Fair, skill-based solitaire.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"patience {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = commands.add_parser("play", help="play a timed game in the terminal")
     for game_parser in _game_parsers(play, GAMES):
         source = game_parser.add_mutually_exclusive_group()
         source.add_argument(
-            "--seed", type=_seed, help="deal by the seeded shuffle (default: random)"
+            "--seed", type=cli_types.seed, help="deal by the seeded shuffle (default: random)"
         )
         source.add_argument("--deal", help="the deal as card strings, first-dealt first")
         game_parser.add_argument(
@@ -121,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     for game_parser in _game_parsers(solve_parser, SOLVABLE_GAMES):
         source = game_parser.add_mutually_exclusive_group(required=True)
-        source.add_argument("--seed", type=_seed, help="the deal of this seed")
+        source.add_argument("--seed", type=cli_types.seed, help="the deal of this seed")
         source.add_argument("--deal", help="the deal as card strings, first-dealt first")
         source.add_argument(
             "--record", help="the deal and variant of this game record (- reads stdin)"
@@ -141,23 +130,37 @@ def _parser() -> argparse.ArgumentParser:
         "stats", help="solve many seeded deals on all cores: the winnable share"
     )
     for game_parser in _game_parsers(stats, SOLVABLE_GAMES):
-        game_parser.add_argument("--count", type=_positive, default=1000, help="deals to solve")
-        game_parser.add_argument("--first", type=_seed, default=0, help="the first seed")
-        game_parser.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
+        game_parser.add_argument(
+            "--count", type=cli_types.positive, default=1000, help="deals to solve"
+        )
+        game_parser.add_argument("--first", type=cli_types.seed, default=0, help="the first seed")
+        game_parser.add_argument(
+            "--jobs", type=cli_types.positive, help="processes (default: all cores)"
+        )
         _add_limits(game_parser)
         game_parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_catalog_commands(deal_commands, _game_parsers, _positive, _seed)
+    add_catalog_commands(deal_commands, _game_parsers)
+    show = deal_commands.add_parser("show", help="print the deal of a seed")
+    for game_parser in _game_parsers(show, GAMES):
+        game_parser.add_argument(
+            "--seed", type=cli_types.seed, required=True, help="the deal's seed"
+        )
+        game_parser.add_argument(
+            "--json", action="store_true", help="print the deal as a JSON list"
+        )
     serve = commands.add_parser(
         "serve", help="run the web platform (PATIENCE_DATABASE_URL, default SQLite here)"
     )
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
+    serve.add_argument("--port", type=cli_types.port, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--workers",
+        type=cli_types.positive,
+        help="server processes (default 1; more need PostgreSQL)",
+    )
     add_user_commands(commands)
+    add_ops_commands(commands)
     add_tournament_commands(commands)
-    show = deal_commands.add_parser("show", help="print the deal of a seed")
-    show.add_argument("game", choices=sorted(GAMES))
-    show.add_argument("--seed", type=_seed, required=True)
-    show.add_argument("--json", action="store_true", help="print the deal as a JSON list")
     return parser
 
 
@@ -203,15 +206,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         data = _read_record(args.file)
     except OSError as error:
-        result = ReplayResult(
-            False, 0, 0, 0, ReplayError(None, None, f"cannot read {args.file}: {error.strerror}")
-        )
+        return _fail(f"cannot read {args.file}: {error.strerror}")
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        result = ReplayResult(
-            False, 0, 0, 0, ReplayError(None, None, f"{args.file} is not JSON: {error}")
-        )
-    else:
-        result = replay_json(data)
+        return _fail(f"{args.file} is not a game record: it is not JSON ({error})")
+    result = replay_json(data)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -222,8 +220,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     failure = result.error
     if failure is not None:
         where = "record" if failure.index is None else f"move {failure.index} ({failure.move!r})"
-        print(f"patience: {where}: {failure.reason}", file=sys.stderr)
-        return 1
+        return _fail(f"{where}: {failure.reason}")
     return 0
 
 
@@ -270,7 +267,10 @@ def _cmd_deals(args: argparse.Namespace) -> int:
     if status is not None:
         return status
     cls = GAMES[args.game]
-    deal = cls.from_seed(args.seed).deal
+    try:  # the shuffle depends on the game alone; the variant is checked all the same
+        deal = cls.from_seed(args.seed, variant_from(args, cls)).deal
+    except ValueError as error:
+        return _fail(str(error))
     if args.json:
         print(json.dumps([str(card) for card in deal]))
     else:
@@ -281,6 +281,11 @@ def _cmd_deals(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     cls = GAMES[args.game]
     variant = variant_from(args, cls)
+    if args.first + args.count - 1 > cli_types.MAX_SEED:
+        return _fail(
+            f"seeds end at {cli_types.MAX_SEED:,}: "
+            f"--first {args.first} --count {args.count} goes past it"
+        )
     seeds = range(args.first, args.first + args.count)
     results = list(
         solve_seeds(
@@ -321,28 +326,18 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import dataclasses
+    from patience.server.serve import ServeError, serve
+    from patience.server.settings import Settings, SettingsError
 
-    import uvicorn
-
-    from patience.server import Settings, create_app
-
-    settings = Settings.from_env()
-    settings = dataclasses.replace(
-        settings, host=args.host or settings.host, port=args.port or settings.port
-    )
-    print(f"patience: serving on http://{settings.host}:{settings.port}/", file=sys.stderr)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="warning",
-        access_log=False,  # warnings only: a line per request is not logged, so not made
-        # h11, not httptools: httptools reads headers of any size; h11 refuses (400) a
-        # request whose line and headers pass the limit before it reaches the application
-        http="h11",
-        h11_max_incomplete_event_size=settings.max_header_bytes,
-    )
+    given = {
+        name: value
+        for name, value in (("host", args.host), ("port", args.port), ("workers", args.workers))
+        if value is not None
+    }
+    try:
+        serve(Settings.from_env(None, **given))
+    except (SettingsError, ServeError) as error:
+        return _fail(str(error))
     return 0
 
 
@@ -356,9 +351,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         "deals": _cmd_deals,
         "serve": _cmd_serve,
         "users": run_user_command,
+        "db": run_db_command,
+        "settings": run_settings_command,
         "tournament": run_tournament_command,
     }
-    return handlers[args.command](args)
+    from patience.server.settings import SettingsError
+    from patience.store.db import DatabaseError
+
+    try:
+        status = handlers[args.command](args)
+        sys.stdout.flush()  # a reader gone away is found here, not at exit
+    except (PatienceError, SettingsError, DatabaseError) as error:  # no traceback for these
+        return _fail(str(error))
+    except BrokenPipeError:
+        # The reader of the output stopped reading (``patience deals export | head -2``):
+        # not an error of this command. Nothing more is written, and the status is that of
+        # a program stopped by SIGPIPE, as other tools report it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 128 + signal.SIGINT
+    return status
 
 
 if __name__ == "__main__":

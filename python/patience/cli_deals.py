@@ -6,24 +6,38 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import re
 import secrets
 import statistics
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, make_url
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+from patience import cli_types
 from patience.batch import run
-from patience.catalog import seed_stream
+from patience.catalog import public_seed_stream
+from patience.dealkey import DealKey, default_key_path
 from patience.errors import PatienceError
 from patience.games import GAMES, Game, variant_key
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
 from patience.solve import SOLVABLE_GAMES
 
-__all__ = ["add_commands", "open_database", "run_command", "variant_from"]
+__all__ = [
+    "add_commands",
+    "catalog_figure",
+    "database_in_use",
+    "describe",
+    "open_database",
+    "run_command",
+    "variant_from",
+]
 
 CALIBRATION_STREAM = 1_000_000
 """The stream calibration deals come from: apart from the streams catalogs are built
@@ -35,31 +49,51 @@ def add_commands(
     game_parsers: Callable[
         [argparse.ArgumentParser, Iterable[str]], Iterator[argparse.ArgumentParser]
     ],
-    positive: Callable[[str], int],
-    seed: Callable[[str], int],
 ) -> None:
     """Add the catalog's commands to ``patience deals``."""
     generate = deal_commands.add_parser(
         "generate", help="certify, rate and store deals in the catalog (resumable)"
     )
     for parser in game_parsers(generate, SOLVABLE_GAMES):
-        parser.add_argument("--count", type=positive, default=100, help="deals the catalog holds")
-        parser.add_argument("--stream", type=int, default=0, help="the job's seed stream")
-        parser.add_argument("--jobs", type=positive, help="local processes (default: all cores)")
+        parser.add_argument(
+            "--count", type=cli_types.positive, default=100, help="deals the catalog holds"
+        )
+        parser.add_argument(
+            "--stream", type=_stream, default=0, help="the job's keyed seed stream (default 0)"
+        )
+        parser.add_argument(
+            "--jobs", type=cli_types.positive, help="local processes (default: all cores)"
+        )
         parser.add_argument(
             "--scheduler", type=_scheduler, help="a Dask scheduler's address (tcp://HOST:PORT)"
         )
         parser.add_argument(
-            "--chunk", type=positive, default=64, help="seeds written at a time (default 64)"
+            "--chunk",
+            type=cli_types.positive,
+            default=64,
+            help="seeds written at a time (default 64)",
         )
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    deal_commands.add_parser(
+        "key", help="the deal key's file and fingerprint (made on first use; never printed)"
+    )
+    retire = deal_commands.add_parser(
+        "retire", help="never deal the unused deals of an origin (a key thought leaked)"
+    )
+    retire.add_argument(
+        "--origin",
+        required=True,
+        type=_origin,
+        help="key:FINGERPRINT (patience deals key shows the current one), random or unrecorded",
+    )
+    retire.add_argument("--game", choices=sorted(SOLVABLE_GAMES), help="only this game's deals")
     pick = deal_commands.add_parser("pick", help="claim an unused catalog deal of a tier")
     for parser in game_parsers(pick, PLAYER_GAMES):
-        parser.add_argument("--tier", type=_tier, required=True, help="1 (easiest) to 10")
+        parser.add_argument("--tier", type=cli_types.tier, required=True, help="1 (easiest) to 10")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
     rate = deal_commands.add_parser("rate", help="rate one seeded deal")
     for parser in game_parsers(rate, PLAYER_GAMES):
-        parser.add_argument("--seed", type=seed, required=True, help="the deal's seed")
+        parser.add_argument("--seed", type=cli_types.seed, required=True, help="the deal's seed")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
     export = deal_commands.add_parser("export", help="the catalog's deals, one JSON object a line")
     for parser in game_parsers(export, SOLVABLE_GAMES):
@@ -71,18 +105,31 @@ def add_commands(
         "calibrate", help="rate deals of a calibration stream and set the tiers' cut scores"
     )
     for parser in game_parsers(calibrate, PLAYER_GAMES):
-        parser.add_argument("--count", type=positive, default=500, help="deals to rate")
-        parser.add_argument("--jobs", type=positive, help="local processes (default: all cores)")
+        parser.add_argument("--count", type=cli_types.positive, default=500, help="deals to rate")
+        parser.add_argument(
+            "--jobs", type=cli_types.positive, help="local processes (default: all cores)"
+        )
         parser.add_argument(
             "--write", type=Path, help="the calibration file to update (default: print only)"
         )
 
 
-def _tier(text: str) -> int:
-    value = int(text)
-    if not 1 <= value <= 10:
-        raise argparse.ArgumentTypeError("a tier is 1 (easiest) to 10 (hardest)")
+def _stream(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a stream is a whole number from 0 to 2**31 - 1") from None
+    if not 0 <= value < 2**31:
+        raise argparse.ArgumentTypeError("a stream is a whole number from 0 to 2**31 - 1")
     return value
+
+
+def _origin(text: str) -> str:
+    if text in ("random", "unrecorded") or re.fullmatch(r"key:[0-9a-f]{16}", text):
+        return text
+    raise argparse.ArgumentTypeError(
+        "an origin is key: and a 16-digit fingerprint, random or unrecorded"
+    )
 
 
 def variant_from(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]:
@@ -90,18 +137,56 @@ def variant_from(args: argparse.Namespace, cls: type[Game]) -> dict[str, object]
     return {option.name: getattr(args, option.name) for option in cls.options}
 
 
+def database_in_use(url: str) -> str:
+    """How a command names the database it works on: a SQLite file by its absolute path
+    (a relative one is relative to the current folder), any other by its URL with the
+    password hidden.
+
+    >>> database_in_use("sqlite:////srv/patience/patience.sqlite3")
+    '/srv/patience/patience.sqlite3'
+    >>> database_in_use("postgresql+psycopg://patience:secret@db.example/patience")
+    'postgresql+psycopg://patience:***@db.example/patience'
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        return str(Path(parsed.database).absolute())
+    return parsed.render_as_string(hide_password=True)
+
+
 def open_database() -> Engine:
-    """The database the server uses (``PATIENCE_DATABASE_URL``), migrated."""
+    """The database the server uses (``PATIENCE_DATABASE_URL``), named on standard error,
+    which must exist and be migrated (``patience db migrate``, a step of its own): a
+    :class:`patience.store.db.DatabaseError` says what to run otherwise (a SQLite file
+    made empty in the wrong folder would only hide where the real one is), and a
+    :class:`patience.server.settings.SettingsError` a bad setting."""
     from patience.server import Settings
-    from patience.store.db import make_engine, migrate
+    from patience.server.serve import ServeError, check_database
+    from patience.store.db import DatabaseError, make_engine
 
-    engine = make_engine(Settings.from_env().database_url)
-    migrate(engine)
-    return engine
+    settings = Settings.from_env()
+    print(f"patience: database {database_in_use(settings.database_url)}", file=sys.stderr)
+    try:
+        check_database(settings)
+    except ServeError as error:
+        raise DatabaseError(str(error)) from None
+    return make_engine(settings.database_url)
 
 
-def _describe(name: str, variant: dict[str, object]) -> str:
-    return GAMES[name].title + "".join(f", {key} {value}" for key, value in variant.items())
+def describe(name: str, variant: Mapping[str, object]) -> str:
+    """A game and variant written as the lobby writes them.
+
+    >>> describe("golf", {"wrap": False}), describe("klondike", {"draw": 3})
+    ('Golf, no wrap', 'Solitaire Rush, draw 3')
+    """
+    words = []
+    for key, value in variant.items():
+        if value is True:
+            words.append(key)
+        elif value is False:
+            words.append(f"no {key}")
+        else:
+            words.append(f"{key} {value}")
+    return ", ".join([GAMES[name].title, *words])
 
 
 def run_command(args: argparse.Namespace) -> int | None:
@@ -113,6 +198,8 @@ def run_command(args: argparse.Namespace) -> int | None:
         "export": _export,
         "report": _report,
         "calibrate": _calibrate,
+        "key": _key,
+        "retire": _retire,
     }
     command = commands.get(args.deals_command)
     return None if command is None else command(args)
@@ -138,6 +225,7 @@ def _generate(args: argparse.Namespace) -> int:
     from patience.store.catalog import generate, unused
 
     variant = variant_from(args, GAMES[args.game])
+    key = deal_key()
     engine = open_database()
     columns = (
         TextColumn("{task.description}"),
@@ -148,11 +236,15 @@ def _generate(args: argparse.Namespace) -> int:
         TimeRemainingColumn(),
     )
     with Progress(*columns, disable=args.quiet, transient=False) as progress:
-        task = progress.add_task(_describe(args.game, variant), total=args.count, rate="")
+        task = progress.add_task(describe(args.game, variant), total=args.count, rate="")
+        first: list[int] = []  # the deals there when the job began: not made by this run
 
         def advance(done: int, total: int) -> None:
+            if not first:
+                first.append(done)
             elapsed = progress.tasks[task].elapsed or 0.0
-            rate = f"{done / elapsed:.1f} deals/s" if elapsed > 0 else ""
+            made = done - first[0]
+            rate = f"{made / elapsed:.2f} deals/s" if elapsed > 0 and made else ""
             progress.update(task, completed=done, rate=rate)
 
         try:
@@ -161,6 +253,7 @@ def _generate(args: argparse.Namespace) -> int:
                 args.game,
                 variant,
                 args.count,
+                key=key,
                 stream=args.stream,
                 jobs=args.jobs,
                 scheduler=args.scheduler,
@@ -176,10 +269,46 @@ def _generate(args: argparse.Namespace) -> int:
         free = unused(connection, args.game, GAMES[args.game].check_variant(variant))
     engine.dispose()
     print(
-        f"{_describe(args.game, variant)}: {generated.added} deals added, "
-        f"{generated.present} already there (stream {args.stream}, {generated.tried} seeds); "
-        f"{free} not yet dealt"
+        f"{describe(args.game, variant)}: {generated.added} deals added, "
+        f"{generated.present} already there (stream {args.stream}: {generated.tried} seeds "
+        f"solved now, {generated.added} of them certified); {free} not yet dealt"
     )
+    return 0
+
+
+def deal_key() -> DealKey:
+    """The installation's deal key (``PATIENCE_DEAL_KEY_FILE``), made on first use."""
+    from patience.server import Settings
+
+    path = Settings.from_env().deal_key_file
+    return DealKey.load(Path(path) if path else default_key_path())
+
+
+def _key(args: argparse.Namespace) -> int:
+    from patience.server import Settings
+
+    setting = Settings.from_env().deal_key_file
+    path = Path(setting) if setting else default_key_path()
+    existed = path.exists()
+    key = DealKey.load(path)
+    print(f"deal key: {path} (fingerprint {key.fingerprint}){'' if existed else ', made now'}")
+    print(
+        "keep a copy where only you can read it; the deals it made are marked key:"
+        + key.fingerprint
+    )
+    return 0
+
+
+def _retire(args: argparse.Namespace) -> int:
+    import time
+
+    from patience.store.catalog import retire
+
+    engine = open_database()
+    with engine.begin() as connection:
+        retired = retire(connection, origin=args.origin, at=time.time(), game=args.game)
+    engine.dispose()
+    print(f"{retired} unused deals of origin {args.origin} retired: they are never dealt")
     return 0
 
 
@@ -201,7 +330,10 @@ def _pick(args: argparse.Namespace) -> int:
             ).first()
     engine.dispose()
     if taken is None or row is None:
-        print(f"patience: no unused {_describe(args.game, variant)} deal of tier {args.tier}")
+        print(
+            f"patience: no unused {describe(args.game, variant)} deal of tier {args.tier}",
+            file=sys.stderr,
+        )
         return 1
     rating = json.loads(row.rating) if row.rating else None
     if args.json:
@@ -230,13 +362,13 @@ def _rate(args: argparse.Namespace) -> int:
     try:
         rating = rate_seed(args.game, variant, args.seed)
     except NotCertifiedError as error:
-        print(f"patience: seed {args.seed}: {error}")
+        print(f"patience: seed {args.seed}: {error}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(rating.to_json()))
     else:
         tier = "uncalibrated" if rating.tier is None else f"tier {rating.tier}"
-        print(f"{_describe(args.game, variant)}, seed {args.seed}: {tier}")
+        print(f"{describe(args.game, variant)}, seed {args.seed}: {tier}")
         print(_rating_text(rating.to_json()))
     return 0
 
@@ -275,9 +407,10 @@ def _report(args: argparse.Namespace) -> int:
         print("the catalog is empty: patience deals generate GAME --count N fills it")
     for row in rows:
         tier = "unrated" if row["tier"] is None else f"tier {row['tier']:>2}"
+        retired = f", {row['retired']} retired (never dealt)" if row["retired"] else ""
         print(
-            f"{_describe(row['game'], row['variant'])}: {tier}: {row['deals']} deals, "
-            f"{row['unused']} unused"
+            f"{describe(row['game'], row['variant'])}: {tier}: {row['deals']} "
+            f"deal{'' if row['deals'] == 1 else 's'}, {row['unused']} unused{retired}"
         )
     if args.png:
         print(f"drawn to {args.png}")
@@ -285,46 +418,89 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _draw(engine: Engine, rows: list[dict[str, Any]], path: Path) -> None:
-    """The catalog's difficulty: for each rated game and variant, its deals per tier, and
-    each reference player's mean win rate per tier (Kansas: mean share of cards home)."""
+    """Draw :func:`catalog_figure` to the PNG file ``path``."""
+    import matplotlib.pyplot as plt
+
+    figure = catalog_figure(engine, rows)
+    try:
+        figure.savefig(path, dpi=100)
+    finally:
+        plt.close(figure)
+
+
+def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
+    """The catalog's difficulty (``rows`` as :func:`patience.store.catalog.counts` gives
+    them), a row of two plots for each rated game and variant: its deals per tier, dealt
+    and unused, and each reference player's mean win rate per tier (Kansas: mean share of
+    cards home). A tier without deals has no point, and no line passes through it."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     from patience.store.catalog import export
 
     kinds = sorted({json.dumps([r["game"], r["variant"]]) for r in rows if r["tier"] is not None})
+    tiers = list(range(1, 11))
     figure, axes = plt.subplots(
-        max(1, len(kinds)), 2, figsize=(11, 3.2 * max(1, len(kinds))), squeeze=False
+        max(1, len(kinds)), 2, figsize=(12, 1.0 + 3.6 * max(1, len(kinds))), squeeze=False
     )
+    figure.suptitle("The deal catalog by difficulty tier (1 easiest, 10 hardest)")
     for (count_axis, rate_axis), kind in zip(axes, kinds, strict=False):
         name, variant = json.loads(kind)
+        title = describe(name, variant)
+        of_kind = [r for r in rows if [r["game"], r["variant"]] == [name, variant]]
+        unused = [sum(r["unused"] for r in of_kind if r["tier"] == t) for t in tiers]
+        dealt = [sum(r["deals"] - r["unused"] for r in of_kind if r["tier"] == t) for t in tiers]
+        count_axis.bar(tiers, dealt, color="#8d6e63", label="dealt")
+        count_axis.bar(tiers, unused, bottom=dealt, color="#2e7d32", label="unused")
+        count_axis.set_title(f"{title}: {sum(unused) + sum(dealt)} deals, {sum(unused)} unused")
+        count_axis.set_xlabel("tier")
+        count_axis.set_ylabel("deals")
+        count_axis.set_xticks(tiers)
+        count_axis.yaxis.set_major_locator(MaxNLocator(integer=True))
+        highest = max(u + d for u, d in zip(unused, dealt, strict=True))
+        count_axis.set_ylim(0, max(1, math.ceil(highest * 1.1)))
+        count_axis.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
         with engine.connect() as connection:
             deals = [d for d in export(connection, name, variant) if d["tier"] is not None]
-        tiers = range(1, 11)
-        count_axis.bar(tiers, [sum(d["tier"] == t for d in deals) for t in tiers], color="#2e7d32")
-        count_axis.set_title(f"{_describe(name, variant)}: deals per tier")
-        count_axis.set_xticks(list(tiers))
         # a player's progress is its win rate, but in Kansas the share of cards home
         measure = "progress" if name == "kansas" else "players"
-        for player in deals[0][measure] if deals else []:
-            means = [
-                statistics.fmean([d[measure][player] for d in deals if d["tier"] == t] or [0.0])
-                for t in tiers
-            ]
-            rate_axis.plot(list(tiers), means, marker="o", label=player)
-        rate_axis.set_title(
-            "mean share of cards home per tier" if name == "kansas" else "mean win rate per tier"
-        )
-        rate_axis.set_ylim(0, 1)
-        rate_axis.set_xticks(list(tiers))
-        rate_axis.legend()
+        players = sorted({player for d in deals for player in d.get(measure) or {}})
+        styles = ["o-", "s--", "^-.", "D:"]
+        for index, player in enumerate(players):
+            means = []
+            for t in tiers:
+                values = [d[measure][player] for d in deals if d["tier"] == t]
+                means.append(statistics.fmean(values) if values else math.nan)  # a gap
+            rate_axis.plot(tiers, means, styles[index % len(styles)], label=player)
+        what = "mean share of cards home" if name == "kansas" else "mean win rate"
+        rate_axis.set_title(f"{title}: reference players' {what}")
+        rate_axis.set_xlabel("tier")
+        rate_axis.set_ylabel("share of cards home" if name == "kansas" else "win rate")
+        rate_axis.set_ylim(-0.03, 1.03)
+        rate_axis.yaxis.set_major_formatter(PercentFormatter(xmax=1))
+        rate_axis.set_xticks(tiers)
+        rate_axis.set_xlim(0.5, 10.5)
+        if players:
+            rate_axis.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     if not kinds:
         axes[0][0].set_title("no rated deals yet")
+        axes[0][0].text(
+            0.5,
+            0.5,
+            "patience deals generate GAME --count N\nfills the catalog",
+            ha="center",
+            va="center",
+            transform=axes[0][0].transAxes,
+        )
+        for axis in axes[0]:
+            axis.set_xticks([])
+            axis.set_yticks([])
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    return figure
 
 
 def _calibration_task(task: tuple[str, dict[str, object], int]) -> dict[str, Any] | None:
@@ -336,9 +512,11 @@ def _calibration_task(task: tuple[str, dict[str, object], int]) -> dict[str, Any
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    if args.write and not args.write.parent.is_dir():  # said now, not after the ratings
+        raise PatienceError(f"cannot write {args.write}: no folder {args.write.parent}")
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
-    seeds = seed_stream(args.game, variant, CALIBRATION_STREAM)
+    seeds = public_seed_stream(args.game, variant, CALIBRATION_STREAM)
     scores: list[float] = []
     tried = 0
     while len(scores) < args.count:
@@ -361,10 +539,20 @@ def _calibrate(args: argparse.Namespace) -> int:
     key = variant_key(variant)
     print(json.dumps({"game": args.game, "variant": variant, **entry}))
     if args.write:
-        data = json.loads(args.write.read_text()) if args.write.exists() else {}
-        if data.get("version", RATING_VERSION) != RATING_VERSION:
-            raise PatienceError(f"{args.write} is of rating version {data['version']}")
-        data["version"] = RATING_VERSION
-        data.setdefault("games", {}).setdefault(args.game, {})[key] = entry
-        args.write.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        try:
+            _update_calibration(args.write, args.game, key, entry)
+        except OSError as error:
+            raise PatienceError(f"cannot write {args.write}: {error.strerror}") from None
+        except ValueError as error:  # not JSON
+            raise PatienceError(f"{args.write} is not a calibration file: {error}") from None
     return 0
+
+
+def _update_calibration(path: Path, name: str, key: str, entry: dict[str, Any]) -> None:
+    """Set the cut scores of ``name`` and variant ``key`` in the calibration file ``path``."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    if data.get("version", RATING_VERSION) != RATING_VERSION:
+        raise PatienceError(f"{path} is of rating version {data['version']}")
+    data["version"] = RATING_VERSION
+    data.setdefault("games", {}).setdefault(name, {})[key] = entry
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")

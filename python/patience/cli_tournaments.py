@@ -1,4 +1,4 @@
-"""``patience tournament create | list | standings | close | verify``.
+"""``patience tournament create | list | standings | close | cancel | verify``.
 
 All but ``verify`` work on the database the server uses (``PATIENCE_DATABASE_URL``), on the
 server's machine, in the name of an operator's account (``--operator NAME``). ``verify``
@@ -21,12 +21,13 @@ from typing import Any
 
 from sqlalchemy import select
 
+from patience import cli_types
 from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.players import User
 from patience.players.accounts import name_key
 from patience.rating import rate_seed
-from patience.tournaments import Tournaments, verify
+from patience.tournaments import Tournaments, notices, verify
 
 __all__ = ["add_commands", "run_command"]
 
@@ -40,22 +41,25 @@ def add_commands(commands: Any) -> None:
     create.add_argument("game", choices=sorted(GAMES))
     create.add_argument("--variant", default="{}", help="JSON, e.g. '{\"draw\": 3}'")
     create.add_argument("--policy", choices=("shared", "tier"), default="shared")
-    create.add_argument("--tier", type=int, help="1 (easiest) to 10 (hardest)")
-    create.add_argument("--opens-in", type=float, default=0.0, help="minutes from now")
-    create.add_argument("--minutes", type=float, required=True, help="how long it runs")
-    create.add_argument("--attempts", type=int, default=1)
-    create.add_argument("--max-entrants", type=int, default=100)
+    create.add_argument("--tier", type=cli_types.tier, help="1 (easiest) to 10 (hardest)")
+    create.add_argument("--opens-in", type=cli_types.minutes, default=0.0, help="minutes from now")
+    create.add_argument("--minutes", type=cli_types.minutes, required=True, help="how long it runs")
+    create.add_argument("--attempts", type=cli_types.positive, default=1)
+    create.add_argument("--max-entrants", type=cli_types.positive, default=100)
     create.add_argument("--operator", required=True, help="the operator account's name")
     create.add_argument("--json", action="store_true")
     sub.add_parser("list", help="every tournament").add_argument("--json", action="store_true")
     standings = sub.add_parser("standings", help="a tournament's standings")
     standings.add_argument("id")
-    standings.add_argument("--offset", type=int, default=0)
-    standings.add_argument("--limit", type=int, default=20)
+    standings.add_argument("--offset", type=cli_types.at_least_zero, default=0)
+    standings.add_argument("--limit", type=cli_types.positive, default=20)
     standings.add_argument("--json", action="store_true")
-    close = sub.add_parser("close", help="close a tournament now")
+    close = sub.add_parser("close", help="close a tournament now (recorded and published)")
     close.add_argument("id")
     close.add_argument("--operator", required=True, help="the operator account's name")
+    cancel = sub.add_parser("cancel", help="cancel a tournament now: closed, without results")
+    cancel.add_argument("id")
+    cancel.add_argument("--operator", required=True, help="the operator account's name")
     check = sub.add_parser(
         "verify", help="check a closed tournament: commitment, tiers, replays, ranks"
     )
@@ -109,7 +113,10 @@ def _load(source: str) -> Any:
             with urllib.request.urlopen(verification_url(source), timeout=60) as answer:
                 published = json.load(answer)
         except urllib.error.HTTPError as error:
-            detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+            try:  # the API's refusal says why; a proxy's page of HTML does not
+                detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+            except (ValueError, AttributeError):
+                detail = error.reason
             raise ValueError(f"the server answered {error.code}: {detail}") from None
     else:
         published = json.loads(Path(source).read_text())
@@ -126,12 +133,22 @@ def _verify(args: argparse.Namespace) -> int:
         published = _load(args.source)
         tier_of = None if args.no_tiers else (lambda g, v, s: rate_seed(g, v, s).tier)
         problems = verify(published, tier_of=tier_of)
-    except (OSError, urllib.error.URLError, ValueError, KeyError, TypeError) as error:
+    except urllib.error.URLError as error:  # before OSError, of which it is one
+        reason = getattr(error.reason, "strerror", None) or error.reason
+        print(f"patience: cannot verify {args.source}: {reason}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"patience: cannot verify {args.source}: {reason}", file=sys.stderr)
+        return 1
+    except (ValueError, KeyError, TypeError) as error:
         print(f"patience: cannot verify {args.source}: {error}", file=sys.stderr)
         return 1
+    said = notices(published)
     if args.json:
-        print(json.dumps({"verified": not problems, "problems": problems}))
-    elif problems:
+        print(json.dumps({"verified": not problems, "problems": problems, "notices": said}))
+        return 1 if problems else 0
+    if problems:
         for problem in problems:
             print(f"FAILED: {problem}")
     else:
@@ -142,6 +159,8 @@ def _verify(args: argparse.Namespace) -> int:
             f"{'' if args.no_tiers else ' with their tiers'}, {entries} entries replayed and "
             "ranked as published"
         )
+    for notice in said:
+        print(f"note: {notice}")
     return 1 if problems else 0
 
 
@@ -219,7 +238,14 @@ def _run(args: argparse.Namespace, tournaments: Tournaments) -> int:
             )
         print(f"{table['total']} entrants with a finished attempt")
         return 0
+    operator = _operator(tournaments, args.operator)
+    if command == "cancel":
+        cancelled = tournaments.cancel(operator, args.id)
+        print(
+            f"tournament {cancelled['id']} cancelled: no results; its deals and salt are published"
+        )
+        return 0
     assert command == "close"
-    closed = tournaments.close(_operator(tournaments, args.operator), args.id)
-    print(f"tournament {closed['id']} closed: its deals and salt are published")
+    closed = tournaments.close(operator, args.id)
+    print(f"tournament {closed['id']} closed early: its deals and salt are published")
     return 0

@@ -1,4 +1,4 @@
-"""Move notation, as RULES.md fixes it, shared by every game.
+"""Move notation, as docs/rules.md fixes it, shared by every game.
 
 A move is ``SOURCE>DEST`` or a word. Places: ``t1``..``tN`` tableau columns, ``w`` the
 waste, ``r`` the reserve, ``h`` the hand (a card leaves it as ``h:Qs``), ``f`` the

@@ -1,4 +1,4 @@
-"""Game records and their replay through the engine of record (RULES.md, "Game records").
+"""Game records and their replay through the engine of record (docs/rules.md, "Game records").
 
 A record is a JSON object: ``game``, ``variant``, ``deal`` (card strings), ``moves`` (move
 strings) and optionally ``elapsed`` (seconds used when the game ended). Replaying applies
@@ -32,7 +32,8 @@ _KEYS = {"game", "variant", "deal", "moves", "elapsed"}
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game as RULES.md records it. :meth:`from_json` checks the shape and the deal."""
+    """A game as a record holds it (docs/rules.md). :meth:`from_json` checks the shape and
+    the deal."""
 
     game: str
     variant: Mapping[str, object]

@@ -4,7 +4,9 @@ The clock is injected (any function returning seconds), so tests and servers dec
 time is. The game's clock limit applies (5 minutes for Klondike); it stops when the game
 ends, including the moment Klondike is solved and plays itself out. A game that runs out of
 time ends with reason ``"timeout"`` and earns no time bonus. Time the server could not
-answer (an outage, logged as a ``pause`` and a ``resume``) is not on the clock.
+answer (an outage, logged as a ``pause`` and a ``resume``) is not on the clock. A game may
+also have a wall-clock end (``ends_at``: a tournament's close), past which it never runs,
+whatever its clock and its outages: it ends there with reason ``"closed"``.
 
 >>> from patience.games import new_game
 >>> now = [0.0]
@@ -25,12 +27,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from patience.errors import GameOverError, InvalidRecordError, TimeUpError
+from patience.errors import GameOverError, InvalidRecordError, TimeUpError, UndoRefusedError
 from patience.games import Game, Outcome, Played, new_game
-from patience.moves import END, Move
+from patience.moves import END, UNDO, Move
 from patience.records import GameRecord
 
-__all__ = ["EVENT_KINDS", "Clock", "Event", "Session"]
+__all__ = ["EVENT_KINDS", "RELAXED_SECONDS", "Clock", "Event", "RelaxedSession", "Session"]
 
 Clock = Callable[[], float]
 EventKind = Literal["start", "move", "timeout", "pause", "resume"]
@@ -69,14 +71,22 @@ class Session:
     """A game on the clock. Every accepted move is logged; rejected ones change nothing."""
 
     def __init__(
-        self, game: Game, *, clock: Clock = time.monotonic, time_limit: float | None = None
+        self,
+        game: Game,
+        *,
+        clock: Clock = time.monotonic,
+        time_limit: float | None = None,
+        ends_at: float | None = None,
     ) -> None:
         self.game = game
         self._clock = clock
         self.time_limit = float(game.time_limit if time_limit is None else time_limit)
+        self.ends_at = ends_at
+        """The clock reading past which the game never runs (None: no such end)."""
         self._start = clock()
         self._stopped_at: float | None = None  # elapsed seconds when the clock stopped
         self._timed_out = False
+        self._closed = False  # timed out by ends_at, before its clock ran out
         self._paused = 0.0  # seconds credited for outages (pause to resume)
         self._paused_since: float | None = None  # clock reading of a pause not yet resumed
         self._log: list[Event] = [Event("start", self._start)]
@@ -97,15 +107,28 @@ class Session:
         return min(max(self._used(self._clock()), 0.0), self.time_limit)
 
     def remaining(self) -> float:
-        """Seconds left on the clock."""
-        return self.time_limit - self.elapsed()
+        """Seconds left on the clock (never past :attr:`ends_at`)."""
+        left = self.time_limit - self.elapsed()
+        if self.ends_at is not None and self._stopped_at is None:
+            left = min(left, max(self.ends_at - self._clock(), 0.0))
+        return left
 
     def _check_clock(self) -> None:
-        if self._stopped_at is None and self._used(self._clock()) >= self.time_limit:
-            self._stop(timed_out=True, at=self._start + self._paused + self.time_limit)
+        if self._stopped_at is not None:
+            return
+        now = self._clock()
+        out_of_time = self._used(now) >= self.time_limit
+        at = self._start + self._paused + self.time_limit  # when the clock runs out
+        if self.ends_at is not None and now >= self.ends_at:
+            if not out_of_time or self.ends_at < at:
+                self._closed = True
+                at = self.ends_at
+            out_of_time = True
+        if out_of_time:
+            self._stop(timed_out=True, at=at)
 
     def _stop(self, *, timed_out: bool, at: float) -> None:
-        self._stopped_at = min(self._used(at), self.time_limit)
+        self._stopped_at = min(max(self._used(at), 0.0), self.time_limit)
         self._timed_out = timed_out
         if timed_out:
             self._log.append(Event("timeout", at))
@@ -140,17 +163,25 @@ class Session:
         self._log.append(Event("pause", at))
 
     def resume(self, at: float) -> None:
-        """Start the clock again at reading ``at``, crediting the time since :meth:`pause`."""
+        """Start the clock again at reading ``at``, crediting the time since :meth:`pause`
+        (never past :attr:`ends_at`: an outage across a tournament's close is credited up
+        to the close, and the game ends there)."""
         if self._paused_since is None:
             return
-        self._paused += max(at - self._paused_since, 0.0)
+        until = at if self.ends_at is None else min(at, self.ends_at)
+        self._paused += max(until - self._paused_since, 0.0)
         self._paused_since = None
         self._log.append(Event("resume", at))
 
     @property
     def paused(self) -> float:
-        """Seconds credited for outages so far."""
+        """Seconds credited for outages (and a practice game's pauses) so far."""
         return self._paused
+
+    @property
+    def is_paused(self) -> bool:
+        """Whether the clock is stopped by a pause not yet resumed."""
+        return self._paused_since is not None
 
     def _check_clock_at(self, at: float) -> None:
         clock, self._clock = self._clock, lambda: at
@@ -158,6 +189,14 @@ class Session:
             self._check_clock()
         finally:
             self._clock = clock
+
+    def undo_refusal(self) -> str | None:
+        """Why undo is refused now (the rules' reason), or None when it is allowed."""
+        return self.game.undo_refusal()
+
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` would be accepted now (the clock apart)."""
+        return self.undo_refusal() is None
 
     def undo(self) -> Played:
         """Undo the last move, if the rules and the clock allow it."""
@@ -171,7 +210,7 @@ class Session:
         """The game's outcome, or a timeout once the clock has run out."""
         self._check_clock()
         if self._timed_out:
-            return Outcome(won=False, reason="timeout")
+            return Outcome(won=False, reason="closed" if self._closed else "timeout")
         return self.game.outcome()
 
     def is_over(self) -> bool:
@@ -181,7 +220,7 @@ class Session:
     def time_bonus(self) -> int:
         """The time bonus earned: only for a game that ended before its clock ran out."""
         outcome = self.outcome()
-        if outcome is None or outcome.reason == "timeout":
+        if outcome is None or outcome.reason in ("timeout", "closed"):
             return 0
         return self.game.time_bonus(self.elapsed())
 
@@ -220,10 +259,14 @@ class Session:
                     raise InvalidRecordError(
                         f"timeout logged at {event.at} before the clock ran out"
                     )
-            elif event.kind == "pause":
-                self.pause(event.at)
-            elif event.kind == "resume":
-                self.resume(event.at)
+            elif event.kind in ("pause", "resume"):
+                # A pause of an outage may find the clock paused already (its player had
+                # hidden the page), a resume find it running: the event is kept in the log
+                # all the same, which stays the database's, event for event.
+                length = len(self._log)
+                (self.pause if event.kind == "pause" else self.resume)(event.at)
+                if len(self._log) == length:
+                    self._log.append(event)
             else:
                 assert event.move is not None
                 self.play(event.move)
@@ -231,7 +274,7 @@ class Session:
             self._clock = clock
 
     def record(self) -> GameRecord:
-        """The game as a record (RULES.md), ``elapsed`` included once it is over."""
+        """The game as a record (docs/rules.md), ``elapsed`` included once it is over."""
         moves = [event.move for event in self._log if event.move is not None]
         return GameRecord(
             game=self.game.name,
@@ -249,6 +292,7 @@ class Session:
         *,
         clock: Clock = time.monotonic,
         time_limit: float | None = None,
+        ends_at: float | None = None,
     ) -> Session:
         """The session that ``events`` describe, replayed on ``game`` (freshly dealt).
 
@@ -258,7 +302,7 @@ class Session:
         if not events or events[0].kind != "start":
             raise InvalidRecordError("a session log starts with a start event")
         start = events[0].at
-        session = cls(game, clock=lambda: start, time_limit=time_limit)
+        session = cls(game, clock=lambda: start, time_limit=time_limit, ends_at=ends_at)
         session._clock = clock
         for event in events[1:]:
             session.apply(event)
@@ -271,6 +315,7 @@ class Session:
             "variant": self.game.variant,
             "deal": [str(card) for card in self.game.deal],
             "time_limit": self.time_limit,
+            "ends_at": self.ends_at,
             "log": [event.to_json() for event in self._log],
         }
 
@@ -279,4 +324,86 @@ class Session:
         """The session :meth:`to_json` describes."""
         game = new_game(data["game"], deal=data["deal"], variant=data["variant"])
         events = [Event.from_json(item) for item in data["log"]]
-        return cls.rebuild(game, events, clock=clock, time_limit=data.get("time_limit"))
+        return cls.rebuild(
+            game,
+            events,
+            clock=clock,
+            time_limit=data.get("time_limit"),
+            ends_at=data.get("ends_at"),
+        )
+
+
+RELAXED_SECONDS = 30 * 86_400.0
+"""A relaxed game's clock, which nobody is shown: a game left alone is kept 30 days of play
+(a page hidden pauses it), then ends."""
+
+
+class RelaxedSession(Session):
+    """A relaxed game: no clock or score shown, and undo goes back as far as the player
+    likes, past turned-up cards and draws (the rules' undo limits keep a competitive game
+    from peeking; a relaxed game counts in no standing). An undo takes back the last move
+    still standing: the game is dealt again and the line before it replayed, so that the
+    position is exactly the rules' own. Its record is that line, the moves taken back left
+    out, which the engine of record replays as any other.
+
+    >>> from patience.games import new_game
+    >>> session = RelaxedSession(new_game("klondike", seed=3), clock=lambda: 0.0)
+    >>> _ = session.play("draw"); session.game.can_undo()  # the rules refuse it
+    False
+    >>> _ = session.play("undo"); session.line(), session.game.observation()["hand"]
+    ([], 24)
+    """
+
+    def line(self) -> list[str]:
+        """The moves still standing: the log's moves with each undo taking back the one
+        before it."""
+        standing: list[str] = []
+        for event in self._log:
+            if event.move is None:
+                continue
+            if event.move == str(UNDO):
+                standing.pop()
+            else:
+                standing.append(event.move)
+        return standing
+
+    def undo_refusal(self) -> str | None:
+        """Only an empty line, or a game over, refuses undo."""
+        if self.game.is_over():
+            return "the game is over"
+        return None if self.line() else "nothing to undo"
+
+    def play(self, move: Move | str) -> Played:
+        """Play a move; an undo takes back the last move standing, whatever it was."""
+        parsed = Move.parse(move) if isinstance(move, str) else move
+        if parsed != UNDO:
+            return super().play(parsed)
+        self._check_clock()
+        if self._timed_out:
+            raise TimeUpError("time is up")
+        if self.game.is_over():
+            raise GameOverError("the game is over")
+        line = self.line()
+        if not line:
+            raise UndoRefusedError("cannot undo: nothing to undo")
+        now = self._clock()
+        if self._paused_since is not None:
+            self.resume(now)
+        before = self.game.score()
+        game = new_game(self.game.name, deal=self.game.deal, variant=self.game.variant)
+        for standing in line[:-1]:
+            game.play(standing)
+        self.game = game
+        self._log.append(Event("move", now, str(UNDO)))
+        self._moves += 1
+        return Played(UNDO, game.score() - before)
+
+    def record(self) -> GameRecord:
+        """The game as a record: its line of play, the moves taken back left out."""
+        return GameRecord(
+            game=self.game.name,
+            variant=self.game.variant,
+            deal=self.game.deal,
+            moves=tuple(self.line()),
+            elapsed=self.elapsed() if self.is_over() else None,
+        )

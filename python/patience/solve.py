@@ -1,8 +1,8 @@
 """Solving deals with the native core, and never trusting an answer unchecked.
 
 :func:`solve` asks the Rust solver (``patience._core``) about a game's position with every
-card known. A ``solved`` answer carries a certificate, the moves of a win in RULES.md
-notation, which is replayed through the Python engine of record before it is returned; a
+card known. A ``solved`` answer carries a certificate, the moves of a win in the notation
+of docs/rules.md, which is replayed through the Python engine of record before it is returned; a
 certificate that does not replay to a win raises :class:`CertificateError` (a bug in the
 solver, never a "winnable" answer). ``unsolvable`` means the search space was exhausted;
 ``unknown`` that a budget ran out first.
@@ -28,6 +28,7 @@ __all__ = [
     "CertificateError",
     "NoSolverError",
     "SolveResult",
+    "cap_states",
     "solve",
     "solve_deal",
 ]
@@ -112,6 +113,17 @@ DEFAULT_MAX_STATES = 8_000_000
 KANSAS_MAX_STATES = 24_000_000
 
 
+_state_cap: int | None = None
+
+
+def cap_states(limit: int | None) -> None:
+    """Bound every later :func:`solve` of this process to ``limit`` positions in its table,
+    whatever its caller asks (None: no bound): the server's solver processes keep their
+    memory within a budget so (a table costs up to about 100 bytes a position)."""
+    global _state_cap
+    _state_cap = limit
+
+
 def solve(
     game: Game,
     *,
@@ -133,6 +145,8 @@ def solve(
     """
     if max_states is None:
         max_states = KANSAS_MAX_STATES if game.name == "kansas" else DEFAULT_MAX_STATES
+    if _state_cap is not None:
+        max_states = min(max_states, _state_cap)
     if time_limit <= 0 or node_limit <= 0 or max_states <= 0:
         raise ValueError("the time, node and state limits must be positive")
     start = game.copy()

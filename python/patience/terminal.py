@@ -1,8 +1,9 @@
 """Terminal play: draws the table with Rich, reads moves in notation, keeps the clock.
 
 The board is drawn from :meth:`Game.observation`, so the terminal shows exactly what a
-player may see. Moves are typed in RULES.md notation; a card (``Qh``) or a place (``t3``,
-``w``) alone taps that card, sending it to the foundation when it has a place there.
+player may see. Moves are typed in the notation of docs/rules.md; a card (``Qh``) or a
+place (``t3``, ``w``) alone taps that card, sending it to the foundation when it has a
+place there.
 """
 
 from __future__ import annotations
@@ -22,12 +23,22 @@ from patience.games import Played
 from patience.moves import Move, Place
 from patience.session import Session
 
-__all__ = ["HELP", "HELP_COMMON", "SINGLE_KEYS", "TerminalGame", "read_key", "render"]
+__all__ = ["HELP", "SINGLE_KEYS", "TerminalGame", "help_common", "read_key", "render"]
 
-HELP_COMMON = """\
-  u, undo   take back the last move     end      stop now (a time bonus counts)
-  moves     list the legal moves        help, ?  this text       q  leave
-"""
+
+def help_common(time_bonus: bool) -> str:
+    """The lines of ``help`` every game shows; ``end`` promises a time bonus only in a game
+    that has one (Klondike and Golf; Kansas and Solitaire Expert break ties by time).
+
+    >>> "time bonus" in help_common(True), "time bonus" in help_common(False)
+    (True, False)
+    """
+    end = "stop now (a time bonus counts)" if time_bonus else "stop now"
+    return (
+        f"  u, undo   take back the last move     end      {end}\n"
+        "  moves     list the legal moves        help, ?  this text       q  leave\n"
+    )
+
 
 HELP: Final[dict[str, str]] = {
     "klondike": """\
@@ -268,7 +279,7 @@ class TerminalGame:
                 self.session.end()
                 break
             if command in ("?", "help"):
-                message = Text(HELP[game.name] + HELP_COMMON)
+                message = Text(HELP[game.name] + help_common(game.has_time_bonus))
                 continue
             if command == "moves":
                 message = Text("Legal moves: " + ", ".join(str(m) for m in game.legal_moves()))
@@ -343,6 +354,7 @@ class TerminalGame:
             "won": "You played out: won!",
             "ended": "Game ended.",
             "timeout": "Time is up.",
+            "closed": "The tournament closed.",
             "stuck": "No moves left.",
         }
         self.console.print()

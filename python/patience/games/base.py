@@ -35,7 +35,7 @@ __all__ = [
     "scaled_time_bonus",
 ]
 
-OutcomeReason = Literal["won", "ended", "stuck", "timeout"]
+OutcomeReason = Literal["won", "ended", "stuck", "timeout", "closed"]
 JSON = Any
 
 
@@ -152,7 +152,7 @@ class Game(abc.ABC):
     """A game of patience in progress: the engine of record for one game's rules.
 
     Subclasses set the class attributes, build their layout in ``__init__`` from the deal
-    (see RULES.md for each game's layout), and implement the abstract methods. Every
+    (docs/rules.md gives each game's layout), and implement the abstract methods. Every
     method that changes state either succeeds or raises a :class:`ValueError` subclass and
     changes nothing.
     """

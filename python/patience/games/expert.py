@@ -1,4 +1,4 @@
-"""Solitaire Expert: the engine of record (RULES.md, Solitaire Expert section).
+"""Solitaire Expert: the engine of record (docs/rules.md, "Solitaire Expert").
 
 Two decks, every card face up: ten columns of ten cards and a hand of four. A string (a run
 descending one rank a card in alternating colours, ending at a column's exposed card) moves
@@ -119,7 +119,7 @@ class Expert(Game):
         return sum(self._pile_counts)
 
     def is_solved(self) -> bool:
-        """Every column empty or a single string (RULES.md's goal): the rest plays out."""
+        """Every column empty or a single string (the goal of docs/rules.md): the rest plays out."""
         return all(string_start(column) == 0 for column in self._columns)
 
     def outcome(self) -> Outcome | None:

@@ -1,4 +1,4 @@
-"""Golf: the engine of record (RULES.md, Golf section).
+"""Golf: the engine of record (docs/rules.md, "Golf").
 
 Seven columns of five cards, all face up; the 36th card starts the waste and the 16 left
 are the stock, first of them on top. A column's exposed card goes to the waste when it is

@@ -1,4 +1,4 @@
-"""Kansas, as GNOME Aisleriot plays it: the engine of record (RULES.md, Kansas section).
+"""Kansas, as GNOME Aisleriot plays it: the engine of record (docs/rules.md, "Kansas").
 
 A reserve of 12 cards (only its top card visible), a base card on the first foundation that
 sets the rank every foundation starts from, three columns of one card, and a stock of 36

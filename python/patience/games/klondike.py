@@ -1,4 +1,4 @@
-"""Klondike as "Solitaire Rush": the engine of record (RULES.md, Klondike section).
+"""Klondike as "Solitaire Rush": the engine of record (docs/rules.md, "Klondike").
 
 Seven columns dealt row by row (1 to 7 cards, the last of each face up), the other 24 cards
 in the hand, first of them on top. Draw 1 or draw 3, unlimited passes, the points table of

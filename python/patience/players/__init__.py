@@ -1,11 +1,17 @@
-"""Players (ARCHITECTURE.md, layer 9): accounts and signed-in sessions
+"""Players (docs/architecture.md, layer 9): accounts and signed-in sessions
 (:mod:`.accounts`), and what a player has played (:mod:`.history`)."""
 
 from .accounts import (
+    Account,
     AccountError,
     Accounts,
     BadCredentialsError,
+    BusyError,
+    DisabledError,
+    LoginLimits,
     NameTakenError,
+    NoSuchAccountError,
+    PasswordHashing,
     SignedIn,
     TooManyAttemptsError,
     User,
@@ -13,10 +19,16 @@ from .accounts import (
 )
 
 __all__ = [
+    "Account",
     "AccountError",
     "Accounts",
     "BadCredentialsError",
+    "BusyError",
+    "DisabledError",
+    "LoginLimits",
     "NameTakenError",
+    "NoSuchAccountError",
+    "PasswordHashing",
     "SignedIn",
     "TooManyAttemptsError",
     "User",

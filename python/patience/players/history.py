@@ -25,7 +25,10 @@ from sqlalchemy import Engine, and_, select
 
 from patience.store.db import sessions
 
-__all__ = ["Finished", "Statistics", "finished_games", "statistics_of"]
+__all__ = ["RECENT", "Finished", "Statistics", "finished_games", "statistics_of", "totals_of"]
+
+RECENT = 20
+"""Games a group's chart of recent scores shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +80,15 @@ class Statistics:
     best_score: int | None = None
     fastest_win: float | None = None
     total_score: int = 0
+    time_played: float = 0.0
     tiers: dict[int, list[int]] = field(default_factory=dict)  # tier: [games, wins]
+    recent: list[Finished] = field(default_factory=list)  # the last RECENT games
 
     def add(self, game: Finished) -> None:
         """Count ``game``, which ended after every game counted so far."""
         self.games += 1
+        self.time_played += game.elapsed
+        self.recent = [*self.recent[1 - RECENT :], game]
         self.total_score += game.score
         self.best_score = (
             game.score if self.best_score is None else max(self.best_score, game.score)
@@ -100,7 +107,9 @@ class Statistics:
             counts[1] += game.won
 
     def to_json(self) -> dict[str, Any]:
-        """The figures as ``GET /api/me/stats`` gives them."""
+        """The figures as ``GET /api/me/stats`` gives them. A relaxed game has no score and
+        no clock of its own: its group gives no score, speed or streak."""
+        relaxed = self.mode == "relaxed"
         return {
             "game": self.game,
             "variant": self.variant,
@@ -108,11 +117,25 @@ class Statistics:
             "games": self.games,
             "wins": self.wins,
             "win_rate": round(self.wins / self.games, 6) if self.games else 0.0,
-            "current_streak": self.current_streak,
-            "best_streak": self.best_streak,
-            "best_score": self.best_score,
-            "fastest_win": None if self.fastest_win is None else round(self.fastest_win, 3),
-            "average_score": round(self.total_score / self.games, 3) if self.games else None,
+            "time_played": round(self.time_played, 3),
+            "current_streak": None if relaxed else self.current_streak,
+            "best_streak": None if relaxed else self.best_streak,
+            "best_score": None if relaxed else self.best_score,
+            "fastest_win": None
+            if self.fastest_win is None or relaxed
+            else round(self.fastest_win, 3),
+            "average_score": round(self.total_score / self.games, 3)
+            if self.games and not relaxed
+            else None,
+            "recent": [
+                {
+                    "id": game.id,
+                    "ended_at": game.ended_at,
+                    "won": game.won,
+                    "score": None if relaxed else game.score,
+                }
+                for game in self.recent
+            ],
             "tiers": [
                 {"tier": tier, "games": games, "wins": wins}
                 for tier, (games, wins) in sorted(self.tiers.items())
@@ -130,6 +153,29 @@ def statistics_of(games: Iterable[Finished]) -> list[Statistics]:
             groups[key] = Statistics(game.game, game.variant, game.mode)
         groups[key].add(game)
     return list(groups.values())
+
+
+def totals_of(groups: list[Statistics]) -> dict[str, Any]:
+    """Totals across every game and mode: games, wins, the win rate and the time played;
+    and the timed games' own (the competitive ones: practice and relaxed games apart).
+
+    >>> group = Statistics("golf", {"wrap": True}, "timed")
+    >>> group.add(Finished("a", "golf", {"wrap": True}, "timed", None, 1.0, True, 30, 50.0))
+    >>> totals_of([group])["timed"]["wins"]
+    1
+    """
+
+    def total(chosen: list[Statistics]) -> dict[str, Any]:
+        games = sum(group.games for group in chosen)
+        wins = sum(group.wins for group in chosen)
+        return {
+            "games": games,
+            "wins": wins,
+            "win_rate": round(wins / games, 6) if games else 0.0,
+            "time_played": round(sum(group.time_played for group in chosen), 3),
+        }
+
+    return {**total(groups), "timed": total([g for g in groups if g.mode == "timed"])}
 
 
 def finished_games(

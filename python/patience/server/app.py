@@ -1,5 +1,5 @@
 """The web application: the API routers, the static client, the API's documentation page,
-the database on start-up, and the hardening of :mod:`.http` around them."""
+the operator's endpoints (:mod:`.ops`), and the hardening of :mod:`.http` around them."""
 
 from __future__ import annotations
 
@@ -13,15 +13,17 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from patience.players import Accounts
-from patience.store.db import make_engine, migrate
+from patience.players import Accounts, PasswordHashing
+from patience.store.db import make_engine, require_migrated
 from patience.store.games import GameStore
 from patience.tournaments import Tournaments
 
 from .background import Background
 from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
+from .ops import Observe
+from .ops import router as ops_router
 from .pool import SolverPool
-from .routers import accounts, games, sessions, tournaments
+from .routers import accounts, admin, daily, games, replays, sessions, tournaments
 from .settings import Settings
 
 __all__ = ["DOCS_ASSETS", "STATIC", "create_app"]
@@ -33,14 +35,19 @@ documentation page loads nothing from another origin."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The application for ``settings`` (from the environment by default). The database
-    is created or migrated when the application starts."""
+    """The application for ``settings`` (from the environment by default). It starts only
+    on a database at the newest migration (``patience db migrate``):
+    :class:`patience.store.db.NotMigratedError` otherwise."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database_url, background_checkpoints=True)
-        migrate(engine)
+        try:
+            require_migrated(engine)
+        except BaseException:
+            engine.dispose()
+            raise
         app.state.settings = settings
         app.state.store = store = GameStore(
             engine,
@@ -50,11 +57,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             idle_seconds=settings.idle_seconds,
             guest_timed=settings.guest_timed,
         )
-        app.state.accounts = Accounts(engine, session_days=settings.session_days)
+        store.start_writer()  # moves are committed off the event loop
+        app.state.accounts = Accounts(
+            engine,
+            session_days=settings.session_days,
+            sign_ups_per_hour=settings.sign_ups_per_hour,
+            hashing=PasswordHashing(
+                workers=settings.password_workers, waiting=settings.password_queue
+            ),
+        )
         app.state.tournaments = events = Tournaments(store)
         store.on_game_end(events.game_ended)
         app.state.pool = pool = SolverPool(
-            workers=settings.solver_workers, queue=settings.solver_queue
+            workers=settings.solver_workers,
+            queue=settings.solver_queue,
+            memory_mb=settings.solver_memory_mb,
+            priority=settings.solver_priority,
         )
         app.state.background = background = Background(store, pool, settings)
         background.start()
@@ -67,26 +85,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         background.stop()
         pool.close()
+        store.close()
         engine.dispose()
 
     app = FastAPI(
         title="patience",
         summary="Fair, skill-based solitaire: the server referees every move.",
         lifespan=lifespan,
+        # Prometheus (/metrics) and the JSON logs are the server's telemetry: FastAPI's own
+        # OpenTelemetry hooks stay off (with them on, every request asks whether any
+        # provider is configured, 1-2% of a move's time on the event loop).
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
         docs_url=None,  # FastAPI's pages load Swagger UI and ReDoc from a CDN; /docs below
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=None,
     )
     install_error_handlers(app)
-    # The first added is the innermost: a request meets the headers, then the rate limits,
-    # then the request limits, then the application.
+    # The first added is the innermost: a request meets the observer (metrics, access
+    # log), the headers, then the rate limits, then the request limits, then the
+    # application.
     app.add_middleware(RequestLimits, settings=settings)
     app.add_middleware(RateLimits, settings=settings)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Observe, settings=settings)
+    app.include_router(ops_router)
     app.include_router(games.router)
     app.include_router(sessions.router)
     app.include_router(accounts.router)
     app.include_router(tournaments.router)
+    app.include_router(admin.router)
+    app.include_router(daily.router)
+    app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
 

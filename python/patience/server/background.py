@@ -18,15 +18,17 @@ from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
+from sqlalchemy import Connection, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from patience.errors import PatienceError
-from patience.games import GAMES
+from patience.games import GAMES, variant_key
 from patience.rating import DIFFICULTIES, PLAYER_GAMES, is_rated
-from patience.store.catalog import Certified, unused
+from patience.store.catalog import Certified, counts
 from patience.store.db import checkpoint
 from patience.store.games import GameStore, Outage, certify_deal, rate_deal
 
+from .metrics import LIVE_GAMES
 from .pool import SolverPool
 from .settings import Settings
 
@@ -43,6 +45,10 @@ FULL_COLLECTION_SECONDS = 600.0
 REFILL_SECONDS = 2.0
 """How often the catalog's stock is checked."""
 
+REFILL_LOCK = 0x7061_7472
+"""PostgreSQL advisory lock held by the one server process that refills the catalog, when
+several serve one database: the others' solver processes stay free for their players."""
+
 
 def catalog_kinds() -> list[tuple[str, dict[str, object]]]:
     """Every game and variant the catalog keeps deals for.
@@ -58,6 +64,21 @@ def catalog_kinds() -> list[tuple[str, dict[str, object]]]:
     return kinds
 
 
+def _low(tiers: dict[int | None, int], name: str, variant: dict[str, object], target: int) -> bool:
+    """Whether the catalog's stock of ``name`` and ``variant`` (its unused deals per tier,
+    None for unrated) wants another deal."""
+    total = sum(tiers.values())
+    if total < target:
+        return True
+    if not is_rated(name, variant) or total >= 5 * target:
+        return False
+    return any(
+        sum(n for tier, n in tiers.items() if tier is not None and lo <= tier <= hi)
+        < max(1, target // 4)
+        for lo, hi in DIFFICULTIES.values()
+    )
+
+
 class Background:
     """The server's background thread for ``store``, started with :meth:`start`."""
 
@@ -68,7 +89,10 @@ class Background:
         self._settings = settings
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="background", daemon=True)
+        self._refiller: Connection | None = None  # holds REFILL_LOCK (PostgreSQL)
         self.outage: Outage | None = None
+        self._kinds = catalog_kinds()
+        self._turn = 0  # the kind the next refill looks at first
 
     def start(self) -> None:
         """Credit an outage if every server was down, write the first heartbeat, and start
@@ -88,6 +112,7 @@ class Background:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join()
+        self._release_refill()
 
     def _run(self) -> None:
         next_sweep = next_refill = time.monotonic()
@@ -96,6 +121,7 @@ class Background:
             try:
                 self._store.beat(self.server)
                 checkpoint(self._store.engine)  # off the requests' path (store.db)
+                LIVE_GAMES.set(self._store.live_count())
                 now = time.monotonic()
                 if now >= next_sweep:
                     next_sweep = now + SWEEP_SECONDS
@@ -103,7 +129,8 @@ class Background:
                     self._collect(now)
                 if now >= next_refill and self._settings.catalog_refill > 0:
                     next_refill = now + REFILL_SECONDS
-                    self._refill()
+                    if self._may_refill():
+                        self._refill()
             except SQLAlchemyError:  # the database is away for a moment: try again next beat
                 log.exception("background work failed")
 
@@ -120,37 +147,82 @@ class Background:
             gc.collect()
         gc.freeze()
 
+    def _may_refill(self) -> bool:
+        """Whether this process refills the catalog: always on SQLite (one process); on
+        PostgreSQL the one holding :data:`REFILL_LOCK` on a connection of its own (taken
+        over by another process when this one's connection ends)."""
+        engine = self._store.engine
+        if engine.dialect.name != "postgresql":
+            return True
+        if self._refiller is not None:
+            try:
+                self._refiller.exec_driver_sql("SELECT 1")
+                self._refiller.commit()
+                return True
+            except SQLAlchemyError:
+                self._release_refill()
+        connection = engine.connect()
+        try:
+            held = connection.execute(
+                text("SELECT pg_try_advisory_lock(:key)"), {"key": REFILL_LOCK}
+            ).scalar()
+            connection.commit()  # a session's advisory lock outlives the transaction
+        except BaseException:
+            connection.close()
+            raise
+        if not held:
+            connection.close()
+            return False
+        self._refiller = connection
+        return True
+
+    def _release_refill(self) -> None:
+        if self._refiller is not None:
+            refiller, self._refiller = self._refiller, None
+            try:
+                refiller.invalidate()  # closed, not pooled: its session and lock end
+                refiller.close()
+            except SQLAlchemyError:
+                log.warning("the catalog refill's connection did not close cleanly")
+
     def _refill(self) -> None:
-        """One more certified deal for the first kind whose stock is low, if the solver pool
-        is idle (players' requests first). A game with reference players gets rated deals,
-        and its stock is low while any difficulty has fewer than a quarter of the setting
-        unused (up to five times the setting in all, since a rated deal falls in whichever
-        tier it falls)."""
+        """One more certified deal for the next kind whose stock is low, if the solver pool
+        is idle (players' requests first). The kinds take turns: the search starts after
+        the kind refilled last, so every game and variant gets its share of the solver
+        (a kind whose deals take seconds to rate, first in the list, had kept the solver
+        for itself until its whole stock was made). A game with reference players gets
+        rated deals, and its stock is low while any difficulty has fewer than a quarter of
+        the setting unused (up to five times the setting in all, since a rated deal falls in
+        whichever tier it falls)."""
+        if self._pool.busy():
+            return
         target = self._settings.catalog_refill
+        count = len(self._kinds)
         with self._store.engine.connect() as connection:
-            for name, variant in catalog_kinds():
-                stock = unused(connection, name, variant)
-                low = stock < target
-                rated = is_rated(name, variant)
-                if rated and not low and stock < 5 * target:
-                    low = any(
-                        unused(connection, name, variant, tiers) < max(1, target // 4)
-                        for tiers in DIFFICULTIES.values()
-                    )
-                if not low:
-                    continue
-                if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
-                    job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
-                else:
-                    job = self._pool.try_idle(
-                        certify_deal, **self._store.certify_request(name, variant)
-                    )
-                if job is not None:
-                    job.add_done_callback(partial(self._stock, name, variant))
-                return
+            stock: dict[tuple[str, str], dict[int | None, int]] = {}
+            for row in counts(connection):
+                kind = stock.setdefault((row["game"], variant_key(row["variant"])), {})
+                kind[row["tier"]] = row["unused"]
+        for step in range(count):
+            index = (self._turn + step) % count
+            name, variant = self._kinds[index]
+            if not _low(stock.get((name, variant_key(variant)), {}), name, variant, target):
+                continue
+            if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
+                job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
+            else:
+                job = self._pool.try_idle(
+                    certify_deal, **self._store.certify_request(name, variant)
+                )
+            if job is not None:
+                self._turn = index + 1
+                job.add_done_callback(partial(self._stock, name, variant))
+            return
 
     def _stock(self, name: str, variant: dict[str, object], job: Future[Certified]) -> None:
         """Add a deal the solver process certified to the catalog."""
+        if self._stop.is_set():
+            return  # the server is stopping: its solver processes were ended mid-call
         try:
             self._store.add_to_catalog(name, variant, job.result())
         except PatienceError:

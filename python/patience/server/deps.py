@@ -25,6 +25,7 @@ from .settings import Settings
 __all__ = [
     "COOKIE",
     "CSRF_HEADER",
+    "GUEST_COOKIE",
     "AccountStore",
     "AppSettings",
     "LiveGame",
@@ -65,6 +66,9 @@ async def get_accounts(request: Request) -> Accounts:
 
 
 COOKIE = "patience_session"
+GUEST_COOKIE = "patience_guest"
+"""A guest browser's random token: its guest games are marked with its hash, so that a
+sign-up from that browser takes over all of them (and only those)."""
 """The cookie of a signed-in session: ``HttpOnly``, ``SameSite=Strict``, ``Secure`` over TLS."""
 
 CSRF_HEADER = "X-CSRF-Token"

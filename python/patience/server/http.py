@@ -270,6 +270,8 @@ _SESSIONS = "/api/sessions"
 _GAME_PREFIX = "/api/sessions/"
 _MOVES = frozenset({"moves", "undo", "end"})
 _MAX_ID = 64  # longer than any game id; a longer one shares a bucket with the rest
+_TOURNAMENTS = "/api/tournaments/"
+_VERIFICATION = "/verification"
 
 
 class RateLimits:
@@ -281,8 +283,9 @@ class RateLimits:
     .../undo, .../end), the last per address *and* game, so one game's pace does not slow
     another's; moves and hints also count against one bucket per address across all its
     games (``rate_address``), so many games, or made-up game ids, do not multiply a
-    client's rate. The buckets are this process's: with several server processes each enforces
-    its own, so the effective limit is per process.
+    client's rate. ``verification`` (GET /api/tournaments/{id}/verification) has a
+    bucket per address of its own. The buckets are this process's: with several server
+    processes each enforces its own, so the effective limit is per process.
     """
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
@@ -292,6 +295,11 @@ class RateLimits:
         self.moves = None if settings.rate_moves is None else TokenBuckets(settings.rate_moves)
         self.address = (
             None if settings.rate_address is None else TokenBuckets(settings.rate_address)
+        )
+        self.verifications = (
+            None
+            if settings.rate_verifications is None
+            else TokenBuckets(settings.rate_verifications)
         )
 
     def _limit(self, path: str) -> tuple[TokenBuckets | None, str, str]:
@@ -308,28 +316,33 @@ class RateLimits:
         return None, "", ""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST":
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        buckets, what, game_id = None, "", ""
+        if scope["method"] == "POST":
             buckets, what, game_id = self._limit(scope["path"])
-            if buckets is not None:
-                client = scope.get("client")
-                address = client[0] if client else ""
-                now = time.monotonic()
-                wait = buckets.take((address, game_id), now)
-                if not wait and self.address is not None and buckets is not self.starts:
-                    wait = self.address.take(address, now)
-                    if wait:
-                        buckets, what = self.address, "requests to games from this address"
+        elif scope["path"].startswith(_TOURNAMENTS) and scope["path"].endswith(_VERIFICATION):
+            buckets, what = self.verifications, "tournament verifications"
+        if buckets is not None:
+            client = scope.get("client")
+            address = client[0] if client else ""
+            now = time.monotonic()
+            wait = buckets.take((address, game_id), now)
+            per_game = buckets is self.moves or buckets is self.hints
+            if not wait and self.address is not None and per_game:
+                wait = self.address.take(address, now)
                 if wait:
-                    retry = max(1, math.ceil(wait))
-                    rate = buckets.rate
-                    detail = (
-                        f"too many {what}: at most {rate.burst} at once and "
-                        f"{_per(rate.per_second)}; try again in {retry} s"
-                    )
-                    await _send_error(
-                        send, 429, detail, extra=((b"retry-after", str(retry).encode()),)
-                    )
-                    return
+                    buckets, what = self.address, "requests to games from this address"
+            if wait:
+                retry = max(1, math.ceil(wait))
+                rate = buckets.rate
+                detail = (
+                    f"too many {what}: at most {rate.burst} at once and "
+                    f"{_per(rate.per_second)}; try again in {retry} s"
+                )
+                await _send_error(send, 429, detail, extra=((b"retry-after", str(retry).encode()),))
+                return
         await self.app(scope, receive, send)
 
 

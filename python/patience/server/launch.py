@@ -27,6 +27,7 @@ NO_RATE_LIMITS = {
     "PATIENCE_RATE_MOVES": "0",
     "PATIENCE_RATE_ADDRESS": "0",
     "PATIENCE_GUEST_TIMED": "0",
+    "PATIENCE_SIGN_UPS_PER_HOUR": "0",
 }
 """What a server started here has unless told otherwise (in ``env`` or the environment):
 its clients all share this machine's address, where the limits per address are no
@@ -48,22 +49,30 @@ def start(
     database: Path | str,
     port: int,
     *,
-    timeout: float = 30.0,
+    timeout: float = 180.0,
     stderr: BinaryIO | None = None,
+    migrate: bool = True,
     **env: str,
 ) -> subprocess.Popen[bytes]:
     """Starts ``patience serve --port PORT`` on ``database`` (a SQLite file's path, or any
     database URL as a string; more ``PATIENCE_*`` settings in ``env``; no rate limits
     unless set there or in the environment: :data:`NO_RATE_LIMITS`) and waits until
-    ``/api/games`` answers.
+    ``/api/games`` answers. The database is migrated first (``patience db migrate``)
+    unless ``migrate`` is false.
 
     The child's error output goes to ``stderr`` when given (a file open for writing and
     reading bytes, for the caller to read), else to a temporary file. The caller stops it
     (``terminate`` or ``kill``, then ``wait``). Raises :class:`ServerStartError` after
-    ``timeout`` seconds, with the child's error output.
+    ``timeout`` seconds, with the child's error output: a deadline, not a wait (the
+    server is returned as soon as it answers), long enough for a machine busy with other
+    work, where a start that takes a second alone can take half a minute.
     """
     url = f"sqlite:///{database}" if isinstance(database, Path) else database
     environ = NO_RATE_LIMITS | os.environ | {"PATIENCE_DATABASE_URL": url} | env
+    if migrate:
+        from patience.store.db import migrate_url
+
+        migrate_url(environ["PATIENCE_DATABASE_URL"])
     # A file, not a pipe: a pipe nobody reads would stop a long-running server once full.
     # The child keeps its own handle on it when this one closes.
     with tempfile.TemporaryFile() as temporary:

@@ -11,9 +11,10 @@ import time
 from typing import Any
 
 from patience.rating import difficulty_of
+from patience.scoring import score_lines
 from patience.store.games import Answer, Live
 
-__all__ = ["session_json"]
+__all__ = ["replay_json", "session_json"]
 
 
 def _sealed(live: Live) -> bool:
@@ -40,6 +41,8 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
             "score": session.score(),
             "cards_home": game.cards_on_foundation(),
             "elapsed": round(session.elapsed(), 3),
+            # what made the points, line by line (they add up to ``points``)
+            "lines": [line.to_json() for line in score_lines(session.record())],
         }
     return {
         "id": live.id,
@@ -50,14 +53,15 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "certified": live.certified,
         "tier": live.tier,
         "difficulty": difficulty_of(live.tier),
-        "seed": live.seed if (live.mode == "practice" or over) and not _sealed(live) else None,
+        "seed": live.seed if (live.mode != "timed" or over) and not _sealed(live) else None,
         "board": board,
         "legal_moves": [] if over else [str(move) for move in game.legal_moves()],
-        "can_undo": not over and bool(board["can_undo"]),
+        "can_undo": not over and session.can_undo(),
+        "undo_refusal": None if over else session.undo_refusal(),
         "clock": {
             "limit": session.time_limit,
             "remaining": round(session.remaining(), 3),
-            "running": not over,
+            "running": not over and not session.is_paused,
         },
         "score": session.score(),
         "outcome": None if outcome is None else outcome.to_json(),
@@ -65,4 +69,27 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "move_count": session.move_count,
         "last": None if answer is None else answer.last,
         "repeated": answer is not None and answer.repeated,
+    }
+
+
+def replay_json(live: Live) -> dict[str, Any]:
+    """A finished game step by step, for the replay viewer: the board as its player saw it
+    at the deal and after each move of its record (face-down cards stay face down), with
+    the move and the points so far; replayed by the engine of record from the record. The
+    caller holds ``live.lock`` and has checked that the game is over and not sealed."""
+    record = live.session.record()
+    game = record.new_game()
+    steps: list[dict[str, Any]] = [{"move": None, "board": game.observation(), "points": 0}]
+    for move in record.moves:
+        game.play(move)
+        steps.append({"move": move, "board": game.observation(), "points": game.score()})
+    return {
+        "id": live.id,
+        "game": game.name,
+        "title": game.title,
+        "variant": game.variant,
+        "mode": live.mode,
+        "seed": live.seed,
+        "tier": live.tier,
+        "steps": steps,
     }

@@ -1,4 +1,4 @@
-"""The database layer (ARCHITECTURE.md, layer 8): tables, the engine, Alembic migrations,
+"""The database layer (docs/architecture.md, layer 8): tables, the engine, Alembic migrations,
 the catalog's claims and the game store.
 
 The catalog, players and tournaments use it without the web server; the server

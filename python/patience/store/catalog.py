@@ -7,27 +7,39 @@ a second on average to find a deal it wins. This catalog, filled ahead of time b
 ``patience deals generate GAME --count N``, is dealt first in every game.
 Every seed in it was solved and its certificate replayed by the engine of record
 (:func:`patience.solve.solve`); each is dealt to one game at most.
+
+Only a seed nobody can predict is dealt: one drawn from the operating system's generator
+(``origin`` ``random``: the server's refill, :func:`fill`) or from the deal key's keyed
+stream (``key:FINGERPRINT``: :func:`generate`, :mod:`patience.dealkey`). A deal can be
+retired (:func:`retire`), and is never dealt after that; the deals made before origins were
+recorded were retired by the migration that began recording them.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, case, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from patience.batch import run, solve_seeds
-from patience.catalog import CatalogDeal, catalog_deal, seed_stream
+from patience.catalog import CatalogDeal, catalog_deal
+from patience.dealkey import DealKey
+from patience.errors import PatienceError
 from patience.games import game_class, variant_key
 
-from .db import deals
+from .db import catalog_jobs, deals, sessions, tournaments
 
 __all__ = [
+    "RANDOM",
+    "TOURNAMENT_HOLDER",
     "Certified",
     "Filled",
     "Generated",
@@ -38,12 +50,17 @@ __all__ = [
     "export",
     "fill",
     "generate",
+    "practice_tier",
+    "retire",
     "stored",
     "take",
-    "tier_of_seed",
     "unused",
     "variant_key",
 ]
+
+
+RANDOM = "random"
+"""The origin of a seed drawn from the operating system's generator."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +104,7 @@ def fill(
                 "seconds": result.seconds,
                 "moves": result.moves,
                 "added_at": time.time(),
+                "origin": RANDOM,
             }
             for result in solve_seeds(
                 name, checked, batch, time_limit=time_limit, jobs=jobs, wins_only=True
@@ -103,8 +121,8 @@ def fill(
 
 @dataclass(frozen=True, slots=True)
 class Generated:
-    """What :func:`generate` did: deals added now, deals of the stream found stored by an
-    earlier run of the job, and seeds of the stream certified or looked at."""
+    """What :func:`generate` did: deals added now, deals of the stream made by earlier runs
+    of the job, seeds of the stream solved now, and the deals the catalog holds unused."""
 
     added: int
     present: int
@@ -122,59 +140,115 @@ def generate(
     variant: Mapping[str, Any],
     count: int,
     *,
+    key: DealKey,
     stream: int = 0,
     jobs: int | None = None,
     scheduler: str | None = None,
     chunk: int = 64,
     progress: Callable[[int, int], None] | None = None,
 ) -> Generated:
-    """Make the catalog hold the first ``count`` deals of ``stream`` (:func:`seed_stream`)
-    that the solver certifies, each rated (:func:`patience.catalog.catalog_deal`).
+    """Make the catalog hold the first ``count`` deals of ``key``'s stream ``stream``
+    (:meth:`patience.dealkey.DealKey.stream`) that the solver certifies, each rated
+    (:func:`patience.catalog.catalog_deal`).
 
-    Seeds are taken in chunks of ``chunk``, in stream order; a chunk's seeds already in the
-    catalog (an earlier run of the same job, killed) are counted and not solved again, the
-    others are certified and rated on ``jobs`` local processes or on the Dask cluster at
-    ``scheduler``, and the chunk's new deals are written in one transaction as soon as it is
-    done. Certifying and rating depend on node budgets only, so a job killed at any moment
-    and run again ends with exactly the catalog of an uninterrupted run. ``progress`` is
-    called with ``(deals so far, count)`` after each chunk."""
+    The job's place in its stream is kept in the database (``catalog_jobs``), written in
+    the same transaction as the deals found, so a job run again goes on where it stopped and
+    one already done returns at once. Seeds are solved in chunks of at most ``chunk``
+    (fewer when fewer deals are missing), on ``jobs`` local processes or on the Dask
+    cluster at ``scheduler``, and taken in stream order. Certifying and rating depend on
+    node budgets only, so a job killed at any moment and run again ends with exactly the
+    catalog of an uninterrupted run. ``progress`` is called with ``(deals so far, count)``
+    at the start and after each deal found. Raises :class:`PatienceError` when another job
+    of the same stream moved on meanwhile."""
     checked = game_class(name).check_variant(dict(variant))
-    seeds = seed_stream(name, checked, stream)
-    have = added = present = tried = 0
+    job = and_(
+        catalog_jobs.c.game == name,
+        catalog_jobs.c.variant == variant_key(checked),
+        catalog_jobs.c.origin == key.origin,
+        catalog_jobs.c.stream == stream,
+    )
+    with engine.connect() as connection:
+        row = connection.execute(
+            select(catalog_jobs.c.next_index, catalog_jobs.c.found).where(job)
+        ).first()
+    position, have = (0, 0) if row is None else (int(row.next_index), int(row.found))
+    present, added, tried = min(have, count), 0, 0
+    if progress is not None:
+        progress(min(have, count), count)
+    workers = 8 if scheduler is not None else (jobs or os.cpu_count() or 1)
     while have < count:
-        batch = [next(seeds) for _ in range(chunk)]
+        size = min(chunk, max(2 * workers, math.ceil(1.25 * (count - have))))
+        batch = [
+            key.seed(name, checked, stream, index) for index in range(position, position + size)
+        ]
         with engine.connect() as connection:
             done = stored(connection, name, checked, batch)
-        todo = [seed for seed in batch if seed not in done]
-        found = {
-            deal.seed: deal
-            for deal in run(
-                _catalog_task, [(name, checked, s) for s in todo], jobs=jobs, scheduler=scheduler
-            )
-            if deal is not None
-        }
-        rows = []
+        todo = [(name, checked, seed) for seed in batch if seed not in done]
+        results = iter(run(_catalog_task, todo, jobs=jobs, scheduler=scheduler))
+        rows: list[CatalogDeal] = []
+        start = position
         for seed in batch:
-            if have >= count:
-                break
+            position += 1
             if seed in done:
                 have += 1
-                present += 1
-            elif seed in found:
+            else:
+                tried += 1
+                deal = next(results)
+                if deal is None:
+                    continue
+                rows.append(deal)
                 have += 1
-                rows.append(found[seed])
-            tried += 1
-        if rows:
-            at = time.time()
-            with engine.begin() as connection:
-                for deal in rows:
-                    certified = Certified(
-                        deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating
-                    )
-                    added += add(connection, name, checked, certified, at=at)
-        if progress is not None:
-            progress(have, count)
+            if progress is not None:
+                progress(have, count)
+            if have >= count:
+                break
+        at = time.time()
+        with engine.begin() as connection:
+            for deal in rows:
+                certified = Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
+                added += add(connection, name, checked, certified, at=at, origin=key.origin)
+            _advance(connection, job, name, checked, key, stream, start, position, have)
     return Generated(added, present, tried)
+
+
+def _advance(
+    connection: Connection,
+    job: Any,
+    name: str,
+    variant: Mapping[str, Any],
+    key: DealKey,
+    stream: int,
+    was: int,
+    position: int,
+    found: int,
+) -> None:
+    """Move a catalog job's place in its stream from ``was`` to ``position``."""
+    moved = connection.execute(
+        update(catalog_jobs)
+        .where(and_(job, catalog_jobs.c.next_index == was))
+        .values(next_index=position, found=found)
+    ).rowcount
+    if moved:
+        return
+    try:
+        with connection.begin_nested():
+            connection.execute(
+                insert(catalog_jobs).values(
+                    game=name,
+                    variant=variant_key(variant),
+                    origin=key.origin,
+                    stream=stream,
+                    next_index=position,
+                    found=found,
+                )
+            )
+    except IntegrityError:
+        raise PatienceError(
+            f"another job is generating stream {stream} of this game and variant; "
+            "run one job a stream at a time"
+        ) from None
+    if was != 0:  # pragma: no cover - the row was there when the job began
+        raise PatienceError("the catalog job's record went away while it ran")
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,9 +282,11 @@ def add(
     certified: Certified,
     *,
     at: float,
+    origin: str,
 ) -> bool:
-    """Add the ``certified`` deal of ``name`` and ``variant`` (checked) to the catalog;
-    False when it is there already."""
+    """Add the ``certified`` deal of ``name`` and ``variant`` (checked), whose seed came
+    from ``origin`` (:data:`RANDOM` or a deal key's :attr:`~patience.dealkey.DealKey.origin`),
+    to the catalog; False when it is there already."""
     try:
         with connection.begin_nested():
             connection.execute(
@@ -222,6 +298,7 @@ def add(
                     seconds=certified.seconds,
                     moves=certified.moves,
                     added_at=at,
+                    origin=origin,
                     **_rating_columns(certified.rating),
                 )
             )
@@ -238,7 +315,7 @@ def unused(
     connection: Connection, name: str, variant: Mapping[str, Any], tiers: Tiers | None = None
 ) -> int:
     """How many deals of ``name`` and ``variant`` (checked), of a tier in ``tiers`` if given,
-    the catalog has not dealt yet."""
+    the catalog may still deal (not dealt, not retired)."""
     query = select(func.count()).where(_unused(name, variant, tiers))
     return int(connection.execute(query).scalar_one())
 
@@ -284,30 +361,72 @@ def take(
 
 
 def _unused(name: str, variant: Mapping[str, Any], tiers: Tiers | None = None) -> Any:
-    condition = and_(
-        deals.c.game == name,
-        deals.c.variant == variant_key(variant),
-        deals.c.session_id.is_(None),
-    )
+    condition = and_(deals.c.game == name, deals.c.variant == variant_key(variant), _unused_any())
     if tiers is not None:
         condition = and_(condition, deals.c.tier.between(*tiers))
     return condition
 
 
-def tier_of_seed(
-    connection: Connection, name: str, variant: Mapping[str, Any], seed: int
+def practice_tier(
+    connection: Connection,
+    name: str,
+    variant: Mapping[str, Any],
+    seed: int,
+    game_id: str,
+    now: float,
 ) -> int | None:
-    """The tier of the catalog's deal ``seed`` of ``name`` and ``variant`` (checked), or None
-    when the catalog does not hold it rated."""
-    query = select(deals.c.tier).where(
-        and_(
-            deals.c.game == name,
-            deals.c.variant == variant_key(variant),
-            deals.c.seed == str(seed),
-        )
+    """The tier to show for a practice game ``game_id`` dealt from chosen ``seed``, in the
+    caller's transaction: the catalog's tier of that deal once its seed is public (dealt to a
+    practice game, or to a game that is over and not sealed, or to a tournament that has
+    closed), else None. A
+    deal the catalog has not dealt becomes this game's, so that a seed played in practice
+    is never dealt competitively afterwards; the answer is the same whether or not the seed
+    was in the catalog, so practice tells nobody which seeds are."""
+    match = and_(
+        deals.c.game == name, deals.c.variant == variant_key(variant), deals.c.seed == str(seed)
     )
-    tier = connection.execute(query).scalar()
-    return None if tier is None else int(tier)
+    connection.execute(
+        update(deals).where(and_(match, deals.c.session_id.is_(None))).values(session_id=game_id)
+    )
+    row = connection.execute(select(deals.c.tier, deals.c.session_id).where(match)).first()
+    if row is None or row.tier is None or row.session_id == game_id:
+        return None
+    holder = str(row.session_id)
+    if holder.startswith(TOURNAMENT_HOLDER):
+        closes = connection.execute(
+            select(tournaments.c.closes_at).where(
+                tournaments.c.id == holder.removeprefix(TOURNAMENT_HOLDER)
+            )
+        ).scalar()
+        public = closes is not None and closes <= now
+    else:
+        game = connection.execute(
+            select(sessions.c.mode, sessions.c.ended_at, sessions.c.sealed_until).where(
+                sessions.c.id == holder
+            )
+        ).first()
+        public = (
+            game is not None
+            and (game.mode == "practice" or game.ended_at is not None)  # its seed is shown
+            and (game.sealed_until is None or game.sealed_until <= now)
+        )
+    return int(row.tier) if public else None
+
+
+TOURNAMENT_HOLDER = "tournament-"
+"""What a tournament's deals hold in place of a game id: this and the tournament's id."""
+
+
+def retire(connection: Connection, *, origin: str, at: float, game: str | None = None) -> int:
+    """Retire every unused deal whose seed came from ``origin`` (a deal key's
+    ``key:FINGERPRINT``, ``random`` or ``unrecorded``), of ``game`` if given: it is never
+    dealt from then on (a key thought to be leaked). How many."""
+    condition = and_(
+        deals.c.origin == origin, deals.c.session_id.is_(None), deals.c.retired_at.is_(None)
+    )
+    if game is not None:
+        condition = and_(condition, deals.c.game == game)
+    return int(connection.execute(update(deals).where(condition).values(retired_at=at)).rowcount)
 
 
 def stored(
@@ -352,14 +471,27 @@ def export(
             "nodes": row.nodes,
             "version": row.rating_version,
             "dealt": row.session_id is not None,
+            "origin": row.origin,
+            "retired": row.retired_at is not None,
         }
 
 
 def counts(connection: Connection) -> list[dict[str, Any]]:
-    """Deals per game, variant and tier (None: unrated), with how many are unused."""
-    unused_count = func.sum(case((deals.c.session_id.is_(None), 1), else_=0))
+    """Deals per game, variant and tier (None: unrated), with how many may still be dealt
+    (``unused``) and how many were retired unused (``retired``)."""
+    unused_count = func.sum(case((_unused_any(), 1), else_=0))
+    retired_count = func.sum(
+        case((and_(deals.c.session_id.is_(None), deals.c.retired_at.is_not(None)), 1), else_=0)
+    )
     query = (
-        select(deals.c.game, deals.c.variant, deals.c.tier, func.count(), unused_count)
+        select(
+            deals.c.game,
+            deals.c.variant,
+            deals.c.tier,
+            func.count(),
+            unused_count,
+            retired_count,
+        )
         .group_by(deals.c.game, deals.c.variant, deals.c.tier)
         .order_by(deals.c.game, deals.c.variant, deals.c.tier)
     )
@@ -370,6 +502,16 @@ def counts(connection: Connection) -> list[dict[str, Any]]:
             "tier": tier,
             "deals": int(total),
             "unused": int(free or 0),
+            "retired": int(retired or 0),
         }
-        for game, variant, tier, total, free in connection.execute(query)
+        for game, variant, tier, total, free, retired in connection.execute(query)
     ]
+
+
+def _unused_any() -> Any:
+    """Deals of any game that may still be dealt."""
+    return and_(
+        deals.c.session_id.is_(None),
+        deals.c.retired_at.is_(None),
+        or_(deals.c.origin == RANDOM, deals.c.origin.like("key:%")),
+    )

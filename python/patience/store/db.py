@@ -1,17 +1,23 @@
-"""The database: tables, the engine, and migrations (Alembic) run on start-up.
+"""The database: tables, the engine, migrations (Alembic) and backups.
 
 Every table change is a migration in ``migrations/versions``; :func:`migrate` brings any
-database (a new SQLite file included) to the newest one.
+database (a new SQLite file included) to the newest one. Migrating is a step of its own
+(``patience db migrate``): the server and the other commands only check that the database
+is migrated (:func:`require_migrated`) and refuse to run on one that is not.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -31,19 +37,36 @@ from sqlalchemy import (
     event,
     text,
 )
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+from patience.errors import PatienceError
 
 __all__ = [
+    "DatabaseError",
+    "MigrationStatus",
+    "NotMigratedError",
+    "backup_sqlite",
+    "catalog_jobs",
     "checkpoint",
+    "daily_deals",
+    "daily_games",
+    "database_problem",
     "deals",
+    "devices",
     "events",
+    "head_revision",
     "heartbeats",
-    "login_failures",
+    "login_attempts",
     "logins",
     "make_engine",
     "metadata",
     "migrate",
+    "migrate_url",
+    "migration_status",
     "outages",
+    "require_migrated",
     "sessions",
+    "sign_ups",
     "tournament_entries",
     "tournament_games",
     "tournaments",
@@ -74,8 +97,11 @@ sessions = Table(
     Column("score", Integer, nullable=True),
     Column("elapsed", Float, nullable=True),  # seconds of the clock used
     Column("sealed_until", Float, nullable=True),  # a tournament's game: deal secret until
+    Column("ends_at", Float, nullable=True),  # a tournament's game: it never runs past this
+    Column("guest", String(64), nullable=True),  # SHA-256 of a guest's browser cookie
     Index("sessions_running", "ended_at"),
     Index("sessions_by_user", "user_id", "ended_at"),
+    Index("sessions_by_guest", "guest"),
 )
 """One row a game: everything needed to deal it again, and whether it is still running."""
 
@@ -128,13 +154,32 @@ deals = Table(
     Column("score", Float, nullable=True),  # the difficulty score, 0 to 1
     Column("rating", Text, nullable=True),  # JSON: patience.rating.Rating.to_json()
     Column("rating_version", Integer, nullable=True),
+    # where the seed came from: "random" (the operating system's generator), "key:FP" (the
+    # keyed stream of the deal key of fingerprint FP), "unrecorded" (made before origins
+    # were kept: a public stream's seed, possibly)
+    Column("origin", String(24), nullable=True),
+    Column("retired_at", Float, nullable=True),  # never dealt from then on
     UniqueConstraint("game", "variant", "seed"),
     Index("deals_unused", "game", "variant", "session_id"),
     Index("deals_unused_tier", "game", "variant", "tier", "session_id"),
 )
 """The catalog: seeds whose deals the solver proved winnable (each certificate replayed),
 each dealt to one game at most, with their difficulty rating where the game has reference
-players."""
+players. Only a deal whose seed nobody can predict (origin ``random`` or ``key:FP``) and
+that is not retired is ever dealt."""
+
+catalog_jobs = Table(
+    "catalog_jobs",
+    metadata,
+    Column("game", String(16), primary_key=True),
+    Column("variant", Text, primary_key=True),  # JSON object, keys sorted
+    Column("origin", String(24), primary_key=True),  # "key:FP": the deal key's fingerprint
+    Column("stream", BigInteger, primary_key=True),
+    Column("next_index", BigInteger, nullable=False),  # the first index not yet looked at
+    Column("found", Integer, nullable=False),  # deals certified before next_index
+)
+"""How far each catalog job has gone in its keyed stream, written with the deals it found,
+so that a job run again goes on from there (and a job already done returns at once)."""
 
 users = Table(
     "users",
@@ -145,8 +190,13 @@ users = Table(
     Column("password_hash", Text, nullable=False),  # argon2id, with its salt and parameters
     Column("operator", Boolean, nullable=False, server_default="0"),
     Column("created_at", Float, nullable=False),
+    Column("disabled", Boolean, nullable=False, server_default="0"),  # may not sign in
+    Column("deleted_at", Float, nullable=True),  # deleted: no name, no password, kept anonymous
+    Column("last_login_at", Float, nullable=True),
 )
-"""Players' accounts. A password is kept only as its argon2id hash."""
+"""Players' accounts. A password is kept only as its argon2id hash. A deleted account stays
+as an anonymous row (its games and tournament results stand), with neither its name nor a
+password."""
 
 logins = Table(
     "logins",
@@ -160,18 +210,44 @@ logins = Table(
 """Signed-in browser sessions: the cookie's token is kept only as its hash, so the table
 lets nobody sign in as anyone."""
 
-login_failures = Table(
-    "login_failures",
+login_attempts = Table(
+    "login_attempts",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name_key", String(32), nullable=False),
-    Column("address", String(64), nullable=False),
+    Column("name_key", String(32), nullable=False),  # the name tried, as name_key() has it
+    Column("address", String(64), nullable=False),  # SHA-256 of the client's address
+    Column("device", String(64), nullable=True),  # SHA-256 of a known device's token
     Column("at", Float, nullable=False),
-    Index("login_failures_by_name", "name_key", "at"),
-    Index("login_failures_by_address", "address", "at"),
+    Column("failed", Boolean, nullable=False),  # written true before the password is checked
+    Index("login_attempts_by_name", "name_key", "at"),
+    Index("login_attempts_by_address", "address", "at"),
 )
-"""Failed log-ins, counted per account and per address to slow password guessing (in the
-database, so that every server process counts the same)."""
+"""Log-in attempts, each written as a failure before its password is checked (and made a
+success once it is), so that the limits of :class:`patience.players.Accounts` count every
+attempt under way, in every server process."""
+
+devices = Table(
+    "devices",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the device cookie's token
+    Column("user_id", String(32), ForeignKey("users.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=False),
+    Index("devices_by_user", "user_id", "used_at"),
+)
+"""Browsers an account has logged in from (a long-lived cookie, kept only as its hash):
+they pass the cap on failed log-ins that protects the account from new devices."""
+
+sign_ups = Table(
+    "sign_ups",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("address", String(64), nullable=False),  # SHA-256 of the client's address
+    Column("at", Float, nullable=False),
+    Index("sign_ups_by_address", "address", "at"),
+)
+"""Sign-ups per address, counted before the password is hashed (in the database, so that
+every server process counts the same)."""
 
 tournaments = Table(
     "tournaments",
@@ -191,6 +267,12 @@ tournaments = Table(
     Column("created_at", Float, nullable=False),
     Column("commitment", String(64), nullable=False),  # SHA-256 of the committed document
     Column("secret", Text, nullable=False),  # JSON: the salt and the deals, shown at the close
+    # an operator's early close or cancellation: when, by whom (the committed closing time
+    # stays in the document)
+    Column("closed_early_at", Float, nullable=True),
+    Column("closed_by", String(32), nullable=True),
+    Column("cancelled", Boolean, nullable=False, server_default="0"),
+    Column("publication", Text, nullable=True),  # JSON: the verification, made once closed
     Index("tournaments_by_close", "closes_at"),
 )
 """Tournaments, each with its published commitment to its deals (patience.tournaments)."""
@@ -230,6 +312,33 @@ tournament_games = Table(
 )
 """Every attempt dealt: a game of the game store, played like any other."""
 
+daily_deals = Table(
+    "daily_deals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", String(16), nullable=False),
+    Column("variant", Text, nullable=False),  # JSON object, keys sorted
+    Column("day", String(10), nullable=False),  # the UTC day, 2025-01-31
+    Column("seed", String(20), nullable=False),  # secret until the day is over
+    Column("tier", Integer, nullable=True),  # secret until the day is over
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("game", "variant", "day"),
+)
+"""The daily deals: one catalog deal a game, variant and UTC day, the same for everyone,
+its seed and tier kept secret until the day is over (patience.daily)."""
+
+daily_games = Table(
+    "daily_games",
+    metadata,
+    Column("session_id", String(32), primary_key=True),
+    Column("daily_id", Integer, ForeignKey("daily_deals.id"), nullable=False),
+    Column("user_id", String(32), nullable=True),  # null: a guest's game, in no standing
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("daily_id", "user_id"),  # a player's one game of a daily deal
+    Index("daily_games_by_user", "user_id", "daily_id"),
+)
+"""Every game of a daily deal: a timed game of the game store, sealed until the day ends."""
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
@@ -240,7 +349,7 @@ def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
     With ``background_checkpoints`` a commit never copies the WAL back into the database
     file (two more fsyncs, milliseconds, on the request that happens to commit then): the
     caller runs :func:`checkpoint` from a background thread instead, as the server does."""
-    engine = create_engine(url)
+    engine = create_engine(url, **_engine_options(url))
     if engine.dialect.name == "sqlite":
         _private(engine.url.database)
 
@@ -255,6 +364,19 @@ def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
             cursor.close()
 
     return engine
+
+
+CONNECT_SECONDS = 5
+"""How long a PostgreSQL connection may take to open before the attempt fails (so that an
+unreachable server is said at once, not after the system's TCP timeout)."""
+
+
+def _engine_options(url: str) -> dict[str, object]:
+    if url.startswith("postgresql"):
+        # pool_pre_ping: a connection the server dropped (a restart, an idle timeout) is
+        # replaced before use instead of failing a player's request.
+        return {"connect_args": {"connect_timeout": CONNECT_SECONDS}, "pool_pre_ping": True}
+    return {}
 
 
 def _private(database: str | None) -> None:
@@ -285,10 +407,125 @@ one database migrate it one after the other (the second finds nothing left to do
 
 def migrate(engine: Engine) -> None:
     """Bring the database to the newest migration (creating it when new)."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config = _config()
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+class DatabaseError(PatienceError):
+    """The database cannot be used: unreachable, refused, or not migrated; the message is
+    one line saying which and what to do."""
+
+
+class NotMigratedError(DatabaseError):
+    """The database is not at the newest migration (or has no tables at all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationStatus:
+    """Where a database stands: its migration (None: never migrated) and the newest."""
+
+    current: str | None
+    head: str
+
+    @property
+    def migrated(self) -> bool:
+        """Whether the database is at the newest migration."""
+        return self.current == self.head
+
+
+def _config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def database_problem(error: SQLAlchemyError) -> str:
+    """The first line of what the database driver said, without SQLAlchemy's wrapping."""
+    original = error.orig if isinstance(error, DBAPIError) else None
+    text = str(original if original is not None else error).strip()
+    first = text.splitlines()[0] if text else type(error).__name__
+    return first[:300]
+
+
+def migrate_url(url: str) -> None:
+    """Bring the database of ``url`` to the newest migration (``patience db migrate``)."""
+    engine = make_engine(url)
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
+
+
+def head_revision() -> str:
+    """The newest migration's revision."""
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def migration_status(engine: Engine) -> MigrationStatus:
+    """The database's migration and the newest one; :class:`DatabaseError` when it cannot
+    be reached."""
+    head = head_revision()
+    try:
+        with engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+    except SQLAlchemyError as error:
+        raise DatabaseError(
+            f"cannot use the database {_shown(engine)}: {database_problem(error)}"
+        ) from None
+    return MigrationStatus(current, head)
+
+
+def require_migrated(engine: Engine) -> MigrationStatus:
+    """The database's status if it is at the newest migration; else
+    :class:`NotMigratedError` (or :class:`DatabaseError` when unreachable), which says
+    to run ``patience db migrate``."""
+    status = migration_status(engine)
+    if not status.migrated:
+        where = _shown(engine)
+        if status.current is None:
+            raise NotMigratedError(
+                f"the database {where} has no tables yet: run `patience db migrate` first"
+            )
+        raise NotMigratedError(
+            f"the database {where} is at migration {status.current}, not the newest "
+            f"({status.head}): run `patience db migrate` first"
+        )
+    return status
+
+
+def _shown(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
+
+
+def backup_sqlite(engine: Engine, target: Path) -> int:
+    """Copy the SQLite database of ``engine`` to the new file ``target`` with SQLite's
+    online backup, while servers keep writing it: the copy is the database as of one
+    moment (every committed move up to then). The copy is readable by its owner only.
+    Returns its size in bytes."""
+    if engine.dialect.name != "sqlite":
+        raise DatabaseError("SQLite's backup is for SQLite databases; PostgreSQL's is pg_dump")
+    source = engine.url.database
+    if not source or source == ":memory:":
+        raise DatabaseError("an in-memory database has nothing to back up")
+    if target.exists():
+        raise DatabaseError(f"{target} exists: a backup is written to a new file")
+    os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    try:
+        with (
+            contextlib.closing(sqlite3.connect(source, timeout=30)) as origin,
+            contextlib.closing(sqlite3.connect(target)) as copy,
+        ):
+            # In one step: a read of one snapshot, which in WAL mode never holds up the
+            # servers' writes (a backup in steps would start again after each write).
+            origin.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
+    return target.stat().st_size

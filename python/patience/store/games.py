@@ -10,11 +10,14 @@ and idle games leave memory (:meth:`GameStore.sweep`) and are rebuilt when asked
 
 Time no server answered is not charged to the players: every process writes a heartbeat,
 and the first to start after all were down credits the outage to every running game (a
-``pause`` and a ``resume`` in its log; :meth:`GameStore.credit_outage`).
+``pause`` and a ``resume`` in its log; :meth:`GameStore.credit_outage`). A game with a
+wall-clock end (``ends_at``, a tournament's close) never runs past it: an outage is
+credited up to that end only, and the game ends there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import math
@@ -23,7 +26,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from sqlalchemy import (
@@ -33,6 +38,7 @@ from sqlalchemy import (
     Float,
     and_,
     bindparam,
+    case,
     func,
     insert,
     select,
@@ -41,15 +47,16 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from patience.catalog import catalog_deal
-from patience.errors import PatienceError
+from patience.errors import GameOverError, PatienceError
 from patience.games import Game, game_class, new_game
 from patience.moves import Move
 from patience.rating import DIFFICULTIES, is_rated
-from patience.session import Clock, Event, Session
+from patience.session import Clock, Event, RelaxedSession, Session
 from patience.solve import solve
 
-from .catalog import Certified, Taken, add, take, tier_of_seed
+from .catalog import RANDOM, Certified, Taken, add, practice_tier, take
 from .db import events, heartbeats, outages, sessions
+from .writer import Writer
 
 __all__ = [
     "CERTIFIED_AT_START",
@@ -65,9 +72,10 @@ __all__ = [
     "UnfinishedGameError",
     "certify_deal",
     "rate_deal",
+    "runs_until",
 ]
 
-Mode = Literal["timed", "practice"]
+Mode = Literal["timed", "practice", "relaxed"]
 
 CERTIFY_TRIES = 40
 """Seeds tried, at most, to find a certified winnable deal for a timed game."""
@@ -112,6 +120,18 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def runs_until() -> ColumnElement[float]:
+    """The moment a game's clock runs out, as the database can tell it: when its clock
+    (started at ``created_at``, with ``paused`` seconds of outages credited) reaches its
+    limit, or its wall-clock end ``ends_at`` when that comes first. A game not yet ended
+    runs while this is in the future."""
+    by_clock = sessions.c.created_at + sessions.c.paused + sessions.c.time_limit
+    return case(
+        (and_(sessions.c.ends_at.is_not(None), sessions.c.ends_at < by_clock), sessions.c.ends_at),
+        else_=by_clock,
+    )
+
+
 @dataclass
 class Live:
     """A game being played, as a server process holds it."""
@@ -128,6 +148,12 @@ class Live:
     sealed_until: float | None = None  # a tournament's game: its deal is secret until then
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
+    # The event loop's requests about this game, one at a time (GameStore.play_async).
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # A move of this process is being committed: the copy is newer than the database.
+    writing: bool = False
+    # A write of this copy failed: it may be ahead of the database, and is rebuilt from it.
+    stale: bool = False
 
     @property
     def game(self) -> Game:
@@ -191,6 +217,27 @@ class GameStore:
         self._on_end = on_end
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
+        self._writer: Writer | None = None
+
+    def start_writer(self) -> None:
+        """Commit :meth:`play_async`'s moves from a thread of their own (group commits)."""
+        if self._writer is None:
+            self._writer = Writer(self._engine)
+
+    def _transaction(self, job: Callable[[Connection], Any]) -> Any:
+        """Run ``job`` in a transaction: the writing thread's when it runs (one writer in
+        this process: on SQLite two would take turns at the lock, the second sleeping a
+        millisecond or more), else one of this thread's; its value."""
+        if self._writer is not None:
+            return self._writer.run(job)
+        with self._engine.begin() as connection:
+            return job(connection)
+
+    def close(self) -> None:
+        """Commit the moves submitted, and stop the writing thread."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def on_game_end(self, hook: Callable[[Connection, Live], None]) -> None:
         """Call ``hook`` with the transaction and the game whenever a game ends, as its end
@@ -298,7 +345,7 @@ class GameStore:
             sessions.c.game == name,
             sessions.c.variant == json.dumps(variant),
             sessions.c.ended_at.is_(None),
-            sessions.c.created_at + sessions.c.paused + sessions.c.time_limit > self._clock(),
+            runs_until() > self._clock(),
         )
 
     def claim(
@@ -307,13 +354,19 @@ class GameStore:
         variant: dict[str, object],
         game_id: str,
         difficulty: str | None = None,
+        *,
+        tier: int | None = None,
     ) -> Taken | None:
         """The catalog's next unused deal of ``name`` and ``variant`` (checked), of a tier of
-        ``difficulty`` if given, claimed for the game ``game_id``; None when the catalog has
-        none."""
+        ``difficulty`` if given (of ``tier`` itself, if given), claimed for the game
+        ``game_id``; None when the catalog has none."""
         tiers = None if difficulty is None else DIFFICULTIES[difficulty]
-        with self._engine.begin() as connection:
-            return take(connection, name, variant, game_id, tiers)
+        if tier is not None:
+            tiers = (tier, tier)
+        taken: Taken | None = self._transaction(
+            lambda connection: take(connection, name, variant, game_id, tiers)
+        )
+        return taken
 
     def certify(self, name: str, variant: dict[str, object]) -> int:
         """A fresh seed whose deal the solver proved winnable (its certificate replayed), in
@@ -328,12 +381,14 @@ class GameStore:
         seeds = [self._random_seed() for _ in range(CERTIFY_TRIES)]
         return {"name": name, "variant": variant, "try_seconds": seconds, "seeds": seeds}
 
-    def catalog_tier(self, name: str, variant: dict[str, object], seed: int) -> int | None:
-        """The tier of the catalog's deal ``seed`` of ``name`` and ``variant`` (checked), if
-        the catalog holds it rated (a practice game dealt again by its seed keeps its
-        tier)."""
-        with self._engine.connect() as connection:
-            return tier_of_seed(connection, name, variant, seed)
+    def practice_tier(
+        self, name: str, variant: dict[str, object], seed: int, game_id: str
+    ) -> int | None:
+        """The tier to show for practice game ``game_id`` of chosen ``seed`` of ``name`` and
+        ``variant`` (checked): the catalog's, once the deal is public; an unused catalog deal
+        becomes this game's (:func:`.catalog.practice_tier`)."""
+        with self._engine.begin() as connection:
+            return practice_tier(connection, name, variant, seed, game_id, self._clock())
 
     def rate_request(self, name: str, variant: dict[str, object]) -> dict[str, Any]:
         """The arguments of :func:`rate_deal` for a deal of ``name`` and ``variant``: one
@@ -346,8 +401,11 @@ class GameStore:
     def add_to_catalog(self, name: str, variant: dict[str, object], deal: Certified) -> bool:
         """Add a certified deal to the catalog (the server's background refill); whether it
         was new."""
-        with self._engine.begin() as connection:
-            return add(connection, name, variant, deal, at=self._clock())
+        at = self._clock()
+        added: bool = self._transaction(
+            lambda connection: add(connection, name, variant, deal, at=at, origin=RANDOM)
+        )
+        return added
 
     def start(
         self,
@@ -401,14 +459,23 @@ class GameStore:
         address: str | None = None,
         time_limit: float | None = None,
         sealed_until: float | None = None,
+        ends_at: float | None = None,
+        within: Callable[[Connection, Live], None] | None = None,
+        guest: str | None = None,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
         with the token that holds it; ``tier`` is the deal's difficulty tier, if rated;
         ``user_id`` the signed-in player whose game it is (None: a guest's, whose
         ``address`` is kept hashed for the limit on guests' timed games). ``time_limit``
-        overrides the game's clock (a tournament's), and ``sealed_until`` keeps the deal
-        (seed, record, replay) secret until then, even once the game is over (a
-        tournament's close)."""
+        overrides the game's clock (a tournament's), ``sealed_until`` keeps the deal
+        (seed, record, replay) secret until then, even once the game is over, and
+        ``ends_at`` is the wall-clock moment past which the game never runs, whatever its
+        clock and outages (both a tournament's close). ``within``, when given, is called
+        with the transaction that writes the new game, before it commits: what it writes
+        is written with the game or not at all (a tournament's attempt claims its place
+        so), and what it raises refuses the game. ``guest`` is a guest's browser cookie,
+        kept hashed: a sign-up from that browser takes over the game
+        (:meth:`claim_guest_games`)."""
         if seed is None:
             seed = self._random_seed()
         game = new_game(name, seed=seed, variant=variant)
@@ -416,10 +483,11 @@ class GameStore:
         live = Live(
             id=game_id or new_game_id(),
             token_hash=_hash(token),
-            session=Session(
+            session=_session_class(mode)(
                 game,
                 clock=self._clock,
                 time_limit=self._time_limit if time_limit is None else time_limit,
+                ends_at=ends_at,
             ),
             mode=mode,
             seed=seed,
@@ -429,29 +497,34 @@ class GameStore:
             user_id=user_id,
             sealed_until=sealed_until,
         )
-        with self._engine.begin() as connection:
-            connection.execute(
-                insert(sessions).values(
-                    id=live.id,
-                    token_hash=live.token_hash,
-                    game=name,
-                    variant=json.dumps(game.variant),
-                    deal=" ".join(str(card) for card in game.deal),
-                    seed=str(seed),
-                    mode=mode,
-                    certified=certified,
-                    tier=tier,
-                    user_id=user_id,
-                    address=None if user_id is not None or address is None else _hash(address),
-                    sealed_until=sealed_until,
-                    time_limit=live.session.time_limit,
-                    created_at=live.session.log[0].at,
-                )
-            )
-            start = live.session.log[0]
-            connection.execute(
-                insert(events).values(session_id=live.id, seq=0, kind=start.kind, at=start.at)
-            )
+        row = {
+            "id": live.id,
+            "token_hash": live.token_hash,
+            "game": name,
+            "variant": json.dumps(game.variant),
+            "deal": " ".join(str(card) for card in game.deal),
+            "seed": str(seed),
+            "mode": mode,
+            "certified": certified,
+            "tier": tier,
+            "user_id": user_id,
+            "address": None if user_id is not None or address is None else _hash(address),
+            "guest": None if user_id is not None or guest is None else _hash(guest),
+            "sealed_until": sealed_until,
+            "ends_at": ends_at,
+            "time_limit": live.session.time_limit,
+            "created_at": live.session.log[0].at,
+        }
+        start = live.session.log[0]
+        first = {"session_id": live.id, "seq": 0, "kind": start.kind, "at": start.at}
+
+        def write(connection: Connection) -> None:
+            connection.execute(insert(sessions).values(**row))
+            connection.execute(insert(events).values(**first))
+            if within is not None:
+                within(connection, live)
+
+        self._transaction(write)
         live.saved = 1
         self._keep(live)
         return live, token
@@ -489,34 +562,66 @@ class GameStore:
             raise NotYourGameError("this game is not yours")
         return live
 
-    def claim_games(self, user_id: str, games: list[tuple[str, str]]) -> int:
-        """Make the guest games ``games`` (id and token pairs, each token checked) player
-        ``user_id``'s: a guest who signs up keeps what they played on that browser. Games
-        already a player's are left alone. How many were claimed."""
-        claimed = 0
+    def claim_guest_games(self, user_id: str, guest: str) -> int:
+        """Make every game the guest browser of cookie ``guest`` played player
+        ``user_id``'s, finished, running or abandoned alike: a guest who signs up keeps all
+        they played on that browser, never a chosen few. How many."""
+        mine = and_(sessions.c.guest == _hash(guest), sessions.c.user_id.is_(None))
         with self._engine.begin() as connection:
-            for game_id, token in games:
-                done = connection.execute(
+            game_ids = list(connection.execute(select(sessions.c.id).where(mine)).scalars())
+            if game_ids:
+                connection.execute(
                     update(sessions)
-                    .where(
-                        and_(
-                            sessions.c.id == game_id,
-                            sessions.c.token_hash == _hash(token),
-                            sessions.c.user_id.is_(None),
-                        )
-                    )
+                    .where(and_(mine, sessions.c.id.in_(game_ids)))
                     .values(user_id=user_id)
-                ).rowcount
-                claimed += done
-                if done:
-                    with self._lock:
-                        live = self._live.get(game_id)
-                    if live is not None:
-                        live.user_id = user_id
-        return claimed
+                )
+        with self._lock:
+            for game_id in game_ids:
+                live = self._live.get(game_id)
+                if live is not None:
+                    live.user_id = user_id
+        return len(game_ids)
+
+    def same_tier_again(
+        self,
+        name: str,
+        variant: dict[str, object],
+        tiers: tuple[int, int],
+        *,
+        user_id: str | None,
+        guest: str | None,
+    ) -> int | None:
+        """The tier of the last timed deal of ``name`` and ``variant`` in ``tiers`` (a
+        difficulty) that player ``user_id`` (or the guest browser ``guest``) did not win,
+        if that was their last game of the difficulty: their next deal of it is of that
+        tier, so leaving a deal of a hard tier does not buy one of an easier tier."""
+        if user_id is not None:
+            whose = sessions.c.user_id == user_id
+        elif guest is not None:
+            whose = and_(sessions.c.guest == _hash(guest), sessions.c.user_id.is_(None))
+        else:
+            return None
+        with self._engine.connect() as connection:
+            last = connection.execute(
+                select(sessions.c.tier, sessions.c.won)
+                .where(
+                    and_(
+                        whose,
+                        sessions.c.mode == "timed",
+                        sessions.c.game == name,
+                        sessions.c.variant == json.dumps(variant),
+                        sessions.c.tier.between(*tiers),
+                    )
+                )
+                .order_by(sessions.c.created_at.desc())
+                .limit(1)
+            ).first()
+        if last is None or last.won:
+            return None
+        return int(last.tier)
 
     def record(self, game_id: str) -> dict[str, Any]:
-        """The game record (RULES.md) of finished game ``game_id`` (the caller has checked
+        """The game record (docs/rules.md) of finished game ``game_id`` (the caller has checked
         whose it is); :class:`PatienceError` while it is running or its deal is sealed."""
         with self._lock:
             live = self._live.get(game_id)
@@ -538,47 +643,74 @@ class GameStore:
         return self._clock() < live.sealed_until
 
     def _tournament_terms(self, live: Live) -> None:
-        """Read again a tournament game's clock and seal, which an early close (in any
-        server process) shortens."""
+        """Read again a tournament game's end and seal, which an early close (in any
+        server process) brings forward."""
         with self._engine.connect() as connection:
             row = connection.execute(
-                select(sessions.c.sealed_until, sessions.c.time_limit).where(
-                    sessions.c.id == live.id
-                )
+                select(sessions.c.sealed_until, sessions.c.ends_at).where(sessions.c.id == live.id)
             ).first()
         if row is not None:
             live.sealed_until = row.sealed_until
-            live.session.time_limit = row.time_limit
+            live.session.ends_at = row.ends_at
 
     def check_unsealed(self, live: Live) -> None:
         """Refuse (:class:`PatienceError`) to show a sealed game's deal."""
         if self.sealed(live):
             raise PatienceError(
-                "this game's deal is a tournament's: it is shown when the tournament closes"
+                "this game's deal is still secret: a tournament's is shown when the "
+                "tournament closes, a daily deal's once its day is over"
             )
 
-    def close_games(self, game_ids: list[str], at: float) -> None:
-        """Stop the clocks of games ``game_ids`` at ``at`` (a tournament closed early): each
-        ends by its clock there, with what it had scored (no time bonus), and its deal is
-        unsealed then."""
+    def close_games(self, game_ids: list[str], at: float) -> float:
+        """End the games ``game_ids`` that still run at ``at`` (a tournament closed early),
+        each with what it had scored (no time bonus, reason ``closed``), and unseal every
+        deal; the moment the last of them ended.
+
+        The end is written into each game's log, so no server process can add a move after
+        it (the log's key lets one writer have each place): a process still holding the
+        game in memory finds its next move's place taken, reads the game again, and is
+        refused. A move another process logged a moment before the close is kept, and that
+        game ends at its move instead (what the returned moment then tells)."""
+        last = at
+        for game_id in game_ids:
+            for _ in range(WRITE_TRIES):
+                try:
+                    last = max(last, self._close_game(game_id, at))
+                    break
+                except (IntegrityError, GameOverError):
+                    continue  # a move got into the log first: end the game after it
+            else:  # pragma: no cover - a writer that keeps winning, loudly
+                raise MoveConflictError(f"game {game_id} kept moving while it was closed")
+        return last
+
+    def _close_game(self, game_id: str, at: float) -> float:
         with self._engine.begin() as connection:
-            for game_id in game_ids:
-                row = connection.execute(
-                    select(sessions.c.created_at, sessions.c.paused, sessions.c.ended_at).where(
-                        sessions.c.id == game_id
-                    )
-                ).first()
-                if row is None:
-                    continue
-                values: dict[str, Any] = {"sealed_until": at}
-                if row.ended_at is None:
-                    values["time_limit"] = max(0.0, at - row.created_at - row.paused)
-                connection.execute(
-                    update(sessions).where(sessions.c.id == game_id).values(**values)
-                )
+            ended = connection.execute(
+                select(sessions.c.ended_at).where(sessions.c.id == game_id)
+            ).first()
+            if ended is None:
+                return at
+            latest = connection.execute(
+                select(func.max(events.c.at)).where(events.c.session_id == game_id)
+            ).scalar()
+            end = at if ended.ended_at is not None else max(at, latest or at)
+            values: dict[str, Any] = {"sealed_until": end}
+            if ended.ended_at is None:
+                values["ends_at"] = end
+            connection.execute(update(sessions).where(sessions.c.id == game_id).values(**values))
+        if ended.ended_at is not None:
+            self._drop(game_id)
+            return at
+        live = self._read(game_id)  # with its new end (GameOverError: a later move came in)
+        with live.lock:
+            self.flush(live, strict=True)
+        self._drop(game_id)
+        return end
+
+    def _drop(self, game_id: str) -> None:
+        """Drop the copy of game ``game_id`` held in memory (the database has moved on)."""
         with self._lock:
-            for game_id in game_ids:
-                self._live.pop(game_id, None)
+            self._live.pop(game_id, None)
 
     def get(self, game_id: str, token: str | None) -> Live:
         """The game ``game_id`` if ``token`` holds it, rebuilt from its log when not in memory:
@@ -606,11 +738,12 @@ class GameStore:
                 .order_by(events.c.seq)
             ).all()
         game = new_game(row.game, deal=row.deal, variant=json.loads(row.variant))
-        session = Session.rebuild(
+        session = _session_class(row.mode).rebuild(
             game,
             [Event(item.kind, item.at, item.move) for item in log],
             clock=self._clock,
             time_limit=row.time_limit,
+            ends_at=row.ends_at,
         )
         return Live(
             id=row.id,
@@ -641,6 +774,11 @@ class GameStore:
         """Bring ``live`` up to date: apply the events other server processes wrote since
         this one last saw the game, then write down a timeout the clock has reached.
         Call it holding ``live.lock``."""
+        if live.writing:  # this process is committing the game's newest move: it is current
+            live.touched = time.monotonic()
+            return
+        if live.stale:
+            self._replace(live)
         with self._engine.connect() as connection:
             newer = connection.execute(
                 select(events.c.kind, events.c.at, events.c.move)
@@ -720,22 +858,44 @@ class GameStore:
 
     def _replace(self, live: Live) -> None:
         fresh = self._read(live.id)
-        live.session, live.saved = fresh.session, fresh.saved
+        live.session, live.saved, live.stale = fresh.session, fresh.saved, False
 
-    def flush(self, live: Live) -> None:
+    def flush(self, live: Live, *, strict: bool = False) -> None:
         """Write the events of ``live`` not yet in the database (a timeout noticed while
-        reading the game, say). Call it holding ``live.lock``."""
+        reading the game, say). Call it holding ``live.lock``. When another process wrote
+        the game's next event first, the game is read again, or, ``strict``, the
+        :class:`IntegrityError` is raised."""
+        if live.writing or live.stale:
+            return  # the move being committed, or the rebuild, comes first
         live.session.is_over()  # notices a clock run out, which logs a timeout
         if live.session.log_length > live.saved:
             try:
                 self._write(live)
             except IntegrityError:
+                if strict:
+                    raise
                 self._replace(live)  # another process wrote it (or a move) first
 
     def _write(self, live: Live, *, reply: dict[str, Any] | None = None) -> None:
         """Write the events of ``live`` not yet in the database, ``reply`` with the last move.
         One event that does not end the game (nearly every move) is a single statement in
         autocommit: one round trip to the database instead of three."""
+        rows, end = self._pending(live, reply)
+        if not rows:
+            return
+        if len(rows) == 1 and end is None:
+            with self._autocommit.connect() as connection:
+                connection.execute(insert(events), rows[0])
+        else:
+            with self._engine.begin() as connection:
+                self._store_events(connection, live, rows, end)
+        live.saved += len(rows)
+
+    def _pending(
+        self, live: Live, reply: dict[str, Any] | None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The rows of ``live``'s events not yet in the database (``reply`` with the last
+        move), and the result to write when the game is over (else None)."""
         log = live.session.log
         rows = [
             {
@@ -748,33 +908,116 @@ class GameStore:
             }
             for seq, e in enumerate(log[live.saved :], start=live.saved)
         ]
-        if not rows:
-            return
-        if reply is not None:
+        if rows and reply is not None:
             moves = [row for row in rows if row["kind"] == "move"]
             moves[-1]["reply"] = json.dumps(reply, separators=(",", ":"))
-        over = live.session.is_over()
-        if len(rows) == 1 and not over:
-            with self._autocommit.connect() as connection:
-                connection.execute(insert(events), rows[0])
-        else:
-            with self._engine.begin() as connection:
-                connection.execute(insert(events), rows)
-                if over:
-                    outcome = live.session.outcome()
-                    connection.execute(
-                        update(sessions)
-                        .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
-                        .values(
-                            ended_at=log[-1].at,
-                            won=outcome is not None and outcome.won,
-                            score=live.session.score(),
-                            elapsed=live.session.elapsed(),
-                        )
+        end = None
+        if rows and live.session.is_over():
+            outcome = live.session.outcome()
+            end = {
+                "ended_at": log[-1].at,
+                "won": outcome is not None and outcome.won,
+                "score": live.session.score(),
+                "elapsed": live.session.elapsed(),
+            }
+        return rows, end
+
+    def _store_events(
+        self,
+        connection: Connection,
+        live: Live,
+        rows: list[dict[str, Any]],
+        end: dict[str, Any] | None,
+    ) -> None:
+        """Insert ``rows``, and when the game is over its result (and tell the hook), in
+        the caller's transaction."""
+        connection.execute(insert(events), rows)
+        if end is not None:
+            connection.execute(
+                update(sessions)
+                .where(and_(sessions.c.id == live.id, sessions.c.ended_at.is_(None)))
+                .values(**end)
+            )
+            if self._on_end is not None:
+                self._on_end(connection, live)
+
+    # -- playing on the event loop ----------------------------------------------------
+
+    async def play_async(self, live: Live, move: str, *, move_count: int | None = None) -> Answer:
+        """:meth:`play` for the server's event loop: the move is played in memory here and
+        committed by the writing thread (:meth:`start_writer`), with other requests'
+        moves, while the loop goes on; the answer comes once it is committed. Requests about
+        one game are taken one at a time; the rare paths that read the database (a copy
+        behind another process's, a retried request) run in a worker thread."""
+        writer = self._writer
+        if writer is None:
+            raise RuntimeError("play_async needs the writing thread: call start_writer()")
+        async with live.turn:
+            live.touched = time.monotonic()
+            fresh = False  # whether this copy was brought up to date during this request
+            for _ in range(WRITE_TRIES):
+                if move_count is not None and move_count != live.session.move_count:
+                    if not fresh:  # another process may have played it: look first
+                        await asyncio.to_thread(self._locked, self.refresh, live)
+                        fresh = True
+                        continue
+                    return await asyncio.to_thread(
+                        self._locked, self._repeated, live, move, move_count
                     )
-                    if self._on_end is not None:
-                        self._on_end(connection, live)
-        live.saved = len(log)
+                with live.lock:
+                    try:
+                        played = live.session.play(move)
+                    except PatienceError as error:
+                        refused: PatienceError | None = error
+                    else:
+                        refused = None
+                        reply = played.to_json()
+                        rows, end = self._pending(live, reply)
+                        live.writing = True
+                if refused is not None:
+                    if not fresh:  # refused by a copy that may be behind: look again
+                        await asyncio.to_thread(self._locked, self.refresh, live)
+                        fresh = True
+                        continue
+                    # a clock that ran out on the way is a timeout to log
+                    await asyncio.to_thread(self._locked, self.flush, live)
+                    raise refused
+                committed = writer.submit(
+                    partial(self._store_events, live=live, rows=rows, end=end)
+                )
+                committed.add_done_callback(partial(self._committed, live, len(rows)))
+                try:
+                    await asyncio.shield(asyncio.wrap_future(committed))
+                except IntegrityError:
+                    # Another process wrote this game's next event first: this copy of the
+                    # game is wrong from there on. Rebuild it and play the move again.
+                    await asyncio.to_thread(self._locked, self._replace, live)
+                    fresh = True
+                    continue
+                except Exception:
+                    self._forget(live)  # rebuilt from the database when next asked for
+                    raise
+                return Answer(reply)
+            raise MoveConflictError("the game is being played elsewhere at the same time; retry")
+
+    def _committed(self, live: Live, count: int, committed: Future[None]) -> None:
+        """After the writing thread's commit (or failure) of ``count`` events of ``live``."""
+        with live.lock:
+            live.writing = False
+            if not committed.cancelled() and committed.exception() is None:
+                live.saved += count
+            else:
+                live.stale = True
+
+    @staticmethod
+    def _locked(action: Callable[..., Any], live: Live, *args: Any) -> Any:
+        with live.lock:
+            return action(live, *args)
+
+    def _forget(self, live: Live) -> None:
+        with self._lock:
+            if self._live.get(live.id) is live:
+                del self._live[live.id]
 
     # -- keeping memory and the clock honest ----------------------------------------
 
@@ -789,6 +1032,9 @@ class GameStore:
         for live in kept:
             if not live.lock.acquire(blocking=False):
                 continue  # a request is using it: not idle
+            if live.writing:
+                live.lock.release()
+                continue  # a move of it is being committed: not idle
             try:
                 over = live.session.is_over()  # may log a timeout: it is written below
                 if live.session.log_length > live.saved:
@@ -811,12 +1057,7 @@ class GameStore:
         with self._engine.connect() as connection:
             due = connection.execute(
                 select(sessions.c.id)
-                .where(
-                    and_(
-                        sessions.c.ended_at.is_(None),
-                        sessions.c.created_at + sessions.c.paused + sessions.c.time_limit <= now,
-                    )
-                )
+                .where(and_(sessions.c.ended_at.is_(None), runs_until() <= now))
                 .limit(limit)
             ).scalars()
             ids = list(due)
@@ -831,7 +1072,8 @@ class GameStore:
     def beat(self, server: str, *, started: bool = False) -> None:
         """Write down that process ``server`` answers now (its heartbeat)."""
         now = self._clock()
-        with self._engine.begin() as connection:
+
+        def write(connection: Connection) -> None:
             if started:
                 connection.execute(
                     insert(heartbeats).values(server=server, started_at=now, beat_at=now)
@@ -840,6 +1082,8 @@ class GameStore:
                 connection.execute(
                     update(heartbeats).where(heartbeats.c.server == server).values(beat_at=now)
                 )
+
+        self._transaction(write)
 
     def credit_outage(self, *, stale_after: float) -> Outage | None:
         """At a process's start: when no server has written a heartbeat for ``stale_after``
@@ -855,26 +1099,30 @@ class GameStore:
             with self._engine.begin() as connection:
                 connection.execute(insert(outages).values(began=last, ended=now, games=0))
                 running = connection.execute(
-                    select(sessions.c.id, func.max(events.c.seq), func.max(events.c.at))
-                    .join(events, events.c.session_id == sessions.c.id)
-                    .where(
-                        and_(
-                            sessions.c.ended_at.is_(None),
-                            sessions.c.created_at + sessions.c.paused + sessions.c.time_limit
-                            > last,
-                        )
+                    select(
+                        sessions.c.id,
+                        sessions.c.ends_at,
+                        func.max(events.c.seq),
+                        func.max(events.c.at),
                     )
-                    .group_by(sessions.c.id)
+                    .join(events, events.c.session_id == sessions.c.id)
+                    .where(and_(sessions.c.ended_at.is_(None), runs_until() > last))
+                    .group_by(sessions.c.id, sessions.c.ends_at)
                 ).all()
                 # A game's clock stops at the last heartbeat, or at its own last event when
-                # that came later (a game started after the last heartbeat).
-                paused = [(game_id, seq, max(last, at)) for game_id, seq, at in running]
+                # that came later (a game started after the last heartbeat); the time is
+                # credited up to now, or to the game's end (a tournament's close) when that
+                # came first, as Session.resume credits it.
+                paused = [
+                    (game_id, seq, max(last, at), now if ends is None else min(now, ends))
+                    for game_id, ends, seq, at in running
+                ]
                 if paused:
                     connection.execute(
                         insert(events),
                         [
                             {"session_id": game_id, "seq": seq + step, "kind": kind, "at": at}
-                            for game_id, seq, since in paused
+                            for game_id, seq, since, _ in paused
                             for step, kind, at in ((1, "pause", since), (2, "resume", now))
                         ],
                     )
@@ -884,8 +1132,8 @@ class GameStore:
                         .where(sessions.c.id == bindparam("credited_game"))
                         .values(paused=sessions.c.paused + credit),
                         [
-                            {"credited_game": game_id, "credit": now - since}
-                            for game_id, _, since in paused
+                            {"credited_game": game_id, "credit": max(0.0, until - since)}
+                            for game_id, _, since, until in paused
                         ],
                     )
                 connection.execute(
@@ -938,6 +1186,11 @@ def rate_deal(*, name: str, variant: dict[str, object], seeds: list[int]) -> Cer
         if deal is not None:
             return Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
     raise PatienceError(f"no winnable {name} deal found in {len(seeds)} tries; try again")
+
+
+def _session_class(mode: str) -> type[Session]:
+    """The session a game of ``mode`` is played in: a relaxed game's undo has no limit."""
+    return RelaxedSession if mode == "relaxed" else Session
 
 
 def new_game_id() -> str:

@@ -1,9 +1,9 @@
-"""Tournaments (ARCHITECTURE.md, layer 10): the same deal or deals of the same tier for
+"""Tournaments (docs/architecture.md, layer 10): the same deal or deals of the same tier for
 every entrant, standings with fair ties, and a commitment anyone can verify
 (:mod:`.fairness`, docs/fairness.md)."""
 
 from .core import RULE, Standing, TournamentError, Tournaments
-from .fairness import SCHEME_VERSION, canonical, commitment, rank_entries, verify
+from .fairness import SCHEME_VERSION, canonical, commitment, notices, rank_entries, verify
 
 __all__ = [
     "RULE",
@@ -13,6 +13,7 @@ __all__ = [
     "Tournaments",
     "canonical",
     "commitment",
+    "notices",
     "rank_entries",
     "verify",
 ]

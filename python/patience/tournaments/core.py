@@ -30,9 +30,10 @@ from patience.errors import PatienceError
 from patience.games import game_class, variant_key
 from patience.players import User
 from patience.rating import RATING_VERSION, is_rated
-from patience.store.catalog import take
+from patience.store.catalog import TOURNAMENT_HOLDER, take
 from patience.store.db import sessions, tournament_entries, tournament_games, tournaments, users
-from patience.store.games import GameStore, Live
+from patience.store.games import GameStore, Live, runs_until
+from patience.text import visible_name
 
 from .fairness import SCHEME_VERSION, commitment, rank_entries
 
@@ -103,7 +104,7 @@ def _running_attempt(
                 tournament_games.c.tournament_id == tournament_id,
                 tournament_games.c.user_id == user_id,
                 sessions.c.ended_at.is_(None),
-                sessions.c.created_at + sessions.c.paused + sessions.c.time_limit >= now,
+                runs_until() >= now,
             )
         )
     ).scalar()
@@ -146,7 +147,10 @@ class Tournaments:
             raise TournamentError("only an operator makes tournaments")
         cls = game_class(game)
         checked = cls.check_variant(variant)
-        name = name.strip()
+        try:
+            name = visible_name(name, what="a tournament's name")
+        except ValueError as error:
+            raise TournamentError(str(error)) from None
         if not 1 <= len(name) <= 64:
             raise TournamentError("a tournament's name has 1 to 64 characters")
         if policy not in ("shared", "tier"):
@@ -177,7 +181,7 @@ class Tournaments:
         deals: list[dict[str, Any]] = []
         with self._engine.begin() as connection:
             for _ in range(wanted):
-                taken = take(connection, game, checked, f"tournament-{tournament_id}", tiers)
+                taken = take(connection, game, checked, TOURNAMENT_HOLDER + tournament_id, tiers)
                 if taken is None:
                     raise TournamentError(
                         f"the catalog has {len(deals)} unused {cls.title} deals "
@@ -266,10 +270,30 @@ class Tournaments:
             "status": status,
             "rule": RULE,
             "commitment": row.commitment,
+            "closing": None,
         }
         if status == "finished":
             described["document"] = json.loads(row.secret)
+            described["closing"] = self._closing(row)
         return described
+
+    def _closing(self, row: Any) -> dict[str, Any]:
+        """How a closed tournament closed: when, whether before its committed time, by
+        whom, and whether it was cancelled (no results)."""
+        by = None
+        if row.closed_by is not None:
+            with self._engine.connect() as connection:
+                by = connection.execute(
+                    select(users.c.name).where(users.c.id == row.closed_by)
+                ).scalar()
+        committed = json.loads(row.secret)["closes_at"]
+        return {
+            "at": row.closes_at,
+            "committed": committed,
+            "early": row.closed_early_at is not None,
+            "by": by,
+            "cancelled": bool(row.cancelled),
+        }
 
     def all(self) -> list[dict[str, Any]]:
         """Every tournament, the latest to close first."""
@@ -344,9 +368,14 @@ class Tournaments:
         }
 
     def start_attempt(self, user: User, tournament_id: str) -> tuple[Live, str]:
-        """Deal ``user``'s next attempt as a timed game (its clock stops at the close at
-        the latest; its deal sealed until then). Refused before the opening, after the
-        close, past the attempts, to one who has not joined, or while an attempt runs."""
+        """Deal ``user``'s next attempt as a timed game (it ends at the close at the latest;
+        its deal sealed until then). Refused before the opening, after the close, past the
+        attempts, to one who has not joined, or while an attempt runs.
+
+        The attempt is claimed, its game written and linked to the tournament in one
+        transaction, whose claim succeeds only while the entry's count of attempts is still
+        the one read: of attempts started at once (on any server process) one is dealt and
+        the others refused, and a server killed half-way leaves no attempt used up."""
         now = self._clock()
         with self._engine.connect() as connection:
             row = self._row(connection, tournament_id)
@@ -359,12 +388,14 @@ class Tournaments:
             raise TournamentError("join the tournament first")
         if entry.attempts_used >= row.attempts:
             raise TournamentError(f"you have played your {row.attempts} attempt(s)")
-        with self._engine.connect() as connection:
-            running = _running_attempt(connection, tournament_id, user.id, now)
-        if running is not None:
-            raise TournamentError(f"your attempt {running} is still running")
         attempt = entry.attempts_used
-        with self._engine.begin() as connection:
+        document = json.loads(row.secret)
+        deal = 0 if row.policy == "shared" else entry.number * row.attempts + attempt
+
+        def claim(connection: Connection, live: Live) -> None:
+            running = _running_attempt(connection, tournament_id, user.id, now)
+            if running is not None:
+                raise TournamentError(f"your attempt {running} is still running")
             claimed = connection.execute(
                 update(tournament_entries)
                 .where(
@@ -376,23 +407,8 @@ class Tournaments:
                 )
                 .values(attempts_used=attempt + 1)
             ).rowcount
-        if not claimed:
-            raise TournamentError("that attempt was dealt already: try again")
-        document = json.loads(row.secret)
-        deal = 0 if row.policy == "shared" else entry.number * row.attempts + attempt
-        seed = int(document["deals"][deal]["seed"])
-        live, token = self._store.open(
-            row.game,
-            json.loads(row.variant),
-            seed=seed,
-            mode="timed",
-            certified=True,
-            tier=document["deals"][deal]["tier"],
-            user_id=user.id,
-            time_limit=min(row.time_limit, row.closes_at - now),
-            sealed_until=row.closes_at,
-        )
-        with self._engine.begin() as connection:
+            if not claimed:
+                raise TournamentError("that attempt was dealt already: try again")
             connection.execute(
                 insert(tournament_games).values(
                     session_id=live.id,
@@ -402,7 +418,25 @@ class Tournaments:
                     deal=deal,
                 )
             )
-        return live, token
+
+        try:
+            return self._store.open(
+                row.game,
+                json.loads(row.variant),
+                seed=int(document["deals"][deal]["seed"]),
+                mode="timed",
+                certified=True,
+                # what the tournament's page says of its deals before the close: their tier
+                # for a tournament of one tier, nothing for a shared deal of any tier
+                tier=row.tier,
+                user_id=user.id,
+                time_limit=min(row.time_limit, row.closes_at - now),
+                sealed_until=row.closes_at,
+                ends_at=row.closes_at,
+                within=claim,
+            )
+        except IntegrityError:  # another process linked this attempt first
+            raise TournamentError("that attempt was dealt already: try again") from None
 
     def game_ended(self, connection: Connection, live: Live) -> None:
         """The game store's hook when a game ends (in its transaction): a tournament
@@ -457,7 +491,15 @@ class Tournaments:
         rule, and how many entrants have a finished attempt."""
         entry = tournament_entries.c
         with self._engine.connect() as connection:
-            self._row(connection, tournament_id)
+            row = self._row(connection, tournament_id)
+            if row.cancelled:
+                return {
+                    "rule": RULE,
+                    "total": 0,
+                    "offset": offset,
+                    "entries": [],
+                    "cancelled": True,
+                }
             ranked = and_(entry.tournament_id == tournament_id, entry.best_score.is_not(None))
             total = connection.execute(select(func.count()).where(ranked)).scalar_one()
             rows = connection.execute(
@@ -469,7 +511,7 @@ class Tournaments:
                 .limit(limit)
             ).all()
             page = self._ranked(connection, tournament_id, rows, offset)
-        return {"rule": RULE, "total": total, "offset": offset, "entries": page}
+        return {"rule": RULE, "total": total, "offset": offset, "entries": page, "cancelled": False}
 
     def _ranked(
         self, connection: Connection, tournament_id: str, rows: Sequence[Any], offset: int
@@ -517,13 +559,17 @@ class Tournaments:
                 )
             ).scalar_one()
         page = self.standings(tournament_id, offset=max(0, better - span), limit=2 * span + 1)
+        if page["cancelled"]:
+            return {"rule": RULE, "me": None, "entries": [], "cancelled": True}
         return {"rule": RULE, "me": better + 1, "entries": page["entries"]}
 
     # -- closing and verifying ------------------------------------------------------
 
-    def close(self, operator: User, tournament_id: str) -> dict[str, Any]:
-        """Close a tournament now (an operator only): games still running end here, with
-        what they had scored."""
+    def close(self, operator: User, tournament_id: str, *, cancel: bool = False) -> dict[str, Any]:
+        """Close a tournament now, before its committed time (an operator only): games
+        still running end here with what they had scored, and the close is recorded (when,
+        by whom) and published with the document. ``cancel`` closes it without results:
+        nobody is ranked."""
         if not operator.operator:
             raise TournamentError("only an operator closes tournaments")
         now = self._clock()
@@ -532,7 +578,9 @@ class Tournaments:
             if now >= row.closes_at:
                 raise TournamentError("the tournament has closed already")
             connection.execute(
-                update(tournaments).where(tournaments.c.id == tournament_id).values(closes_at=now)
+                update(tournaments)
+                .where(tournaments.c.id == tournament_id)
+                .values(closes_at=now, closed_early_at=now, closed_by=operator.id, cancelled=cancel)
             )
             games = list(
                 connection.execute(
@@ -541,19 +589,72 @@ class Tournaments:
                     )
                 ).scalars()
             )
-        self._store.close_games(games, now)
-        self._store.expire(limit=len(games) + 1)
+        last = self._store.close_games(games, now)
+        if last > now:  # a move got in a moment before the close: it closed after it
+            with self._engine.begin() as connection:
+                connection.execute(
+                    update(tournaments)
+                    .where(tournaments.c.id == tournament_id)
+                    .values(closes_at=last, closed_early_at=last)
+                )
         return self.public(tournament_id)
 
+    def cancel(self, operator: User, tournament_id: str) -> dict[str, Any]:
+        """Cancel a tournament (an operator only): closed now, without results."""
+        return self.close(operator, tournament_id, cancel=True)
+
+    def _end_games(self, tournament_id: str) -> None:
+        """Write the end of every game of the closed tournament ``tournament_id`` still
+        without one (each ended by its clock or at the close)."""
+        with self._engine.connect() as connection:
+            open_games = list(
+                connection.execute(
+                    select(sessions.c.id)
+                    .join(tournament_games, tournament_games.c.session_id == sessions.c.id)
+                    .where(
+                        and_(
+                            tournament_games.c.tournament_id == tournament_id,
+                            sessions.c.ended_at.is_(None),
+                        )
+                    )
+                ).scalars()
+            )
+        for game_id in open_games:
+            live = self._store.load(game_id)
+            with live.lock:
+                self._store.refresh(live)
+
     def verification(self, tournament_id: str) -> dict[str, Any]:
-        """Everything needed to check a closed tournament (:func:`.fairness.verify`): the
-        document and commitment, and every entry's attempts with their game records,
-        scores and ranks."""
-        self._store.expire()
+        """Everything needed to check a closed tournament (:func:`.fairness.verify`), as a
+        JSON object (:meth:`verification_text`)."""
+        published: dict[str, Any] = json.loads(self.verification_text(tournament_id))
+        return published
+
+    def verification_text(self, tournament_id: str) -> str:
+        """Everything needed to check a closed tournament, as JSON text: the document and
+        commitment, how it closed, and every entry's attempts with their game records,
+        scores and ranks. Made once, at the first request after the close (every game of
+        the tournament ended first), and kept: later requests read it whole."""
         with self._engine.connect() as connection:
             row = self._row(connection, tournament_id)
-            if self._clock() < row.closes_at:
-                raise TournamentError("a tournament is verified once it has closed")
+        if self._clock() < row.closes_at:
+            raise TournamentError("a tournament is verified once it has closed")
+        if row.publication is not None:
+            text: str = row.publication
+            return text
+        self._end_games(tournament_id)
+        text = json.dumps(self._publication(row), separators=(",", ":"))
+        with self._engine.begin() as connection:
+            connection.execute(
+                update(tournaments)
+                .where(and_(tournaments.c.id == tournament_id, tournaments.c.publication.is_(None)))
+                .values(publication=text)
+            )
+        return text
+
+    def _publication(self, row: Any) -> dict[str, Any]:
+        tournament_id = row.id
+        with self._engine.connect() as connection:
             entries = connection.execute(
                 select(tournament_entries, users.c.name)
                 .join(users, users.c.id == tournament_entries.c.user_id)
@@ -564,14 +665,19 @@ class Tournaments:
                 select(tournament_games, sessions.c.score, sessions.c.elapsed, sessions.c.ended_at)
                 .join(sessions, sessions.c.id == tournament_games.c.session_id)
                 .where(tournament_games.c.tournament_id == tournament_id)
-                .order_by(tournament_games.c.attempt)
+                .order_by(tournament_games.c.user_id, tournament_games.c.attempt)
             ).all()
-        published = []
+        by_player: dict[str, list[Any]] = {}
+        for game in games:
+            if game.ended_at is not None:
+                by_player.setdefault(game.user_id, []).append(game)
         best = [
             {"score": e.best_score, "elapsed": e.best_elapsed, "finished_at": e.best_at}
             for e in entries
         ]
-        for entry, rank in zip(entries, rank_entries(best), strict=True):
+        ranks = [None] * len(entries) if row.cancelled else rank_entries(best)
+        published = []
+        for entry, rank in zip(entries, ranks, strict=True):
             attempts = [
                 {
                     "attempt": game.attempt,
@@ -581,8 +687,7 @@ class Tournaments:
                     "finished_at": game.ended_at,
                     "record": self._store.record(game.session_id),
                 }
-                for game in games
-                if game.user_id == entry.user_id and game.ended_at is not None
+                for game in by_player.get(entry.user_id, [])
             ]
             published.append(
                 {
@@ -597,5 +702,6 @@ class Tournaments:
             "tournament": tournament_id,
             "commitment": row.commitment,
             "document": json.loads(row.secret),
+            "closing": self._closing(row),
             "entries": published,
         }

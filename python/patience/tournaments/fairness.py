@@ -16,6 +16,7 @@ b'{"deals":[{"seed":"7","tier":3}],"salt":"00"}'
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -24,7 +25,7 @@ from typing import Any
 from patience.games import GAMES
 from patience.records import GameRecord, replay
 
-__all__ = ["SCHEME_VERSION", "canonical", "commitment", "rank_entries", "verify"]
+__all__ = ["SCHEME_VERSION", "canonical", "commitment", "notices", "rank_entries", "verify"]
 
 SCHEME_VERSION = 1
 """The version of this scheme: the document's fields, its canonical form, the hash."""
@@ -57,10 +58,9 @@ def rank_entries(entries: list[dict[str, Any]]) -> list[int | None]:
         return (-entry["score"], entry["elapsed"], entry["finished_at"])
 
     keys = [None if e["score"] is None else key(e) for e in entries]
-    ranks: list[int | None] = []
-    for mine in keys:
-        ranks.append(None if mine is None else 1 + sum(k is not None and k < mine for k in keys))
-    return ranks
+    ordered = sorted(k for k in keys if k is not None)
+    # one more than the entries strictly ahead: where the first equal key sits, sorted
+    return [None if mine is None else 1 + bisect.bisect_left(ordered, mine) for mine in keys]
 
 
 def verify(
@@ -75,13 +75,22 @@ def verify(
     - every deal's tier is what rating its seed gives (``tier_of(game, variant, seed)``;
       skipped when None);
     - every attempt's record is of a committed deal and replays in the engine of record to
-      the published score;
-    - every entry's best attempt and rank follow from those scores by the published rule.
+      the published score, and it finished by the close (the committed one, or the earlier
+      one the publication states);
+    - every entry's best attempt and rank follow from those scores by the published rule
+      (a cancelled tournament ranks nobody).
     """
     problems: list[str] = []
     document = published["document"]
     if commitment(document) != published["commitment"]:
         problems.append("the document does not hash to the published commitment")
+    closing = published.get("closing") or {}
+    closed_at = document["closes_at"]
+    if closing.get("at") is not None:
+        if closing["at"] > document["closes_at"]:
+            problems.append("the tournament closed after its committed closing time")
+        closed_at = min(closed_at, closing["at"])
+    cancelled = bool(closing.get("cancelled"))
     game, variant = document["game"], document["variant"]
     if game not in GAMES:
         return [*problems, f"no game {game!r}"]
@@ -96,6 +105,8 @@ def verify(
         best: dict[str, Any] | None = None
         for attempt in entry["attempts"]:
             where = f"{entry['name']}'s attempt {attempt['attempt']}"
+            if attempt["finished_at"] is None or attempt["finished_at"] > closed_at:
+                problems.append(f"{where} finished after the close, yet counts")
             index = attempt["deal"]
             if not 0 <= index < len(seeds):
                 problems.append(f"{where} is of no committed deal")
@@ -123,7 +134,29 @@ def verify(
         best_of.append(best or {"score": None, "elapsed": None, "finished_at": None})
         if (best or {}).get("score") != entry["score"]:
             problems.append(f"{entry['name']}'s best score is not {entry['score']}")
-    for entry, rank in zip(published["entries"], rank_entries(best_of), strict=True):
+    ranks = [None] * len(best_of) if cancelled else rank_entries(best_of)
+    for entry, rank in zip(published["entries"], ranks, strict=True):
         if rank != entry["rank"]:
             problems.append(f"{entry['name']} ranks {rank}, not {entry['rank']}")
     return problems
+
+
+def notices(published: Mapping[str, Any]) -> list[str]:
+    """What a verified publication says that its reader should know: a close before the
+    committed time (when, and by whom), or a cancellation.
+
+    >>> notices({"document": {"closes_at": 1000}, "closing": {"at": 400, "committed": 1000,
+    ...     "early": True, "by": "Ada", "cancelled": False}})
+    ['closed early by Ada, 600 s before its committed close: games running then ended there']
+    """
+    closing = published.get("closing") or {}
+    said = []
+    if closing.get("early"):
+        ahead = published["document"]["closes_at"] - closing["at"]
+        said.append(
+            f"closed early by {closing.get('by') or 'an operator'}, {ahead:.0f} s before its "
+            "committed close: games running then ended there"
+        )
+    if closing.get("cancelled"):
+        said.append("cancelled: nobody is ranked")
+    return said

@@ -22,10 +22,10 @@ pub struct SolveOptions {
     pub wins_only: bool,
 }
 
-/// A game's position with every card known, its moves in RULES.md notation, and its
+/// A game's position with every card known, its moves in the notation of docs/rules.md, and its
 /// solver.
 pub trait NativeGame: Clone + Send + Sync + 'static {
-    /// A move; its `Display` is RULES.md notation, as the engine of record parses it.
+    /// A move; its `Display` is the notation of docs/rules.md, as the engine of record parses it.
     type Move: Copy + Eq + std::hash::Hash + fmt::Debug + fmt::Display + Send;
 
     /// The game's name in the registry (`patience.games`).

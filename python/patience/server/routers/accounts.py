@@ -3,8 +3,11 @@ signed-in player's account, finished games, statistics and export.
 
 A signed-in browser holds a cookie (:data:`..deps.COOKIE`: ``HttpOnly``, ``SameSite=Strict``,
 ``Secure`` over TLS); every request of it that changes anything carries the session's CSRF
-token (``X-CSRF-Token``), which sign-up, log-in and ``GET /api/me`` give. Password hashing
-(argon2id, tenths of a second on purpose) runs in worker threads, never on the event loop.
+token (``X-CSRF-Token``), which sign-up, log-in and ``GET /api/me`` give. A successful
+sign-up or log-in also sets :data:`DEVICE_COOKIE`, which lets this browser past the cap on
+an account's failed log-ins from new devices (:mod:`patience.players.accounts`). Password
+hashing (argon2id, tenths of a second and 64 MiB on purpose) runs in worker threads, never
+on the event loop, at most ``PATIENCE_PASSWORD_WORKERS`` at a time.
 """
 
 from __future__ import annotations
@@ -18,30 +21,45 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
+from patience.daily import Daily
 from patience.errors import PatienceError
+from patience.games import GAMES
 from patience.players import (
     AccountError,
     BadCredentialsError,
+    BusyError,
+    DisabledError,
     NameTakenError,
     SignedIn,
     TooManyAttemptsError,
     csrf_token,
 )
-from patience.players.history import finished_games, statistics_of
+from patience.players.history import Statistics, finished_games, statistics_of, totals_of
 
-from ..deps import COOKIE, AccountStore, Player, Store, same_origin
+from ..deps import COOKIE, GUEST_COOKIE, AccountStore, AppSettings, Player, Store, same_origin
 
 router = APIRouter(tags=["accounts"])
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     400: {"description": "Malformed, or not an acceptable name or password: see `detail`"},
     401: {"description": "Not signed in, or a wrong name or password"},
-    403: {"description": "A signed-in request without its CSRF token, or from another site"},
+    403: {
+        "description": "A signed-in request without its CSRF token, or from another site; "
+        "sign-up closed; a disabled account"
+    },
     409: {"description": "The name is taken"},
     413: {"description": "The body is larger than the server takes"},
     422: {"description": "The body is not of the shape asked for"},
-    429: {"description": "Too many failed log-ins: see `Retry-After`"},
+    429: {"description": "Too many failed log-ins, or sign-ups: see `Retry-After`"},
+    503: {"description": "Busy checking passwords; nothing was counted: see `Retry-After`"},
 }
+
+DEVICE_COOKIE = "patience_device"
+"""The cookie of a browser an account has logged in from: a random token (kept hashed) that
+lets it past the cap on the account's failed log-ins from new devices. ``HttpOnly``,
+``SameSite=Strict``, ``Secure`` over TLS, for a year; a log-out keeps it."""
+
+DEVICE_SECONDS = 365 * 86_400
 
 
 def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -63,12 +81,13 @@ class GuestGame(BaseModel):
 
 
 class SignUp(Credentials):
-    """A new account, and the guest games of this browser it takes over."""
+    """A new account, and whether it takes over the games this browser played as a guest."""
 
-    claim: list[GuestGame] = Field(
-        default_factory=list,
-        max_length=200,
-        description="guest games of this browser (id and token) that become the new account's",
+    claim: bool | list[GuestGame] = Field(
+        default=True,
+        description="whether every game this browser played as a guest (finished, running "
+        "or abandoned) becomes the new account's: all of them or none. (A list of games, "
+        "the old form, is read as true: the browser's games are claimed, not the list's.)",
     )
 
 
@@ -100,7 +119,23 @@ def _signed_in(request: Request, signed: SignedIn, status: int = 200, **extra: A
         httponly=True,
         samesite="strict",
     )
+    if signed.device is not None:
+        answer.set_cookie(
+            DEVICE_COOKIE,
+            signed.device,
+            max_age=DEVICE_SECONDS,
+            path="/",
+            secure=request.url.scheme == "https",
+            httponly=True,
+            samesite="strict",
+        )
     return answer
+
+
+def _limited(error: TooManyAttemptsError | BusyError) -> HTTPException:
+    """429 (too many) or 503 (busy), each with ``Retry-After``."""
+    status = 503 if isinstance(error, BusyError) else 429
+    return HTTPException(status, str(error), headers={"Retry-After": str(error.retry_after)})
 
 
 def _from_this_site(request: Request) -> None:
@@ -112,36 +147,62 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-@router.post("/api/accounts", status_code=201, responses=_refusals(400, 403, 409, 413, 422))
+@router.get("/api/accounts/signup")
+def signup_state(settings: AppSettings) -> dict[str, bool]:
+    """Whether anyone may make an account here (``PATIENCE_SIGNUP``); when closed, an
+    operator makes accounts (``patience users create``)."""
+    return {"open": settings.signup == "open"}
+
+
+@router.post(
+    "/api/accounts", status_code=201, responses=_refusals(400, 403, 409, 413, 422, 429, 503)
+)
 def sign_up(
-    body: SignUp, request: Request, accounts: AccountStore, store: Store, player: Player
+    body: SignUp,
+    request: Request,
+    accounts: AccountStore,
+    store: Store,
+    player: Player,
+    settings: AppSettings,
 ) -> JSONResponse:
-    """Make an account and sign in; the guest games named in ``claim`` (with their tokens)
-    become the account's."""
+    """Make an account and sign in; with ``claim`` (the default), every game this browser
+    played as a guest becomes the account's. Sign-ups are limited per address (429 with
+    ``Retry-After``), and refused (403) when sign-up is closed (``PATIENCE_SIGNUP``)."""
     _from_this_site(request)
+    if settings.signup != "open":
+        raise HTTPException(403, "sign-up is closed on this server: ask an operator for an account")
     if player is not None:
         raise HTTPException(400, f"you are signed in as {player.name}: log out first")
     try:
-        signed = accounts.sign_up(body.name, body.password)
+        signed = accounts.sign_up(body.name, body.password, address=_address(request))
+    except (TooManyAttemptsError, BusyError) as error:
+        raise _limited(error) from None
     except NameTakenError as error:
         raise HTTPException(409, str(error)) from None
     except AccountError as error:
         raise HTTPException(400, str(error)) from None
-    claimed = store.claim_games(signed.user.id, [(g.id, g.token) for g in body.claim])
+    guest = request.cookies.get(GUEST_COOKIE)
+    claimed = store.claim_guest_games(signed.user.id, guest) if body.claim and guest else 0
     return _signed_in(request, signed, 201, claimed=claimed)
 
 
-@router.post("/api/accounts/login", responses=_refusals(401, 403, 413, 422, 429))
+@router.post("/api/accounts/login", responses=_refusals(401, 403, 413, 422, 429, 503))
 def log_in(body: Credentials, request: Request, accounts: AccountStore) -> JSONResponse:
-    """Sign in with a name and password. Failed attempts are limited per account and per
-    address (429 with ``Retry-After``)."""
+    """Sign in with a name and password. Failed attempts back off per account and client,
+    and are capped per account for new devices and per address (429 with ``Retry-After``);
+    a browser the account has logged in from passes the caps."""
     _from_this_site(request)
     try:
-        signed = accounts.log_in(body.name, body.password, address=_address(request))
-    except TooManyAttemptsError as error:
-        raise HTTPException(
-            429, str(error), headers={"Retry-After": str(error.retry_after)}
-        ) from None
+        signed = accounts.log_in(
+            body.name,
+            body.password,
+            address=_address(request),
+            device=request.cookies.get(DEVICE_COOKIE),
+        )
+    except (TooManyAttemptsError, BusyError) as error:
+        raise _limited(error) from None
+    except DisabledError as error:
+        raise HTTPException(403, str(error)) from None
     except (BadCredentialsError, AccountError) as error:
         raise HTTPException(401, str(error)) from None
     return _signed_in(request, signed)
@@ -158,15 +219,18 @@ def log_out(request: Request, accounts: AccountStore, player: Player) -> Respons
     return answer
 
 
-@router.post("/api/accounts/password", responses=_refusals(400, 401, 403, 413, 422))
+@router.post("/api/accounts/password", responses=_refusals(400, 401, 403, 413, 422, 429, 503))
 def change_password(
     body: NewPassword, request: Request, accounts: AccountStore, player: Player
 ) -> JSONResponse:
-    """Change the password, given the old one. Every signed-in session of the account ends;
-    this browser is signed in again (a new cookie and CSRF token)."""
+    """Change the password, given the old one (wrong ones back off like failed log-ins).
+    Every signed-in session of the account ends and every device is forgotten; this browser
+    is signed in again (a new cookie and CSRF token) and known afresh."""
     user = _need(player)
     try:
-        accounts.change_password(user, body.old, body.new)
+        accounts.change_password(user, body.old, body.new, session=request.cookies[COOKIE])
+    except (TooManyAttemptsError, BusyError) as error:
+        raise _limited(error) from None
     except BadCredentialsError as error:
         raise HTTPException(401, str(error)) from None
     except AccountError as error:
@@ -209,18 +273,40 @@ def my_games(
 
 @router.get("/api/me/stats", responses=_refusals(401))
 def my_stats(store: Store, player: Player) -> dict[str, Any]:
-    """The signed-in player's statistics per game, variant and mode: games, wins, win rate,
-    current and best streak, best and average score, fastest win, and per difficulty
-    tier."""
+    """The signed-in player's statistics per game, variant and mode, in the lobby's order:
+    games, wins, win rate, time played, current and best streak, best and average score,
+    fastest win, the recent games' scores and per difficulty tier (a relaxed game has no
+    score, speed or streak); the totals across them all (and the timed games' alone); and
+    the daily deals played and won, with the days in a row won."""
     user = _need(player)
-    groups = statistics_of(finished_games(store.engine, user.id))
-    return {"stats": [group.to_json() for group in groups]}
+    groups = sorted(statistics_of(finished_games(store.engine, user.id)), key=lobby_order)
+    return {
+        "stats": [group.to_json() for group in groups],
+        "totals": totals_of(groups),
+        "daily": Daily(store).streaks(user.id),
+    }
+
+
+_MODES = ("timed", "practice", "relaxed")
+
+
+def lobby_order(group: Statistics) -> tuple[int, int, int]:
+    """Where a group of statistics comes: the lobby's order of games, then of variants,
+    then timed, practice and relaxed."""
+    names = list(GAMES)
+    cls = GAMES.get(group.game)
+    variants = [] if cls is None else cls.variants()
+    return (
+        names.index(group.game) if group.game in names else len(names),
+        variants.index(group.variant) if group.variant in variants else len(variants),
+        _MODES.index(group.mode) if group.mode in _MODES else len(_MODES),
+    )
 
 
 @router.get("/api/me/export", responses=_refusals(401))
 def export(store: Store, player: Player) -> StreamingResponse:
-    """Every finished game of the signed-in player as a game record (RULES.md), one JSON
-    object a line, the oldest first."""
+    """Every finished game of the signed-in player as a game record (game, variant, deal,
+    moves, elapsed), one JSON object a line, the oldest first."""
     user = _need(player)
     games = list(finished_games(store.engine, user.id))[::-1]
 

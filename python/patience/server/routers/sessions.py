@@ -5,21 +5,28 @@ refused request is a 4xx with a reason in ``detail`` and leaves the game as it w
 
 The game endpoints are ``async`` and answer with the view serialised directly: a move is
 a fraction of a millisecond of work, less than a hop to a worker thread and FastAPI's
-generic encoder would add (``benchmarks/server.py`` measures the round trip). Solver work
-(a timed deal certified when the catalog has none, a hint) runs in the bounded pool
-(:mod:`..pool`); a request that finds it full is answered 503 with ``Retry-After``.
+generic encoder would add (``benchmarks/server.py`` measures the round trip). The move's
+commit is the store's writing thread's (:meth:`GameStore.play_async`), and starting a game
+reads and writes the database in a worker thread: the event loop never waits for the disk.
+Solver work (a timed deal certified when the catalog has none, a hint) runs in the bounded
+pool (:mod:`..pool`); a request that finds it full is answered 503 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
+import secrets
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, BeforeValidator, Field
+from starlette.concurrency import run_in_threadpool
 
 from patience.errors import IllegalMoveError, PatienceError
 from patience.games import game_class
+from patience.rating import DIFFICULTIES
+from patience.session import RELAXED_SECONDS
 from patience.solve import SOLVABLE_GAMES
 from patience.store.games import (
     Live,
@@ -29,10 +36,11 @@ from patience.store.games import (
     new_game_id,
     variant_text,
 )
+from patience.store.pauses import pause, resume
 
-from ..deps import AppSettings, LiveGame, Player, Pool, Store
+from ..deps import GUEST_COOKIE, AppSettings, LiveGame, Player, Pool, Store
 from ..pool import PoolFullError, first_winning_move
-from ..views import session_json
+from ..views import replay_json, session_json
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
 
@@ -56,6 +64,17 @@ def _refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
 BUSY: dict[int | str, dict[str, Any]] = {
     503: {"description": "The solver pool is full: try again after `Retry-After` seconds"}
 }
+
+
+PRACTICE_DEALS = 1_000_000
+"""A practice or relaxed game dealt without a deal number gets one below this: six digits at
+most, a number a player can read out and type (a timed game's deal, from the catalog, is
+a secret 63-bit number)."""
+
+
+def practice_seed() -> int:
+    """A fresh deal number for a practice or relaxed game."""
+    return secrets.randbelow(PRACTICE_DEALS)
 
 
 _SEED_DIGITS = 40
@@ -85,11 +104,17 @@ class NewGame(BaseModel):
     variant: dict[str, Any] = Field(default_factory=dict, description='e.g. {"draw": 3}')
     seed: Seed = Field(
         default=None,
-        description="practice games only: a seeded deal (none for a fresh one), a whole "
+        description="practice and relaxed games only: a seeded deal (none for a fresh one: "
+        "a deal number of at most six digits), a whole "
         'number or a string of its decimal digits ("42"); a timed game is always dealt by '
         "the server",
     )
-    mode: Literal["timed", "practice"] = "timed"
+    mode: Literal["timed", "practice", "relaxed"] = Field(
+        default="timed",
+        description="timed (the rules of record: the clock, the score, the undo limits), "
+        "practice (the same rules, a deal of your choice, hints; counts apart) or relaxed "
+        "(no clock or score shown, undo as far back as you like; counts in no standing)",
+    )
     difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(
         default=None,
         description="a deal of this difficulty from the rated catalog (easy: tiers 1-3, "
@@ -111,7 +136,7 @@ class MoveCount(BaseModel):
 
 
 class MoveRequest(MoveCount):
-    """One move in RULES.md notation (``t3>t5``, ``draw``, ``undo``, ``end``...)."""
+    """One move in the games' notation (``t3>t5``, ``w>f``, ``draw``, ``undo``, ``end``...)."""
 
     move: str = Field(min_length=1, max_length=40)
 
@@ -148,47 +173,34 @@ async def start_game(
     player has one timed game of a game and variant running at most (409)."""
     user_id = None if player is None else player.id
     address = http.client.host if http.client else None
+    guest = new_guest = None
+    if player is None:
+        guest = http.cookies.get(GUEST_COOKIE)
+        if not guest or len(guest) > 64:
+            guest = new_guest = secrets.token_urlsafe(32)
+    game_id = new_game_id()
     try:
-        variant = store.check_start(
-            request.game,
-            request.variant,
-            seed=request.seed,
-            mode=request.mode,
-            difficulty=request.difficulty,
-            user_id=user_id,
-            address=address,
+        variant, seed, tier, certified = await run_in_threadpool(
+            _deal, store, request, game_id, user_id, address, guest
         )
-        game_id, seed, certified, tier = new_game_id(), request.seed, False, None
-        if request.difficulty is not None:
-            taken = store.claim(request.game, variant, game_id, request.difficulty)
-            if taken is None:
-                title = game_class(request.game).title + variant_text(variant)
-                raise HTTPException(
-                    409,
-                    f"no {request.difficulty.capitalize()} deal of {title} is left right now; "
-                    "choose another difficulty, or try again later",
-                )
-            seed, tier, certified = taken.seed, taken.tier, True
-        elif request.mode == "timed":
-            taken = store.claim(request.game, variant, game_id)
-            if taken is None:
-                deal = await pool.run(certify_deal, **store.certify_request(request.game, variant))
-                seed = deal.seed
-            else:
-                seed, tier = taken.seed, taken.tier
-            certified = True
-        elif seed is not None:
-            tier = store.catalog_tier(request.game, variant, seed)  # a rated deal played again
-        live, token = store.open(
-            request.game,
-            variant,
-            seed=seed,
-            mode=request.mode,
-            certified=certified,
-            game_id=game_id,
-            tier=tier,
-            user_id=user_id,
-            address=address,
+        if seed is None and request.mode == "timed":  # the catalog had none: certify one
+            deal = await pool.run(certify_deal, **store.certify_request(request.game, variant))
+            seed = deal.seed
+        live, token = await run_in_threadpool(
+            partial(
+                store.open,
+                request.game,
+                variant,
+                seed=seed,
+                mode=request.mode,
+                certified=certified,
+                game_id=game_id,
+                tier=tier,
+                user_id=user_id,
+                address=address,
+                guest=guest,
+                time_limit=RELAXED_SECONDS if request.mode == "relaxed" else None,
+            )
         )
     except UnfinishedGameError as error:
         raise HTTPException(409, str(error)) from None
@@ -196,20 +208,88 @@ async def start_game(
         raise _busy(error) from None
     except PatienceError as error:
         raise HTTPException(400, str(error)) from None
-    return JSONResponse({"token": token, **session_json(live)}, status_code=201)
+    answer = JSONResponse({"token": token, **session_json(live)}, status_code=201)
+    if new_guest is not None:
+        answer.set_cookie(
+            GUEST_COOKIE,
+            new_guest,
+            max_age=400 * 86_400,
+            path="/",
+            secure=http.url.scheme == "https",
+            httponly=True,
+            samesite="strict",
+        )
+    return answer
+
+
+def _deal(
+    store: Store,
+    request: NewGame,
+    game_id: str,
+    user_id: str | None,
+    address: str | None,
+    guest: str | None,
+) -> tuple[dict[str, object], int | None, int | None, bool]:
+    """The checked variant, seed, tier and whether the deal is certified, for a new game:
+    a timed game's or a difficulty's from the catalog (a timed game's seed is None when
+    the catalog has none: the caller certifies one; after a deal of a difficulty not won,
+    the next timed one of it is of the same tier), or a practice game's chosen seed with
+    the tier shown only once the deal is public. In a worker thread: it reads and writes
+    the database."""
+    variant = store.check_start(
+        request.game,
+        request.variant,
+        seed=request.seed,
+        mode=request.mode,
+        difficulty=request.difficulty,
+        user_id=user_id,
+        address=address,
+    )
+    seed, certified = request.seed, False
+    if request.difficulty is not None:
+        taken = None
+        if request.mode == "timed":
+            again = store.same_tier_again(
+                request.game,
+                variant,
+                DIFFICULTIES[request.difficulty],
+                user_id=user_id,
+                guest=guest,
+            )
+            if again is not None:
+                taken = store.claim(request.game, variant, game_id, tier=again)
+        if taken is None:
+            taken = store.claim(request.game, variant, game_id, request.difficulty)
+        if taken is None:
+            title = game_class(request.game).title + variant_text(variant)
+            raise HTTPException(
+                409,
+                f"no {request.difficulty.capitalize()} deal of {title} is left right now; "
+                "choose another difficulty, or try again later",
+            )
+        return variant, taken.seed, taken.tier, True
+    if request.mode == "timed":
+        taken = store.claim(request.game, variant, game_id)
+        if taken is None:
+            return variant, None, None, True
+        return variant, taken.seed, taken.tier, True
+    if seed is None:
+        return variant, practice_seed(), None, certified  # a number a player can read out
+    return variant, seed, store.practice_tier(request.game, variant, seed, game_id), certified
 
 
 @router.get("/{game_id}", responses=_refusals(401, 403, 404))
 async def read_game(live: LiveGame, store: Store) -> JSONResponse:
     """The game as its player sees it now (the clock included)."""
-    with live.lock:
-        store.refresh(live)
-        return JSONResponse(session_json(live))
+    async with live.turn:  # after a move of it being committed
+        with live.lock:
+            store.refresh(live)
+            return JSONResponse(session_json(live))
 
 
-def _play(live: Live, store: Store, move: str, move_count: int | None) -> JSONResponse:
+async def _play(live: Live, store: Store, move: str, move_count: int | None) -> JSONResponse:
     try:
-        answer = store.play(live, move, move_count=move_count)
+        answer = await store.play_async(live, move, move_count=move_count)
     except PatienceError as error:
         raise _refused(error) from None
     return JSONResponse(session_json(live, answer))
@@ -221,7 +301,7 @@ MOVE_REFUSALS = _refusals(400, 401, 403, 404, 409, 413, 422, 429)
 @router.post("/{game_id}/moves", responses=MOVE_REFUSALS)
 async def make_move(request: MoveRequest, live: LiveGame, store: Store) -> JSONResponse:
     """Play one move; refused moves change nothing."""
-    return _play(live, store, request.move, request.move_count)
+    return await _play(live, store, request.move, request.move_count)
 
 
 @router.post("/{game_id}/undo", responses=MOVE_REFUSALS)
@@ -229,7 +309,7 @@ async def undo(
     live: LiveGame, store: Store, request: Annotated[MoveCount | None, Body()] = None
 ) -> JSONResponse:
     """Take back the last move, when the rules allow it."""
-    return _play(live, store, "undo", None if request is None else request.move_count)
+    return await _play(live, store, "undo", None if request is None else request.move_count)
 
 
 @router.post("/{game_id}/end", responses=MOVE_REFUSALS)
@@ -237,19 +317,46 @@ async def end(
     live: LiveGame, store: Store, request: Annotated[MoveCount | None, Body()] = None
 ) -> JSONResponse:
     """Stop playing and collect the time bonus."""
-    return _play(live, store, "end", None if request is None else request.move_count)
+    return await _play(live, store, "end", None if request is None else request.move_count)
+
+
+@router.post("/{game_id}/pause", responses=_refusals(401, 403, 404, 409, 429))
+async def pause_clock(live: LiveGame, store: Store) -> JSONResponse:
+    """Practice and relaxed games: stop the clock (the player's page is hidden). A move, or
+    ``resume``, starts it again. A timed game's clock never stops (409)."""
+    async with live.turn:  # after a move of it being committed; the change is written
+        try:  # off the event loop, as a move is
+            await run_in_threadpool(pause, store, live)
+        except PatienceError as error:
+            raise HTTPException(409, str(error)) from None
+        with live.lock:
+            return JSONResponse(session_json(live))
+
+
+@router.post("/{game_id}/resume", responses=_refusals(401, 403, 404, 409, 429))
+async def resume_clock(live: LiveGame, store: Store) -> JSONResponse:
+    """Practice and relaxed games: start the clock again after ``pause``."""
+    async with live.turn:  # after a move of it being committed; the change is written
+        try:  # off the event loop, as a move is
+            await run_in_threadpool(resume, store, live)
+        except PatienceError as error:
+            raise HTTPException(409, str(error)) from None
+        with live.lock:
+            return JSONResponse(session_json(live))
 
 
 @router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 413, 429) | BUSY)
 async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) -> dict[str, Any]:
-    """Practice games only: the solver's next move from here, or none with a reason."""
-    if live.mode != "practice":
-        raise HTTPException(409, "hints are for practice games only")
-    with live.lock:
-        store.refresh(live)
-        if live.session.is_over():
-            raise HTTPException(409, "the game is over")
-        position = live.game.copy()
+    """Practice and relaxed games only: the solver's next move from here, or none with a
+    reason."""
+    if live.mode == "timed":
+        raise HTTPException(409, "hints are for practice and relaxed games only")
+    async with live.turn:
+        with live.lock:
+            store.refresh(live)
+            if live.session.is_over():
+                raise HTTPException(409, "the game is over")
+            position = live.game.copy()
     if live.game.name not in SOLVABLE_GAMES:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
     try:
@@ -277,26 +384,18 @@ def replay(live: LiveGame, store: Store) -> dict[str, Any]:
             store.check_unsealed(live)
         except PatienceError as error:
             raise HTTPException(409, str(error)) from None
-        record = live.session.record()
-    game = record.new_game()
-    steps: list[dict[str, Any]] = [{"move": None, "board": game.observation(), "points": 0}]
-    for move in record.moves:
-        game.play(move)
-        steps.append({"move": move, "board": game.observation(), "points": game.score()})
-    return {
-        "id": live.id,
-        "game": game.name,
-        "title": game.title,
-        "variant": game.variant,
-        "seed": live.seed,
-        "tier": live.tier,
-        "steps": steps,
-    }
+        return replay_json(live)
 
 
 @router.get("/{game_id}/record", responses=_refusals(401, 403, 404, 409))
 async def record(live: LiveGame, store: Store) -> dict[str, Any]:
-    """The game record (RULES.md) of a finished game, to replay and verify."""
+    """The game record (game, variant, deal, moves, elapsed) of a finished game, to replay
+    and verify."""
+    async with live.turn:
+        return _record(live, store)
+
+
+def _record(live: Live, store: Store) -> dict[str, Any]:
     with live.lock:
         store.refresh(live)
         if not live.session.is_over():

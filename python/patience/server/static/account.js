@@ -2,7 +2,7 @@
 // statistics (#/stats) and the history of finished games with the export (#/history).
 
 import { accounts, api, currentPlayer } from "./api.js";
-import { alertLine, duration, facts, h, percent, seconds, timeElement, variantWords } from "./dom.js";
+import { alertLine, dealNumber, facts, h, hoursPlayed, percent, timeElement, timePlayed, variantWords } from "./dom.js";
 
 let titles = null; // game name -> title, from GET /api/games
 
@@ -45,6 +45,15 @@ function form(id, heading, fields, button, action) {
   return element;
 }
 
+// The sign-up form, or, when the server's sign-up is closed, a note saying so.
+function signupForm(...args) {
+  const element = form("signup", ...args);
+  accounts.signupOpen().then((open) => {
+    if (!open) element.replaceWith(h("div", { class: "card-form", id: "signup-closed" }, h("h3", {}, "Create an account"), h("p", {}, "Sign-up is closed on this server: an operator makes the accounts.")));
+  }, () => {});
+  return element;
+}
+
 const nameInput = (id) => h("input", { id, name: "name", autocomplete: "username", required: true, minlength: 2, maxlength: 24 });
 const passwordInput = (id, name, autocomplete) =>
   h("input", { id, name, type: "password", autocomplete, required: true, minlength: 8, maxlength: 256 });
@@ -62,7 +71,7 @@ export function accountPage(page) {
             await accounts.logIn(data.get("name"), data.get("password"));
             location.hash = "#/stats";
           }),
-        form("signup", "Create an account", [
+        signupForm("Create an account", [
           field("Name (2 to 24 characters)", nameInput("signup-name")),
           field("Password (at least 8 characters)", passwordInput("signup-password", "password", "new-password")),
           h("p", { class: "help" }, "The games you played as a guest on this browser become your account's."),
@@ -81,7 +90,8 @@ export function accountPage(page) {
       h("li", {}, h("a", { href: "#/stats" }, "Your statistics")),
       h("li", {}, h("a", { href: "#/history" }, "Your finished games and their replays")),
       h("li", {}, h("a", { href: "/api/me/export", download: "patience-games.jsonl" }, "Export your games (JSON lines of game records)")),
-      h("li", {}, h("a", { href: "#/tournaments" }, "Tournaments"))),
+      h("li", {}, h("a", { href: "#/tournaments" }, "Tournaments")),
+      ...(player.operator ? [h("li", {}, h("a", { href: "#/operator" }, "The operator's page: accounts and the server"))] : [])),
     h("div", { class: "columns" },
       form("password", "Change password", [
         field("Current password", passwordInput("old-password", "old", "current-password")),
@@ -102,7 +112,36 @@ function signInFirst(page, heading) {
   page.append(h("h2", {}, heading), h("p", {}, "Sign in to see this: ", h("a", { href: "#/account" }, "Sign in or create an account"), "."));
 }
 
-const MODES = { timed: "timed", practice: "practice" };
+const MODES = { timed: "timed", practice: "practice", relaxed: "relaxed" };
+const SVG = "http://www.w3.org/2000/svg";
+
+// A chart of a group's recent scores, oldest first (a won game's bar bright), with the same
+// figures in words for a screen reader.
+function scoreChart(recent) {
+  const scored = recent.filter((game) => game.score !== null);
+  if (scored.length < 2) return null;
+  const chart = document.createElementNS(SVG, "svg");
+  const width = 300;
+  const height = 60;
+  chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  chart.setAttribute("class", "stats-chart");
+  chart.setAttribute("role", "img");
+  const top = Math.max(1, ...scored.map((game) => game.score));
+  const step = width / Math.max(scored.length, 20); // (a bar as wide for 3 games as for 20)
+  scored.forEach((game, index) => {
+    const bar = document.createElementNS(SVG, "rect");
+    const tall = Math.max(2, (Math.max(0, game.score) / top) * (height - 4));
+    bar.setAttribute("x", String(index * step + 1));
+    bar.setAttribute("y", String(height - tall));
+    bar.setAttribute("width", String(Math.max(2, step - 3)));
+    bar.setAttribute("height", String(tall));
+    bar.setAttribute("rx", "2");
+    bar.setAttribute("fill", game.won ? "#ffe066" : "rgba(255,255,255,.55)");
+    chart.append(bar);
+  });
+  chart.setAttribute("aria-label", `Recent scores, oldest first: ${scored.map((game) => `${game.score}${game.won ? " (won)" : ""}`).join(", ")}`);
+  return chart;
+}
 
 /** #/stats: per game, variant and mode, the figures of GET /api/me/stats. */
 export async function statsPage(page) {
@@ -111,26 +150,48 @@ export async function statsPage(page) {
   const claimed = Number(sessionStorage.getItem("patience-claimed") ?? 0);
   sessionStorage.removeItem("patience-claimed");
   if (claimed) page.append(h("p", { class: "ok", role: "status" }, `${claimed} game${claimed === 1 ? "" : "s"} you played as a guest on this browser ${claimed === 1 ? "is" : "are"} now yours.`));
-  const { stats } = await accounts.stats();
-  if (!stats.length) {
+  const { stats, totals, daily } = await accounts.stats();
+  if (!stats.length && !daily.played) {
     page.append(h("p", { id: "no-stats" }, "No finished games yet. ", h("a", { href: "/" }, "Deal one"), "."));
     return;
   }
+  page.append(h("div", { class: "stats", id: "stats-totals" },
+    h("section", { class: "stat-group", "aria-labelledby": "totals-title", id: "totals" }, h("h3", { id: "totals-title" }, "All games"),
+      facts([
+        ["Games", totals.games],
+        ["Wins", `${totals.wins} (${percent(totals.win_rate)})`],
+        ["Time played", hoursPlayed(totals.time_played)],
+        ["Timed games", `${totals.timed.games}, ${totals.timed.wins} won`],
+      ])),
+    h("section", { class: "stat-group", "aria-labelledby": "daily-stats-title", id: "daily-stats" }, h("h3", { id: "daily-stats-title" }, "Daily deals"),
+      facts([
+        ["Played", daily.played],
+        ["Won", daily.won],
+        ["Daily streak", `${daily.current_streak} day${daily.current_streak === 1 ? "" : "s"}`],
+        ["Best daily streak", `${daily.best_streak} day${daily.best_streak === 1 ? "" : "s"}`],
+      ]),
+      h("p", { class: "help" }, "Days in a row with a daily deal won. ", h("a", { href: "#/daily" }, "Today's deals")))));
   const list = h("div", { class: "stats", id: "stats" });
   for (const group of stats) {
     const title = `${await gameTitle(group.game)}${variantWords(group.variant) ? `, ${variantWords(group.variant)}` : ""} (${MODES[group.mode] ?? group.mode})`;
+    const relaxed = group.mode === "relaxed";
     const rows = [
       ["Games", group.games],
       ["Wins", group.wins],
       ["Win rate", percent(group.win_rate)],
-      ["Current streak", group.current_streak],
-      ["Best streak", group.best_streak],
-      ["Best score", group.best_score ?? "none"],
-      ["Average score", group.average_score === null ? "none" : group.average_score.toFixed(1)],
-      ["Fastest win", group.fastest_win === null ? "none yet" : seconds(group.fastest_win)],
+      ["Time played", hoursPlayed(group.time_played)],
+      ...(relaxed ? [] : [
+        ["Current streak", group.current_streak],
+        ["Best streak", group.best_streak],
+        ["Best score", group.best_score ?? "none"],
+        ["Average score", group.average_score === null ? "none" : group.average_score.toFixed(1)],
+        ["Fastest win", group.fastest_win === null ? "none yet" : timePlayed(group.fastest_win)],
+      ]),
     ];
     const section = h("section", { class: "stat-group", "data-game": group.game, "data-mode": group.mode, "aria-label": title },
       h("h3", {}, title), facts(rows));
+    const chart = scoreChart(group.recent ?? []);
+    if (chart) section.append(h("p", { class: "help chart-title" }, `The last ${group.recent.length} games' scores`), chart);
     if (group.tiers.length) {
       section.append(h("table", { class: "tiers" },
         h("caption", {}, "By difficulty tier (1 easiest, 10 hardest)"),
@@ -167,15 +228,15 @@ export async function historyPage(page) {
     try {
       const answer = await accounts.games(before);
       for (const game of answer.games) {
-        const title = `${await gameTitle(game.game)}${variantWords(game.variant) ? `, ${variantWords(game.variant)}` : ""}${game.mode === "practice" ? " (practice)" : ""}`;
+        const title = `${await gameTitle(game.game)}${variantWords(game.variant) ? `, ${variantWords(game.variant)}` : ""}${game.mode === "timed" ? "" : ` (${game.mode})`}`;
         const cells = [
           ["Date", timeElement(game.ended_at)],
           ["Game", title],
-          ["Deal", game.seed === null ? h("span", { title: "a tournament's deal stays sealed until it closes" }, "sealed") : `#${game.seed}`],
+          ["Deal", game.seed === null ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, "sealed") : dealNumber(game.seed)],
           ["Tier", game.tier ?? "unrated"],
           ["Result", RESULT(game)],
-          ["Score", game.score],
-          ["Time", duration(game.elapsed)],
+          ["Score", game.mode === "relaxed" ? "" : game.score],
+          ["Time", timePlayed(game.elapsed)],
           ["Replay", game.seed === null ? "after the close" : h("a", { href: `#/replay/${game.id}`, "aria-label": `Replay the game of ${timeElement(game.ended_at).textContent}` }, "Replay")],
         ];
         body.append(h("tr", { "data-id": game.id }, cells.map(([label, value]) => h("td", { "data-label": label }, value))));

@@ -150,9 +150,24 @@ export const accounts = {
   async changePassword(old, password) {
     return signedIn(await call("POST", "/api/accounts/password", { body: { old, new: password } }));
   },
+  signupOpen: async () => (await call("GET", "/api/accounts/signup")).open,
   stats: () => call("GET", "/api/me/stats"),
   games: (before) => call("GET", `/api/me/games${before ? `?before=${encodeURIComponent(before)}` : ""}`),
   replay: (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}/replay`),
+  // a game open to everyone: a closed tournament's, or a daily deal's once its day is over
+  publicReplay: (id) => call("GET", `/api/replays/${encodeURIComponent(id)}`),
+};
+
+export const daily = {
+  today: () => call("GET", "/api/daily"),
+  day: (game, variant, day) =>
+    call("GET", `/api/daily/${encodeURIComponent(game)}?variant=${encodeURIComponent(JSON.stringify(variant ?? {}))}${day ? `&day=${encodeURIComponent(day)}` : ""}`),
+  // answers a game (token null for a signed-in player's game already running)
+  start: async (game, variant) => {
+    const answer = await call("POST", `/api/daily/${encodeURIComponent(game)}`, { body: { variant } });
+    keepGuestGame(answer);
+    return answer;
+  },
 };
 
 export const tournaments = {
@@ -165,7 +180,24 @@ export const tournaments = {
     call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?offset=${offset}&limit=${limit}`),
   aroundMe: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/standings?around=me`),
   close: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/close`),
+  cancel: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/cancel`),
   verification: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/verification`),
+  games: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}/games`),
+};
+
+// The operator's page (admin.js): /api/admin, for operators only.
+const user = (id) => `/api/admin/users/${encodeURIComponent(id)}`;
+export const operatorApi = {
+  server: () => call("GET", "/api/admin/server"),
+  users: (search, deleted, offset, limit) =>
+    call("GET", `/api/admin/users?search=${encodeURIComponent(search)}&deleted=${deleted}&offset=${offset}&limit=${limit}`),
+  disable: (id) => call("POST", `${user(id)}/disable`),
+  enable: (id) => call("POST", `${user(id)}/enable`),
+  promote: (id) => call("POST", `${user(id)}/promote`),
+  demote: (id) => call("POST", `${user(id)}/demote`),
+  rename: (id, name) => call("POST", `${user(id)}/rename`, { body: { name } }),
+  resetPassword: (id) => call("POST", `${user(id)}/password`),
+  remove: (id) => call("DELETE", user(id)),
 };
 
 export const api = {
@@ -182,6 +214,8 @@ export const api = {
   undo: (id, token, move_count) => call("POST", `/api/sessions/${id}/undo`, { token, body: { move_count } }),
   end: (id, token, move_count) => call("POST", `/api/sessions/${id}/end`, { token, body: { move_count } }),
   hint: (id, token) => call("POST", `/api/sessions/${id}/hint`, { token }),
+  pause: (id, token) => call("POST", `/api/sessions/${id}/pause`, { token }),
+  resume: (id, token) => call("POST", `/api/sessions/${id}/resume`, { token }),
 };
 
 whoAmI();

@@ -1,20 +1,27 @@
-// The browser client: the lobby (a new game, a game in progress, a deal by its link),
-// the table (the board, its controls, the clock), and the result. The server referees
-// everything: the client only draws the view it is sent.
+// The browser client: the lobby (lobby.js), the table (the board, its controls, the
+// clock, its cards' motion and sounds), and the result. The server referees everything:
+// the client only draws the view it is sent.
 //
 // Other parts of a page may open a game here: dispatch `patience:play` on document with
-// `detail = { answer, token }` (a fresh answer of POST /api/sessions or of a tournament's
-// attempt). When a game ends, `patience:ended` is dispatched with `detail = answer`.
+// `detail = { answer, token, request }` (a fresh answer of POST /api/sessions, of a daily
+// deal or of a tournament's attempt). When a game ends, `patience:ended` is dispatched
+// with `detail = answer`; `patience:refresh` reads the game on the table again.
 
-import { api, ApiError, SEED_WORDS } from "./api.js";
-import { drawBoard, fitBoard } from "./board.js";
-import { cardName } from "./cards.js";
+import { api, ApiError, daily, SEED_WORDS } from "./api.js";
+import * as sound from "./audio.js";
+import { drawBoard, fitBoard, resetFit } from "./board.js";
+import { ask, asking } from "./dialog.js";
+import { dealNumber, variantWords } from "./dom.js";
 import { attachInput } from "./input.js";
+import { chosenVariant, drawLobby, lobbyHooks, renderOptions, updateForm } from "./lobby.js";
+import { currentLook, loadLook, lookControls, onLookChange } from "./look.js";
+import * as motion from "./motion.js";
+import { sourceOf } from "./moves.js";
 import { playOut } from "./playout.js";
 import { dealLink, showResult } from "./result.js";
-import { HELP_POINTER, HELP_TOUCH, RULES, VARIANT_RULES } from "./rules.js";
-import { applyOptions, forgetGame, keepGame, loadOptions, savedGames } from "./saved.js";
-import { variantWords } from "./dom.js";
+import { HELP_POINTER, HELP_TOUCH } from "./rules.js";
+import { forgetGame, keepGame, keepSetting, setting } from "./saved.js";
+import { StuckWatch } from "./stuck.js";
 import { moveWords, playedWords, reasonWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,33 +29,8 @@ let games = [];
 let view = null; // the last answer of the server about the game on the table
 let auth = null; // { id, token, request }
 let clockBase = null; // { remaining, at, running }
-
-// -- games in progress -------------------------------------------------------------------
-
-async function listResumable() {
-  const list = $("resume-list");
-  list.replaceChildren();
-  for (const saved of savedGames()) {
-    if (list.children.length >= 3) break; // the three latest
-    let answer;
-    try {
-      answer = await api.read(saved.id, saved.token);
-    } catch (_) {
-      forgetGame(saved.id);
-      continue;
-    }
-    if (answer.outcome) { forgetGame(saved.id); continue; }
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    const left = Math.max(0, Math.ceil(answer.clock.remaining));
-    button.textContent = `Resume ${titleText(answer)} · ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
-    button.addEventListener("click", () => { auth = saved; show(answer); });
-    item.append(button);
-    list.append(item);
-  }
-  $("resume").hidden = !list.children.length;
-}
+const stuck = new StuckWatch();
+let stuckDismissed = false;
 
 // -- lobby -------------------------------------------------------------------------------
 
@@ -56,27 +38,13 @@ async function showLobby() {
   leaveTable();
   $("lobby").hidden = false;
   if (!games.length) games = await api.games();
-  // Back in the lobby, the last game and its options stay chosen.
-  const form = new FormData($("new-game"));
-  const chosen = form.get("game") ?? games[0]?.name;
-  const options = [...form.entries()].filter(([key]) => key.startsWith("option:"));
-  const choice = $("game-choice");
-  choice.querySelectorAll("label").forEach((label) => label.remove());
-  for (const game of games) {
-    const label = document.createElement("label");
-    const input = document.createElement("input");
-    Object.assign(input, { type: "radio", name: "game", value: game.name, checked: game.name === chosen });
-    label.append(input, ` ${game.title}`);
-    choice.append(label);
-  }
-  renderOptions();
-  for (const [key, value] of options) {
-    const select = document.querySelector(`#options select[name="${key}"]`);
-    if (select) select.value = value;
-  }
-  updateDifficultyRow();
-  listResumable();
+  await drawLobby(games);
 }
+
+lobbyHooks({
+  resume: (saved, answer) => { auth = saved; show(answer); },
+  startDaily: (game, variant) => startDaily(game, variant),
+});
 
 // The table is left: its game goes on in the server (and can be resumed), but its clock,
 // its answers still on their way and its result no longer show.
@@ -85,62 +53,14 @@ function leaveTable() {
   view = null;
   clockBase = null;
   input.clearPick();
+  motion.finish(board);
   $("table").hidden = true;
   $("card-menu").open = false;
   $("result").hidden = true;
   $("status").hidden = true;
+  $("stuck").hidden = true;
   $("error").textContent = "";
-}
-
-function renderOptions() {
-  const name = new FormData($("new-game")).get("game");
-  const game = games.find((g) => g.name === name);
-  const options = $("options");
-  options.replaceChildren();
-  for (const option of game?.options ?? []) {
-    const label = document.createElement("label");
-    label.textContent = `${option.name} `;
-    const select = document.createElement("select");
-    select.name = `option:${option.name}`;
-    for (const value of option.values) {
-      const item = document.createElement("option");
-      item.value = JSON.stringify(value);
-      item.textContent = String(value);
-      item.selected = value === option.default;
-      select.append(item);
-    }
-    label.append(select);
-    options.append(label);
-  }
-  updateDifficultyRow();
-}
-
-function chosenVariant() {
-  const variant = {};
-  for (const [key, value] of new FormData($("new-game")).entries()) {
-    if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
-  }
-  return variant;
-}
-
-// Difficulty is offered for the variants whose deals are rated.
-function updateDifficultyRow() {
-  const form = new FormData($("new-game"));
-  const game = games.find((g) => g.name === form.get("game"));
-  const variant = chosenVariant();
-  const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
-  const rated = (game?.rated_variants ?? []).some((v) => same(v, variant));
-  $("difficulty-row").hidden = !rated;
-  if (!rated) document.querySelector('input[name="difficulty"][value=""]').checked = true;
-  $("seed-row").hidden = form.get("mode") !== "practice" || Boolean(new FormData($("new-game")).get("difficulty"));
-  // how to play the chosen game and variant
-  $("rules-title").textContent = game ? game.title : "";
-  const lines = [...(RULES[game?.name] ?? [])];
-  for (const [key, value] of Object.entries(variant)) {
-    const line = VARIANT_RULES[`${game?.name}:${key}:${value}`];
-    if (line) lines.push(line);
-  }
-  $("rules").replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+  updateSkip();
 }
 
 // The largest deal number the server deals (a signed 64-bit whole number).
@@ -150,8 +70,7 @@ const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert:
 
 $("new-game").addEventListener("change", (event) => {
   if (event.target.name === "game") renderOptions();
-  else if (event.target.type === "checkbox") { applyOptions($("four-colour"), $("large-index")); mirrorOptions(); }
-  else updateDifficultyRow();
+  if (!event.target.closest("#look")) updateForm();
   $("lobby-error").textContent = "";
 });
 
@@ -161,8 +80,8 @@ $("new-game").addEventListener("submit", async (event) => {
   const request = { game: form.get("game"), variant: chosenVariant(), mode: form.get("mode") };
   const difficulty = form.get("difficulty");
   if (difficulty) request.difficulty = difficulty;
-  const seed = $("seed").value.trim();
-  if (request.mode === "practice" && seed && !difficulty) {
+  const seed = $("seed").value.replace(/[\s\u202f]/g, ""); // "482 113" as it is shown
+  if (request.mode !== "timed" && seed && !difficulty) {
     if (!/^\d+$/.test(seed) || BigInt(seed) > LAST_SEED) {
       $("lobby-error").textContent = `${SEED_WORDS} Leave it empty for a random deal.`;
       $("seed").focus();
@@ -171,27 +90,52 @@ $("new-game").addEventListener("submit", async (event) => {
     request.seed = seed; // as a string: a JavaScript number holds only 53 bits exactly
   }
   $("lobby-error").textContent = "";
-  $("start").disabled = true;
-  try {
-    await startGame(request);
-  } catch (error) {
-    $("lobby-error").textContent = reasonWords(error.message);
-  } finally {
-    $("start").disabled = false;
-  }
+  await dealing(request, () => startGame(request), (error) => { $("lobby-error").textContent = reasonWords(error.message); });
 });
 
-async function startGame(request) {
-  open(await api.start(request), request);
+// While a deal is on its way, the lobby says what is happening: a timed deal may be
+// certified by the solver as it is dealt (seconds, for Kansas and Expert).
+async function dealing(request, action, failed) {
+  $("start").disabled = true;
+  const words = request.mode === "timed" || request.daily
+    ? "Dealing: the solver is making sure this deal can be won…"
+    : "Dealing…";
+  const slow = setTimeout(() => { $("dealing").textContent = `${words} This can take a few seconds.`; }, 1500);
+  $("dealing").textContent = words;
+  try {
+    await action();
+  } catch (error) {
+    failed(error);
+  } finally {
+    clearTimeout(slow);
+    $("start").disabled = false;
+    $("dealing").textContent = "";
+  }
 }
 
-// Open a fresh answer of POST /api/sessions (or of a tournament's attempt) at the table.
-function open(answer, request = { game: answer.game, variant: answer.variant, mode: answer.mode }) {
-  auth = { id: answer.id, token: answer.token, request };
+async function startGame(request) {
+  open(await api.start(request), request, { dealt: true });
+}
+
+async function startDaily(game, variant) {
+  const request = { game, variant, mode: "timed", daily: true };
+  await dealing(request, async () => {
+    const answer = await daily.start(game, variant);
+    open(answer, request, { dealt: answer.move_count === 0 && Boolean(answer.token) });
+  }, async (error) => {
+    if (location.hash) { history.pushState(null, "", "/"); window.dispatchEvent(new HashChangeEvent("hashchange")); }
+    await showLobby();
+    $("lobby-error").textContent = reasonWords(error.message);
+  });
+}
+
+// Open a fresh answer (of POST /api/sessions, a daily deal or a tournament's attempt).
+function open(answer, request = { game: answer.game, variant: answer.variant, mode: answer.mode }, { dealt = false } = {}) {
+  auth = { id: answer.id, token: answer.token ?? null, request };
   sessionStorage.setItem("patience-game", JSON.stringify(auth));
   keepGame(auth);
   $("error").textContent = "";
-  show(answer);
+  show(answer, { dealt });
 }
 
 // A new game from the table or the result (the same request again, or the deal again): a
@@ -209,53 +153,94 @@ async function startAgain(request) {
 
 let showing = 0; // which answer is being shown: a newer one stops an older one's play-out
 
-function titleText(answer) {
+function titleText(answer, request = auth?.request) {
   const tier = answer.tier === null || answer.tier === undefined ? "" : ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} ${answer.tier}/10`;
-  return `${answer.title}${variantText(answer.variant)}${answer.mode === "practice" ? " (practice)" : ""}${tier}`;
+  const mode = request?.daily ? " · daily deal" : answer.mode === "timed" ? "" : ` (${answer.mode})`;
+  return `${answer.title}${variantText(answer.variant)}${mode}${tier}`;
 }
 
-async function show(answer) {
+async function show(answer, { dealt = false } = {}) {
   const ticket = ++showing;
-  const before = view?.id === answer.id ? view.board : null;
+  const same = view?.id === answer.id;
+  const before = same ? view.board : null;
   view = answer;
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("status").hidden = false;
+  document.body.dataset.mode = answer.mode;
   $("title").textContent = titleText(answer);
   $("score").textContent = answer.score;
   const over = answer.outcome !== null;
   $("undo").disabled = !answer.can_undo;
+  const why = answer.can_undo || over ? "" : undoWords(answer.undo_refusal);
+  $("undo").title = why ? `Undo (u): ${why}` : "Undo (u)";
+  $("undo-why").textContent = why ? `Undo is off: ${why}.` : "";
   $("end").disabled = over;
   $("hint").disabled = over;
   $("restart").disabled = over;
-  for (const button of document.querySelectorAll(".practice-only")) button.hidden = answer.mode !== "practice";
+  for (const button of document.querySelectorAll(".practice-only")) button.hidden = answer.mode === "timed";
+  $("end").title = answer.mode === "relaxed" ? "Stop this game" : "Stop and collect the time bonus";
   const link = dealLink(answer);
   $("deal").hidden = !link;
-  if (link) { $("deal").href = link; $("deal").textContent = `Deal ${answer.seed}`; }
+  if (link) { $("deal").href = link; $("deal").textContent = `Deal ${dealNumber(answer.seed)}`; }
   $("counters").textContent = counterText(answer);
-  clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running };
+  clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
+  updateSkip();
+  if (!same) { stuck.reset(); stuckDismissed = false; resetFit(board); }
+  // What moved, said and heard; the play-out flies home before the board after it.
+  let heard = null;
   if (answer.last && !answer.repeated) {
     const points = answer.last.total_points;
-    if (points) flashPoints(points);
+    if (points && answer.mode !== "relaxed") flashPoints(points);
     announce(playedWords(answer.last, before, answer.board, answer.game));
+    heard = answer.last.move === "draw" || answer.last.move === "recycle" ? "draw" : "place";
     const steps = answer.last.auto;
-    if (steps.length && steps.every((step) => step.card) && !reducedMotion()) {
-      await playOut($("board"), answer, () => ticket === showing, renderBoard);
+    if (steps.length && steps.every((step) => step.card) && !motion.reducedMotion()) {
+      motion.finish(board);
+      const from = motion.snapshot(board);
+      sound.play(heard);
+      heard = null;
+      await playOut(board, answer, () => ticket === showing, (shown, options) => {
+        renderBoard(shown, options);
+        motion.animate(board, from);
+      });
       if (ticket !== showing) return;
     }
   }
+  motion.finish(board);
+  const from = same ? motion.snapshot(board) : null;
   renderBoard(answer);
+  if (same && !board.dataset.playingOut) {
+    const counts = motion.animate(board, from, { origins: input.takeOrigins() });
+    if (heard) sound.play(counts.drawn ? "draw" : heard);
+    if (counts.flipped) sound.play("flip");
+  } else if (dealt) {
+    motion.deal(board);
+    sound.play("draw");
+  }
+  input.takeOrigins();
+  updateStuck(answer);
   if (answer.result) {
     forgetGame(answer.id);
     if (!games.length) games = await api.games().catch(() => []); // a game opened by its link
     if (ticket !== showing) return;
-    showResult($("result"), answer, { timeBonus: games.find((g) => g.name === answer.game)?.time_bonus ?? true });
-    announce(`${$("result-title").textContent} Score ${answer.result.score}.`);
+    showResult($("result"), answer, {
+      timeBonus: games.find((g) => g.name === answer.game)?.time_bonus ?? true,
+      daily: Boolean(auth?.request?.daily),
+    });
+    if (answer.result.won) sound.play("win");
+    announce(`${$("result-title").textContent}${answer.mode === "relaxed" ? "" : ` Score ${answer.result.score}.`}`);
     document.dispatchEvent(new CustomEvent("patience:ended", { detail: answer }));
   } else $("result").hidden = true;
 }
 
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+function undoWords(reason) {
+  if (!reason) return "";
+  if (/turned up/.test(reason)) return "a card turned up cannot be taken back";
+  if (/draw/.test(reason)) return "a draw cannot be taken back";
+  if (/nothing/.test(reason)) return "nothing to take back yet";
+  return reasonWords(reason).replace(/^./, (c) => c.toLowerCase());
+}
 
 function counterText(answer) {
   const board = answer.board;
@@ -283,12 +268,30 @@ function announce(text) {
   $("announce").textContent = text;
 }
 
+// "No more moves" (Klondike, from what the player has seen): say so and offer the end.
+function updateStuck(answer) {
+  const now = stuck.update(answer);
+  if (!now) stuckDismissed = false;
+  const shown = now && !stuckDismissed && !answer.outcome;
+  if (shown && $("stuck").hidden) announce("No more moves: only draws are left. You can end the game.");
+  $("stuck").hidden = !shown;
+}
+
+$("stuck-end").addEventListener("click", () => {
+  $("stuck").hidden = true;
+  enqueue((count) => api.end(auth.id, auth.token, count));
+});
+$("stuck-keep").addEventListener("click", () => {
+  stuckDismissed = true;
+  $("stuck").hidden = true;
+  board.querySelector('.stop[tabindex="0"]')?.focus();
+});
+
 let version = 0;
-function renderBoard(answer) {
-  const board = $("board");
+function renderBoard(answer, options = {}) {
   const hadFocus = board.contains(document.activeElement);
   board.dataset.version = String(++version); // tests wait for the next answer by this
-  drawBoard(board, answer);
+  drawBoard(board, answer, options);
   input.afterDraw({ hadFocus });
   const touch = window.matchMedia("(pointer: coarse)").matches;
   $("help").textContent = (touch ? HELP_TOUCH : HELP_POINTER)[answer.game];
@@ -329,15 +332,18 @@ function refused(error) {
   const reason = reasonWords(error.message);
   $("error").textContent = reason;
   announce(`Not allowed: ${reason}`);
+  sound.play("refuse");
   input.clearPick();
-  if (error instanceof ApiError && error.status === 409 && /time is up/.test(error.message)) refresh();
+  if (error instanceof ApiError && error.status === 409 && /time is up|over/.test(error.message)) refresh();
 }
 
 async function refresh() {
   if (!auth || !view) return;
   const id = auth.id;
-  const answer = await api.read(auth.id, auth.token);
-  if (view?.id === id) show(answer);
+  try {
+    const answer = await api.read(auth.id, auth.token);
+    if (view?.id === id) show(answer);
+  } catch (_) { /* the next tick tries again */ }
 }
 
 const board = $("board");
@@ -345,46 +351,29 @@ const input = attachInput(board, {
   view: () => view,
   send,
   say: announce,
+  sound: (name) => sound.play(name),
   action: (word, how) => stockPressed(word, how),
 });
 
-// The stock pressed: a draw, or a recycle, which asks first when it costs points and came
-// from a key (a key pressed once too often must not cost 100 points unseen).
-async function stockPressed(word, { fromKey }) {
-  const costs = view.game === "klondike" && (view.board.variant.draw === 1 || view.board.recycles >= 2);
-  if (word === "recycle" && costs && fromKey) {
+// The stock pressed: a draw, or a recycle, which asks first when it costs points, whether
+// it came from a click, a tap or a key (one rule), until the player says not to ask again.
+async function stockPressed(word) {
+  const costs = view.game === "klondike" && view.mode !== "relaxed" && (view.board.variant.draw === 1 || view.board.recycles >= 2);
+  if (word === "recycle" && costs && !setting("recycleWithoutAsking", false)) {
     const points = view.board.variant.draw === 1 ? 100 : 20;
-    if (!(await ask(`The hand is empty. Turn the waste over to the hand for -${points} points?`, "Turn it over"))) return;
+    const yes = await ask(`The hand is empty. Turn the waste over to the hand for -${points} points?`, "Turn it over", {
+      option: {
+        label: "Don't ask again",
+        answered: (checked, answer) => { if (checked && answer) keepSetting("recycleWithoutAsking", true); },
+      },
+    });
+    if (!yes) return;
   }
   send(word);
 }
 
 function clearHint() {
   for (const lit of board.querySelectorAll(".hint-source, .hint-dest")) lit.classList.remove("hint-source", "hint-dest");
-}
-
-// A question before a step that cannot be taken back; resolves to the player's answer.
-function ask(text, yes) {
-  return new Promise((resolve) => {
-    const dialog = $("confirm");
-    const back = document.activeElement;
-    $("confirm-text").textContent = text;
-    $("confirm-yes").textContent = yes;
-    dialog.hidden = false;
-    // Until it is answered, nothing behind the question can be pressed, typed or focused.
-    document.querySelector("main").inert = true;
-    $("confirm-no").focus();
-    const done = (answer) => {
-      dialog.hidden = true;
-      document.querySelector("main").inert = false;
-      $("confirm-yes").onclick = $("confirm-no").onclick = dialog.onkeydown = null;
-      back?.focus?.();
-      resolve(answer);
-    };
-    $("confirm-yes").onclick = () => done(true);
-    $("confirm-no").onclick = () => done(false);
-    dialog.onkeydown = (event) => { if (event.key === "Escape") { event.stopPropagation(); done(false); } };
-  });
 }
 
 $("undo").addEventListener("click", () => {
@@ -397,25 +386,31 @@ $("end").addEventListener("click", async () => {
   if (!(await ask(`End this game now?${timed}`, "End game"))) return;
   enqueue((count) => api.end(auth.id, auth.token, count));
 });
+
+// A hint is worded and lit from the board it was asked for: an answer that comes once the
+// board has changed is not shown (it would name cards no longer there).
 $("hint").addEventListener("click", async () => {
   clearHint();
+  const asked = view;
   try {
     const hint = await api.hint(auth.id, auth.token);
+    if (view !== asked) return;
     if (!hint.move) { $("error").textContent = reasonWords(hint.reason); announce(hint.reason); return; }
-    const words = moveWords(hint.move, view.board, view.game);
+    const words = moveWords(hint.move, asked.board, asked.game);
     $("error").textContent = `Hint: ${words}.`;
     announce(`Hint: ${words}`);
     const [source, dest] = hint.move.split(">");
-    const from = board.querySelector(`[data-src="${source}"]`) ?? board.querySelector(`[data-action="${source}"]`)
+    const src = sourceOf(hint.move, asked.board, asked.game);
+    const from = board.querySelector(`[data-src="${src}"]`) ?? board.querySelector(`[data-action="${source}"]`)
       ?? board.querySelector(`.column[data-dest="${source}"] .card:last-child`);
     from?.classList.add("hint-source");
     if (dest) {
       const target = dest === "f"
-        ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, view.board)] ?? board.querySelector('[data-dest="f"]')
+        ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, asked.board)] ?? board.querySelector('[data-dest="f"]')
         : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
       target?.classList.add("hint-dest");
     }
-  } catch (error) { refused(error); }
+  } catch (error) { if (view === asked) refused(error); }
 });
 // Which foundation pile a card goes to: its suit's (Klondike), or the pile it builds on,
 // else the first empty one.
@@ -431,24 +426,43 @@ function homeIndex(card, position) {
 }
 
 $("restart").addEventListener("click", async () => {
+  $("card-menu").open = false;
   if (!(await ask("Deal this game again from the start?", "Restart"))) return;
   // the same deal again, by its seed (the server keeps a catalog deal's tier)
   const { difficulty, ...request } = auth.request;
   forgetGame(auth.id);
   startAgain({ ...request, seed: view.seed });
 });
+
+// A new game from the table: the same kind of game, a new deal; a game still running asks
+// first (a timed one ends with its score as it stands).
+$("new-deal").addEventListener("click", async () => {
+  if (!view) return;
+  const running = !view.outcome;
+  if (running) {
+    const words = view.mode === "timed" ? " This game ends with its score as it stands." : " This game ends.";
+    if (!(await ask(`Deal a new game?${words}`, "New game"))) return;
+    try {
+      await api.end(auth.id, auth.token, view.move_count);
+    } catch (_) { /* over already */ }
+    forgetGame(auth.id);
+  }
+  const { seed, daily: _daily, ...request } = auth.request;
+  startAgain(request.daily ? { game: request.game, variant: request.variant, mode: "timed" } : request);
+});
 $("again").addEventListener("click", () => {
-  const { seed, ...request } = auth.request;
+  const { seed, daily: isDaily, ...request } = auth.request;
+  if (isDaily) { showLobby(); return; }
   startAgain(request);
 });
 $("replay-deal").addEventListener("click", () => {
-  const { difficulty, ...request } = auth.request;
+  const { difficulty, daily: _daily, ...request } = auth.request;
   startAgain({ ...request, mode: "practice", seed: view.seed });
 });
 $("to-lobby").addEventListener("click", showLobby);
 $("typed").addEventListener("submit", (event) => {
   event.preventDefault();
-  if (!$("confirm").hidden) return; // the question is answered first
+  if (asking()) return; // the question is answered first
   const move = $("move-input").value.trim();
   $("move-input").value = "";
   if (move === "undo") $("undo").click();
@@ -456,13 +470,41 @@ $("typed").addEventListener("submit", (event) => {
   else if (move) send(move);
 });
 
+// The deal's link is what is shared: pressing the deal number copies it.
+async function copyLink(answer, done) {
+  const link = new URL(dealLink(answer), location.origin).href;
+  try {
+    await navigator.clipboard.writeText(link);
+    done(`Link to deal ${dealNumber(answer.seed)} copied: ${link}`);
+  } catch (_) {
+    done(`The deal's link: ${link}`);
+  }
+}
+$("deal").addEventListener("click", (event) => {
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return; // a new tab: the link
+  event.preventDefault();
+  if (view) copyLink(view, (words) => { $("error").textContent = words; announce(words); });
+});
+$("share").addEventListener("click", () => {
+  if (view) copyLink(view, (words) => { $("share-done").textContent = words; });
+});
+
+// -- keys --------------------------------------------------------------------------------
+
 document.addEventListener("keydown", (event) => {
-  if (!$("confirm").hidden || !$("result").hidden) return;
+  if (board.dataset.playingOut) { motion.finish(board); return; } // a key ends the play-out
+  if (asking() || !$("result").hidden) return;
   if (!view || $("table").hidden || event.target.matches("input, select, textarea")) return;
   if (input.keydown(event)) return;
   if (event.target.matches("button, a, summary") && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.toLowerCase();
-  if (key === "u") { event.preventDefault(); if (!$("undo").disabled) $("undo").click(); return; }
+  if (key === "u") {
+    event.preventDefault();
+    if (!$("undo").disabled) $("undo").click();
+    else if ($("undo-why").textContent) { $("error").textContent = $("undo-why").textContent; sound.play("refuse"); }
+    return;
+  }
+  if (key === "m") { event.preventDefault(); toggleSound(); return; }
   if (key === "/") { event.preventDefault(); $("move-input").focus(); return; }
   if (view.game === "golf") {
     if (/^[1-7]$/.test(key)) { event.preventDefault(); send(`t${key}`); }
@@ -475,36 +517,54 @@ document.addEventListener("keydown", (event) => {
     if (stock) { input.clearPick(); stockPressed(stock.dataset.action, { fromKey: true }); }
   }
 });
+// A press anywhere ends the play-out (the board after it is drawn at once).
+document.addEventListener("pointerdown", () => { if (board.dataset.playingOut) motion.finish(board); }, true);
 
-
-// A dialog keeps the focus: Tab and Shift+Tab go round its buttons.
+// A dialog keeps the focus: Tab and Shift+Tab go round its controls.
 for (const overlay of [$("result"), $("confirm")]) {
   overlay.addEventListener("keydown", (event) => {
     if (event.key !== "Tab") return;
-    const buttons = [...overlay.querySelectorAll("button:not([hidden]), a[href]")];
-    const index = buttons.indexOf(document.activeElement);
-    const next = (index + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length;
+    const controls = [...overlay.querySelectorAll("button:not([hidden]), a[href], input:not([hidden])")].filter((item) => item.offsetParent !== null);
+    const index = controls.indexOf(document.activeElement);
+    const next = (index + (event.shiftKey ? -1 : 1) + controls.length) % controls.length;
     event.preventDefault();
-    buttons[next].focus();
+    controls[next].focus();
   });
 }
 
-// -- the card options at the table -----------------------------------------------------
+// -- the skip link ------------------------------------------------------------------------
 
-// The lobby's checkboxes hold the options (saved.js keeps them); the table's menu shows the
-// same two and changes them there.
-const TABLE_OPTIONS = { "table-four-colour": "four-colour", "table-large-index": "large-index" };
-
-function mirrorOptions() {
-  for (const [mine, lobby] of Object.entries(TABLE_OPTIONS)) $(mine).checked = $(lobby).checked;
+// First in the page: to the cards when a game is on the table, else to the new game.
+function updateSkip() {
+  const atTable = !$("table").hidden;
+  $("skip").textContent = atTable ? "Skip to the cards" : "Skip to the games";
+  $("skip").href = atTable ? "#board" : "#new-game";
 }
+$("skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  if (!$("table").hidden) (board.querySelector('.stop[tabindex="0"]') ?? board.querySelector(".stop"))?.focus();
+  else document.querySelector("#game-choice input:checked")?.focus();
+});
 
-$("card-menu").addEventListener("change", (event) => {
-  const lobby = TABLE_OPTIONS[event.target.id];
-  if (!lobby) return;
-  $(lobby).checked = event.target.checked;
-  applyOptions($("four-colour"), $("large-index"));
-  if (view) fitBoard(board); // large corners need wider strips between covered cards
+// -- sound, the look and the options menu -----------------------------------------------
+
+function drawSound() {
+  const on = !sound.isMuted();
+  $("sound").setAttribute("aria-pressed", String(on));
+  $("sound").title = on ? "Sound on (m to mute)" : "Sound off (m for sound)";
+}
+function toggleSound() {
+  sound.setMuted(!sound.isMuted());
+  drawSound();
+  announce(sound.isMuted() ? "Sound off" : "Sound on");
+}
+$("sound").addEventListener("click", toggleSound);
+drawSound();
+
+$("look-options").append(...lookControls(""));
+$("table-look").append(...lookControls("table-"));
+onLookChange((_, changes) => {
+  if ("largeIndex" in changes && view) { resetFit(board); fitBoard(board); } // wider strips between cards
 });
 // Escape, or a press anywhere else, closes the menu.
 $("card-menu").addEventListener("keydown", (event) => {
@@ -535,6 +595,18 @@ function tick() {
 }
 requestAnimationFrame(tick);
 
+// A practice or relaxed game's clock stops while the page is hidden (a timed game's never).
+document.addEventListener("visibilitychange", async () => {
+  if (!view || !auth || view.outcome || view.mode === "timed") return;
+  const id = auth.id;
+  try {
+    const answer = document.hidden ? await api.pause(id, auth.token) : await api.resume(id, auth.token);
+    if (view?.id === id && !document.hidden) {
+      clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
+    }
+  } catch (_) { /* the next move starts it again */ }
+});
+
 // -- start -------------------------------------------------------------------------------
 
 $("home").addEventListener("click", (event) => { event.preventDefault(); history.replaceState(null, "", "/"); showLobby(); });
@@ -550,11 +622,13 @@ new ResizeObserver(() => {
   if (view && width) fitBoard(board);
 }).observe(board);
 
-// Another part of the page (a tournament's attempt, say) opens a game it started.
+// Another part of the page (a tournament's attempt, a daily deal) opens a game it started.
 document.addEventListener("patience:play", (event) => {
-  const { answer, token } = event.detail;
-  open({ ...answer, token: token ?? answer.token });
+  const { answer, token, request } = event.detail;
+  open({ ...answer, token: token ?? answer.token }, request, { dealt: answer.move_count === 0 });
 });
+document.addEventListener("patience:daily", (event) => startDaily(event.detail.game, event.detail.variant));
+document.addEventListener("patience:refresh", () => refresh());
 
 // A deal by its link: /?game=klondike&draw=3&seed=42 deals it as a practice game.
 function linkedRequest() {
@@ -563,20 +637,19 @@ function linkedRequest() {
   if (!game) return null;
   const variant = {};
   for (const [key, value] of query) {
-    if (key === "game" || key === "seed") continue;
+    if (key === "game" || key === "seed" || key === "mode") continue;
     variant[key] = /^\d+$/.test(value) ? Number(value) : value === "true" ? true : value === "false" ? false : value;
   }
-  const request = { game, variant, mode: "practice" };
+  const request = { game, variant, mode: query.get("mode") === "relaxed" ? "relaxed" : "practice" };
   const seed = query.get("seed");
-  if (seed) request.seed = seed;
+  if (seed) request.seed = seed.replace(/[\s\u202f]/g, "");
   return request;
 }
 
 async function resume() {
   // the games' rules (the result names a time bonus only for a game that has one)
   games = await api.games().catch(() => []);
-  loadOptions($("four-colour"), $("large-index"));
-  mirrorOptions();
+  loadLook();
   const linked = linkedRequest();
   if (linked) {
     // the link is used once: a reload then finds the game dealt, not a new one
@@ -601,4 +674,5 @@ async function resume() {
   auth = null;
   showLobby();
 }
+currentLook();
 resume();

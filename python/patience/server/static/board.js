@@ -2,18 +2,24 @@
 //
 // drawBoard(container, answer, { interactive }) draws the board of `answer` (a view of
 // /api/sessions/{id}, or a bare board: a step of /api/sessions/{id}/replay) and fits it to
-// the space it has: cards as wide as the width allows, and columns that fan tighter as
-// they grow, so that the whole tableau stays in view. With `interactive: false` the board
-// is a still picture: nothing on it can be picked, focused or pressed.
+// the space it has. The cards' size is chosen once for a game and a window (from the
+// width, and from the height a long column of the game needs), and kept while the game is
+// played: columns fan tighter as they grow instead, and the cards shrink only for a column
+// longer than the game's usual longest one. With `interactive: false` the board is a still
+// picture: nothing on it can be picked, focused or pressed.
 //
 // What the input layer relies on: a card that can be moved has `data-src` (its place in
 // move notation), a place a card can be put has `data-dest`, the stock has `data-action`
 // (the word its press plays), and every place a player can reach by keys has the class
-// `stop`.
+// `stop`. What the motion layer relies on: every card has `data-key` (its card, or
+// `down:PLACE:INDEX` for a face-down card, `stock` for the stock's back) and the place it
+// is in (`data-place`); a card drawn under a pile's top (to be seen while the top card moves
+// away) has the class `under`.
 
-import { cardElement, cardName, SUITS } from "./cards.js";
+import { cardElement, cardName, parts, SUITS } from "./cards.js";
 
 const SUIT_WORDS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+const RANKS = "A23456789TJQK";
 
 function element(tag, className, attributes = {}) {
   const made = document.createElement(tag);
@@ -22,13 +28,38 @@ function element(tag, className, attributes = {}) {
   return made;
 }
 
+const plural = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+function keyed(made, key, place) {
+  made.dataset.key = key;
+  made.dataset.place = place;
+  return made;
+}
+
 // A card that can be played: a button named by its card, reached by keys.
-function playable(card, src) {
-  const made = cardElement(card);
+function playable(card, src, place = src) {
+  const made = keyed(cardElement(card), card, place);
   made.dataset.src = src;
   made.setAttribute("role", "button");
   made.classList.add("stop");
   return made;
+}
+
+// A card under a pile's top card: seen only while the top moves away.
+function under(card, place) {
+  const made = keyed(cardElement(card), card, place);
+  made.classList.add("under");
+  made.setAttribute("aria-hidden", "true");
+  made.removeAttribute("role");
+  return made;
+}
+
+// The card below `top` on a foundation built up by suit (Kansas turns the corner).
+function below(top, wrap = false) {
+  const { rank, suit } = parts(top);
+  const index = RANKS.indexOf(rank);
+  if (index === 0) return wrap ? `K${suit}` : null;
+  return `${RANKS[index - 1]}${suit}`;
 }
 
 function countBadge(count) {
@@ -59,9 +90,9 @@ function pile({ dest = null, label, cards = [], role = null, watermark = "" }) {
 }
 
 function stockPile(count, move, what) {
-  const cards = count ? [cardElement(null)] : [];
+  const cards = count ? [keyed(cardElement(null), "stock", "stock")] : [];
   const words = move === "recycle" ? "turn the waste over" : "draw";
-  const made = pile({ label: `${what}, ${count} cards: ${words}`, cards, role: "button" });
+  const made = pile({ label: `${what}, ${plural(count, "card")}: ${words}`, cards, role: "button" });
   made.classList.add("stock");
   made.dataset.action = move;
   if (count) made.append(countBadge(count));
@@ -74,16 +105,20 @@ function stockPile(count, move, what) {
   return made;
 }
 
-function wastePile(waste, shown, { src = "w" } = {}) {
+function wastePile(waste, shown, { src = "w", all = false } = {}) {
   const top = waste.slice(-shown);
   const cards = top.map((card, index) => {
-    const made = index === top.length - 1 && src ? playable(card, src) : cardElement(card);
+    const made = index === top.length - 1 && src ? playable(card, src, "w") : keyed(cardElement(card), card, "w");
     made.classList.add("fanned");
     made.style.setProperty("--index", String(index));
     return made;
   });
-  const label = waste.length ? `waste, ${waste.length} cards, ${cardName(waste.at(-1))} on top` : "waste, empty";
-  const made = pile({ label, cards });
+  // the cards under the shown ones: the next one (seen as the top card leaves), or all of
+  // them for a play-out, which sends them home one after another
+  const hidden = waste.slice(0, -shown || undefined);
+  const beneath = (all ? hidden : hidden.slice(-1)).map((card) => under(card, "w"));
+  const label = waste.length ? `waste, ${plural(waste.length, "card")}, ${cardName(waste.at(-1))} on top` : "waste, empty";
+  const made = pile({ label, cards: [...beneath, ...cards] });
   made.classList.add("waste");
   made.dataset.shown = String(shown);
   return made;
@@ -101,11 +136,11 @@ function columns(tableau, { golf = false } = {}) {
       const exposed = k === total - 1;
       // a face-up card can be picked up (in Golf, only a column's exposed card)
       const src = faceUp && (exposed || !golf) ? (exposed ? place : `${place}:${card}`) : null;
-      const drawn = src ? playable(card, src) : cardElement(card);
+      const drawn = src ? playable(card, src, place) : keyed(cardElement(card), card ?? `down:${place}:${k}`, place);
       drawn.classList.toggle("face-up", faceUp);
       item.append(drawn);
     }
-    const words = total ? `${total} cards${column.hidden ? `, ${column.hidden} face down` : ""}` : "empty";
+    const words = total ? `${plural(total, "card")}${column.hidden ? `, ${column.hidden} face down` : ""}` : "empty";
     item.setAttribute("aria-label", `column ${index + 1}, ${words}`);
     if (total) item.setAttribute("role", "group");
     else {
@@ -125,29 +160,39 @@ function row(className, ...children) {
 
 const spacer = () => element("div", "spacer");
 
+// A foundation pile's cards: its top, and the card under it.
+function foundationCards(top, place, { src = null, wrap = false, count = 2 } = {}) {
+  if (!top) return [];
+  const lower = count > 1 ? below(top, wrap) : null;
+  const shown = src ? playable(top, src, place) : keyed(cardElement(top), top, place);
+  return lower ? [under(lower, place), shown] : [shown];
+}
+
 const BOARDS = {
-  klondike(board) {
+  klondike(board, options) {
     const foundations = Object.entries(board.foundation).map(([suit, top]) =>
       pile({
         dest: "f",
         label: `foundation, ${SUIT_WORDS[suit]}${top ? `, up to the ${cardName(top)}` : ", empty"}`,
-        cards: top ? [playable(top, `f:${suit}`)] : [],
+        cards: foundationCards(top, `f:${suit}`, { src: `f:${suit}` }),
         watermark: SUITS[suit],
       }));
     const recycle = !board.hand && board.waste.length ? "recycle" : "draw";
     const stock = stockPile(board.hand, recycle, "hand");
-    const waste = wastePile(board.waste, board.variant.draw);
+    const waste = wastePile(board.waste, board.variant.draw, { all: options.all });
     return [row("top", stock, waste, spacer(), ...foundations), columns(board.tableau)];
   },
-  golf(board) {
-    const waste = wastePile(board.waste, 1, { src: null });
+  golf(board, options) {
+    const waste = wastePile(board.waste, 1, { src: null, all: options.all });
     waste.dataset.dest = "w";
+    waste.setAttribute("role", "button");
+    waste.classList.add("stop"); // a place a card is dragged to, or reached by keys
     return [columns(board.tableau, { golf: true }), row("bottom", stockPile(board.stock, "draw", "stock"), waste, spacer())];
   },
-  kansas(board) {
+  kansas(board, options) {
     const top = board.reserve.top;
     const reserve = pile({
-      label: `reserve, ${board.reserve.cards} cards${top ? `, ${cardName(top)} on top` : ""}`,
+      label: `reserve, ${plural(board.reserve.cards, "card")}${top ? `, ${cardName(top)} on top` : ""}`,
       cards: top ? [playable(top, "r")] : [],
     });
     if (board.reserve.cards) reserve.append(countBadge(board.reserve.cards));
@@ -155,43 +200,54 @@ const BOARDS = {
     const foundations = board.foundation.map((slot, index) =>
       pile({
         dest: "f",
-        label: `foundation ${index + 1}, ${slot ? `${slot.cards} cards, ${cardName(slot.top)} on top` : `empty, takes a ${board.base}`}`,
-        cards: slot ? [cardElement(slot.top)] : [],
+        label: `foundation ${index + 1}, ${slot ? `${plural(slot.cards, "card")}, ${cardName(slot.top)} on top` : `empty, takes a ${board.base === "T" ? "10" : board.base}`}`,
+        cards: slot ? foundationCards(slot.top, `f${index}`, { wrap: true, count: slot.cards }) : [],
         watermark: slot ? "" : board.base === "T" ? "10" : board.base,
       }));
-    return [row("top", reserve, stockPile(board.stock, "draw", "stock"), wastePile(board.waste, 1), spacer(), ...foundations), columns(board.tableau)];
+    return [row("top", reserve, stockPile(board.stock, "draw", "stock"), wastePile(board.waste, 1, { all: options.all }), spacer(), ...foundations), columns(board.tableau)];
   },
   expert(board) {
     const cards = board.hand.map((card, index) => {
-      const made = playable(card, `h:${card}`);
+      const made = playable(card, `h:${card}`, "h");
       made.classList.add("fanned");
       made.style.setProperty("--index", String(index));
       return made;
     });
     const hand = pile({ dest: "h", label: `hand, ${board.hand.length} of 4 cards`, cards });
     hand.classList.add("hand");
-    const piles = board.foundation.map((slot, index) =>
-      pile({ dest: "f", label: `pile ${index + 1}, ${slot ? `${cardName(slot.top)} on top` : "empty"}`, cards: slot ? [cardElement(slot.top)] : [] }));
-    return [row("top", hand, spacer(), ...piles), columns(board.tableau)];
+    const piles = element("div", "piles");
+    piles.append(...board.foundation.map((slot, index) =>
+      pile({ dest: "f", label: `pile ${index + 1}, ${slot ? `${cardName(slot.top)} on top` : "empty"}`, cards: slot ? foundationCards(slot.top, `f${index}`) : [] })));
+    return [row("top", hand, spacer(), piles), columns(board.tableau)];
   },
 };
 
-// How many card widths each game needs across, the widest row.
+// How many card widths each game needs across, the widest row (Solitaire Expert's piles
+// go in two rows of four on a narrow screen: its ten columns are then the widest row).
 const ACROSS = { klondike: 7, golf: 7, kansas: 7.3, expert: 11 };
+const NARROW_EXPERT = 560;
+
+// The longest column a game usually has (face-down cards, and face-up cards past the
+// first): the cards are sized at the deal for it to fit, fanned tight, and keep their size
+// while every column fits (about the longest of a Klondike game won, and of a long game of
+// Kansas or Solitaire Expert; a longer column makes them smaller).
+const DESIGN = { klondike: { down: 6, up: 9 }, golf: { down: 0, up: 4 }, kansas: { down: 0, up: 16 }, expert: { down: 0, up: 16 } };
 
 const coarse = () => window.matchMedia("(pointer: coarse)").matches;
 
 /**
  * Draw the board of `answer` into `container` and fit it to the space it has.
  * `answer` is a view of a game (with `board`) or a bare board (with `game` and `tableau`).
+ * `all`: every waste card drawn (a play-out sends them home one by one).
  */
-export function drawBoard(container, answer, { interactive = true, height = null } = {}) {
+export function drawBoard(container, answer, { interactive = true, height = null, all = false } = {}) {
   const board = answer.board ?? answer;
   const game = answer.game ?? board.game;
   container.classList.add("board");
   container.classList.toggle("still", !interactive);
+  if (container.dataset.game !== game) delete container.fixedSize;
   container.dataset.game = game;
-  container.replaceChildren(...BOARDS[game](board));
+  container.replaceChildren(...BOARDS[game](board, { all }));
   if (!interactive) {
     for (const item of container.querySelectorAll("[data-src], [data-action], .stop")) {
       delete item.dataset.src;
@@ -206,6 +262,20 @@ export function drawBoard(container, answer, { interactive = true, height = null
   fitBoard(container);
 }
 
+/** Forget the size chosen for the game on `container`: the next fit chooses again (a new
+ * game, or new card options). */
+export function resetFit(container) {
+  delete container.fixedSize;
+}
+
+// The columns' lengths: face-up cards past the first, and face-down cards.
+function lengthsOf(columnsRow) {
+  return [...columnsRow.children].map((column) => {
+    const up = column.querySelectorAll(":scope > .card.face-up").length;
+    return { up: Math.max(0, up - 1), down: column.querySelectorAll(":scope > .card").length - up };
+  });
+}
+
 /** Fit a drawn board to its container again (after the window changed size). */
 export function fitBoard(container) {
   const game = container.dataset.game;
@@ -214,39 +284,67 @@ export function fitBoard(container) {
   const width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
   const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6);
+  const large = document.body.classList.contains("large-index");
+  const narrow = game === "expert" && width < NARROW_EXPERT;
+  container.classList.toggle("narrow", narrow);
   const gap = width < 600 ? 3 : 8;
-  const across = ACROSS[game];
-  const fromWidth = (width - gap * Math.ceil(across)) / across;
-  // From the height: two rows of cards, and the longest column at a tight fan.
-  const lengths = [...columnsRow.children].map((column) => {
-    const up = column.querySelectorAll(".card.face-up").length;
-    return { up: Math.max(0, up - 1), down: column.children.length - up };
-  });
-  const longest = Math.max(...lengths.map(({ up, down }) => up * 0.2 + down * 0.06));
-  const fromHeight = (height - gap * 3) / (2 + longest) / 1.4;
-  // The widest cards that fit: the estimate first, narrower until the board's bottom is in
-  // view (the fans' floors are in pixels, which the estimate cannot see).
-  // On a touch screen a covered card keeps a strip a finger can take, unless the column
-  // cannot fit with it even at the narrowest cards.
-  const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, fromHeight, 120)));
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
+  const lengths = lengthsOf(columnsRow);
+  const key = `${width}x${Math.round(height)}|${large}|${finger}`;
+  const settings = { gap, height, top, finger, design: DESIGN[game] };
+  const fixed = container.fixedSize;
+  // The size chosen for this game and window, while the columns fit it.
+  if (fixed?.key === key) {
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger });
+    if (laid.fits && bottomOf(container, top) <= height) return;
+  }
+  const across = narrow ? 10 : ACROSS[game];
+  const fromWidth = (width - gap * Math.ceil(across)) / across;
+  const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, 120)));
+  // The widest cards whose rows fit across and whose usual longest column (and every
+  // column now) fits down. On a touch screen a covered card keeps a strip a finger can
+  // take, unless the columns cannot fit with it even at the narrowest cards.
+  // (a short screen, a phone on its side, keeps cards of a comfortable size and fits the
+  // columns there are: the usual longest may not fit it)
+  const fits = (cardW, strip) => {
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, design: cardW > comfort() ? settings.design : null });
+    return laid.fits && bottomOf(container, top) <= height;
+  };
   for (const strip of finger ? [finger, 0] : [0]) {
-    for (let cardW = start; ; cardW -= 2) {
-      layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger: strip });
-      // (a column's last card hangs below the column's box by its border)
-      const drawn = container.querySelectorAll(":scope > .row, .column > .card:last-child");
-      const bottom = Math.max(...[...drawn].map((item) => item.getBoundingClientRect().bottom)) + window.scrollY - top;
-      // and the widest row (Solitaire Expert's hand and eight piles) no wider than the board
-      const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
-      if (bottom <= height + 1 && across) return;
-      if (cardW <= MIN_CARD) break;
+    // the widest that fits, by halves (fitting is monotone in the width: a narrower card
+    // fits wherever a wider one does)
+    let low = MIN_CARD;
+    let high = start;
+    if (fits(high, strip)) low = high;
+    else if (!fits(low, strip)) {
+      if (strip !== 0) continue; // the finger's strip cannot be kept: without it
+      high = low;
+    } else {
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (fits(middle, strip)) low = middle;
+        else high = middle;
+      }
     }
+    fits(low, strip); // laid out at the width chosen
+    container.fixedSize = { key, cardW: low, finger: strip };
+    return;
   }
 }
 
-const MIN_CARD = 26;
+// Where the drawn board ends, from the container's top (a column's last card hangs below
+// the column's box by its border).
+function bottomOf(container, top) {
+  const drawn = container.querySelectorAll(":scope > .row, .column > .card:last-child");
+  return Math.max(...[...drawn].map((item) => item.getBoundingClientRect().bottom)) + window.scrollY - top;
+}
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger }) {
+const MIN_CARD = 26;
+// Cards wider than this are sized for the game's usual longest column; a short screen (a
+// phone on its side) keeps them this wide rather, and fits the columns there are.
+const comfort = () => (window.innerHeight < 500 ? 56 : 44);
+
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, design }) {
   const game = container.dataset.game;
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
@@ -256,15 +354,27 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   container.style.setProperty("--gap", `${gap}px`);
   container.style.setProperty("--index-size", `${indexSize}px`);
   container.classList.toggle("small-cards", cardW < 48); // corners only: no pip to peek out
-  if (game === "expert") fanHand(container, cardW);
+  const step = cornerStep(container, cardW);
+  container.style.setProperty("--fan-step", `${step}px`);
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   const below = game === "golf" ? cardH + gap * 2 : 0;
   const room = height - tableauTop - below;
   const floorUp = Math.max(Math.round(indexSize * 1.15 + 2), finger);
-  const wantUp = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   const floorDown = Math.max(3, Math.round(cardH * 0.05));
-  const wantDown = Math.round(cardH * 0.12);
+  // the usual longest column spread over the height there is (a tall screen's fans are
+  // wider), never less than the usual strip nor more than most of a card
+  const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
+  // (a face-down card's strip is 0.4 of a face-up card's)
+  const usualLongest = design ?? { up: 0, down: 0 };
+  design = design ?? DESIGN[game];
+  const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
+  const wantUp = Math.max(usual, Math.min(spread, Math.round(cardH * (cardW < 48 ? 0.8 : 0.6))));
+  const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
+  const need = ({ up, down }) => cardH + up * floorUp + down * floorDown;
+  const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
+  const fits = across && need(usualLongest) <= room + 1 && lengths.every((length) => need(length) <= room + 1);
+  let tallest = 0;
   [...columnsRow.children].forEach((column, index) => {
     const { up, down } = lengths[index];
     const cards = [...column.children];
@@ -284,19 +394,27 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     });
     column.dataset.fan = String(stepUp);
     column.style.height = `${cardH + offset}px`;
+    tallest = Math.max(tallest, cardH + offset);
   });
+  // The tableau keeps the height of the game's usual longest column: what is below it
+  // (Golf's stock and waste, the help) stays where it is as the columns grow and shorten.
+  const designHeight = cardH + design.up * Math.min(wantUp, Math.max(floorUp, Math.floor((room - cardH) / Math.max(1, design.up))));
+  columnsRow.style.minHeight = `${Math.min(room, Math.max(designHeight, tallest))}px`;
+  return { fits, cardW };
 }
 
-// Solitaire Expert's hand fans sideways, each card far enough from the next that its corner
-// (rank and suit: "10♠" is the widest) stays in view at any card size and corner size.
-function fanHand(container, cardW) {
-  const hand = container.querySelector(".hand");
-  if (!hand) return;
+// How far apart sideways-fanned cards are (Solitaire Expert's hand, a draw-3 waste): far
+// enough that the corner of each (rank and suit: "10♠" is the widest) stays in view at any
+// card size and corner size.
+function cornerStep(container, cardW) {
   const probe = cardElement("Ts");
   probe.style.visibility = "hidden";
-  hand.append(probe);
+  probe.style.position = "absolute";
+  container.append(probe);
   const corner = probe.querySelector(".corner");
   const needed = corner.offsetLeft + corner.getBoundingClientRect().width + 3;
   probe.remove();
+  const step = Math.ceil(Math.max(cardW * 0.3, needed));
   container.style.setProperty("--hand-step", `${Math.ceil(Math.max(cardW * 0.6, needed))}px`);
+  return step;
 }

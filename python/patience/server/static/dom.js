@@ -33,8 +33,32 @@ export function duration(seconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
-/** Seconds with a tenth, for times used ("63.4 s"). */
-export const seconds = (value) => (value === null || value === undefined ? "" : `${Number(value).toFixed(1)} s`);
+/** Time played, written one way everywhere (the result, the history, the statistics, the
+ * standings): minutes, seconds and the tenth, cut, never rounded up: 26.87 s is 0:26.8. */
+export function timePlayed(value) {
+  if (value === null || value === undefined) return "";
+  const tenths = Math.floor(Number(value) * 10 + 1e-6);
+  const minutes = Math.floor(tenths / 600);
+  const rest = tenths % 600;
+  return `${minutes}:${String(Math.floor(rest / 10)).padStart(2, "0")}.${rest % 10}`;
+}
+
+/** A long time played: hours and minutes ("3 h 05 min"); under an hour as timePlayed. */
+export function hoursPlayed(value) {
+  const whole = Math.floor(Number(value ?? 0));
+  const hours = Math.floor(whole / 3600);
+  if (!hours) return timePlayed(value ?? 0);
+  return `${hours} h ${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")} min`;
+}
+
+/** Seconds with a tenth (the tenth cut, as timePlayed): kept for times used. */
+export const seconds = (value) => timePlayed(value);
+
+/** A deal number as people read it: its digits in groups of three ("9 007 199 254"). */
+export function dealNumber(seed) {
+  if (seed === null || seed === undefined) return "";
+  return String(seed).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
+}
 
 /** A Unix time as the player's local date and time. */
 export function when(unix) {

@@ -1,10 +1,14 @@
 // How a player moves cards on the board: drag and drop (dropped where the card overlaps
-// most, the target lit while dragging, the card gliding back when refused), tap (a card
-// with a place on the foundations goes there; any other is picked, then tap where it
-// goes), double-click, and keys (arrows and Tab between cards and piles, Enter to pick
-// and to place, Enter twice to send home, Escape to let go).
+// most, the target lit while dragging, the card gliding back when refused; in Golf a
+// column's card dragged to the waste), tap (a card with a place on the foundations goes
+// there, else to the column it fits, the best of several; any other is picked, then tap
+// where it goes), double-click, and keys (arrows and Tab between cards and piles, Enter to
+// pick and to place, Enter twice to send home, Escape to let go). Nothing waits for the
+// cards' motion: a press or a key finishes it at once.
 
 import { cardName } from "./cards.js";
+import { finish } from "./motion.js";
+import { tapColumn } from "./moves.js";
 import { placeWords } from "./words.js";
 
 const MOVE_THRESHOLD = 6; // pixels a pointer travels before a press becomes a drag
@@ -14,8 +18,10 @@ const MOVE_THRESHOLD = 6; // pixels a pointer travels before a press becomes a d
  * - view(): the server's last answer (null when no game is on the table);
  * - send(move): plays a move; resolves to true when the server accepted it;
  * - action(word, { fromKey }): the stock was pressed (draw, recycle);
- * - say(text): announces to screen readers.
- * Returns { clearPick, afterDraw(), keydown(event) }.
+ * - say(text): announces to screen readers;
+ * - sound(name): plays a sound (pick).
+ * Returns { clearPick, afterDraw(), keydown(event), takeOrigins() }: takeOrigins gives
+ * where the cards of the last accepted drop were let go (key -> rect), once.
  */
 export function attachInput(board, hooks) {
   let picked = null; // { src, element }
@@ -26,6 +32,7 @@ export function attachInput(board, hooks) {
   let press = null; // { target, x, y }
   let lastHome = { src: null, at: 0 };
   let focusMemory = null; // { place, x, y }
+  let origins = null; // where a drop's cards were let go, for the motion layer
 
   const golf = () => hooks.view()?.game === "golf";
   const canGoHome = (src) => Boolean(hooks.view()?.legal_moves?.includes(`${src}>f`));
@@ -39,6 +46,7 @@ export function attachInput(board, hooks) {
     clearPick();
     picked = { src, element };
     element.classList.add("picked");
+    hooks.sound?.("pick");
     hooks.say(`Picked the ${cardName(element.dataset.card)}; choose where to put it`);
   }
 
@@ -78,6 +86,7 @@ export function attachInput(board, hooks) {
     let bestArea = 0;
     for (const dest of board.querySelectorAll("[data-dest]")) {
       if (dest.dataset.dest === from) continue;
+      if (golf() && dest.dataset.dest !== "w") continue; // a Golf card goes to the waste only
       const rect = dest.getBoundingClientRect();
       const width = Math.min(ghostRect.right, rect.right) - Math.max(ghostRect.left, rect.left);
       const height = Math.min(ghostRect.bottom, rect.bottom) - Math.max(ghostRect.top, rect.top);
@@ -134,8 +143,9 @@ export function attachInput(board, hooks) {
     // fires no click, so a flag left from it must not swallow the next tap.)
     suppressClick = false;
     press = event.pointerType === "touch" ? { target: event.target, x: event.clientX, y: event.clientY } : null;
+    finish(board); // the cards' motion ends: they are where they are
     const source = event.target.closest("[data-src]");
-    if (!source || golf() || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
+    if (!source || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
     drag = { source, x: event.clientX, y: event.clientY, ghost: null };
   });
 
@@ -148,6 +158,7 @@ export function attachInput(board, hooks) {
       if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < MOVE_THRESHOLD) return;
       clearPick();
       startGhost(event);
+      hooks.sound?.("pick");
     }
     event.preventDefault();
     drag.ghost.style.left = `${event.clientX - drag.offset.x}px`;
@@ -173,10 +184,15 @@ export function attachInput(board, hooks) {
     if (!ghost) { drag = null; return; } // a press without travel: the click that follows handles it
     suppressClick = true; // a mouse's drag ends with a click, which is not a tap
     const moving = drag.moving;
-    endDrag();
-    const accepted = target ? await place(source.dataset.src, target.dataset.dest) : false;
+    lightTarget(null);
+    drag = null; // (the cards stay lifted, the ghost where it was let go, until the answer)
+    // where the cards were let go: an accepted move slides them from there to their place
+    origins = new Map([...ghost.children].map((copy, index) => [moving[index].dataset.key, copy.getBoundingClientRect()]));
+    let accepted = false;
+    if (target && golf()) accepted = await hooks.send(source.dataset.src);
+    else if (target) accepted = await place(source.dataset.src, target.dataset.dest);
     if (!accepted) {
-      for (const card of moving) card.classList.add("lifted");
+      origins = null;
       await glideBack(ghost, home);
       for (const card of moving) card.classList.remove("lifted");
     }
@@ -236,8 +252,11 @@ export function attachInput(board, hooks) {
       if (dest) { place(picked.src, dest.dataset.dest); return; }
     }
     if (!source) return;
-    if (pointer && canGoHome(source.dataset.src)) sendHome(source.dataset.src);
-    else pick(source.dataset.src, source);
+    if (pointer && canGoHome(source.dataset.src)) { sendHome(source.dataset.src); return; }
+    // a tap (not a key) moves a card with no place home to the column it fits best
+    const onto = pointer && !source.dataset.src.startsWith("f") ? tapColumn(view, source.dataset.src, source.dataset.card) : null;
+    if (onto) { clearPick(); hooks.send(onto); return; }
+    pick(source.dataset.src, source);
   }
 
   // -- keys ------------------------------------------------------------------------------
@@ -310,6 +329,7 @@ export function attachInput(board, hooks) {
     const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
     if (arrows.includes(event.key)) {
       event.preventDefault();
+      finish(board); // places are measured where the cards are, not on their way
       if (!inBoard) { focusStop(board.querySelector('.stop[tabindex="0"]') ?? stops()[0]); return true; }
       focusStop(neighbour(document.activeElement, event.key) ?? document.activeElement);
       return true;
@@ -359,5 +379,11 @@ export function attachInput(board, hooks) {
     if (hadFocus) chosen.focus({ preventScroll: true });
   }
 
-  return { clearPick, afterDraw, keydown, describePlace: (dest) => placeWords(dest, hooks.view()?.game) };
+  function takeOrigins() {
+    const taken = origins;
+    origins = null;
+    return taken;
+  }
+
+  return { clearPick, afterDraw, keydown, takeOrigins, describePlace: (dest) => placeWords(dest, hooks.view()?.game) };
 }

@@ -1,12 +1,15 @@
 // The pages beside the card table, by hash route: #/account, #/stats, #/history,
-// #/replay/ID, #/tournaments and #/tournaments/ID. While one is shown, the body's
+// #/replay/ID, #/tournaments, #/tournaments/ID and #/operator (operators). While one is shown, the body's
 // data-page hides the lobby and the table (pages.css); an empty route shows them again as
 // app.js left them. The header's navigation says who is signed in.
 
 import { currentPlayer, onPlayerChange, whoAmI } from "./api.js";
 import { h, pageKeys } from "./dom.js";
 import { accountPage, historyPage, statsPage } from "./account.js";
-import { replayPage } from "./replay.js";
+import { adminPage } from "./admin.js";
+import { dailyListPage, dailyPage } from "./dailypage.js";
+import { asking } from "./dialog.js";
+import { replayPage, watchPage } from "./replay.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 
 const ROUTES = [
@@ -14,8 +17,12 @@ const ROUTES = [
   [/^#\/stats$/, statsPage, "Statistics"],
   [/^#\/history$/, historyPage, "History"],
   [/^#\/replay\/([\w-]+)$/, replayPage, "Replay"],
+  [/^#\/watch\/([\w-]+)$/, watchPage, "Replay"],
+  [/^#\/daily$/, dailyListPage, "Daily"],
+  [/^#\/daily\/(\w+)\/([^/]+)(?:\/(\d{4}-\d{2}-\d{2}))?$/, dailyPage, "Daily"],
   [/^#\/tournaments$/, tournamentsPage, "Tournaments"],
   [/^#\/tournaments\/([\w-]+)$/, tournamentPage, "Tournament"],
+  [/^#\/operator$/, adminPage, "Operator"],
 ];
 
 const page = document.getElementById("page");
@@ -75,8 +82,9 @@ function drawNav() {
   const player = currentPlayer();
   const here = location.hash;
   const link = (href, text) => h("a", { href, "aria-current": here === href ? "page" : null }, text);
-  const items = [link("#/tournaments", "Tournaments")];
+  const items = [link("#/daily", "Daily deals"), link("#/tournaments", "Tournaments")];
   if (player) items.push(link("#/stats", "Statistics"), link("#/history", "History"));
+  if (player?.operator) items.push(link("#/operator", "Operator"));
   items.push(player
     ? h("a", { href: "#/account", class: "who", "aria-current": here === "#/account" ? "page" : null, title: "Your account" }, player.name)
     : link("#/account", "Sign in"));
@@ -87,7 +95,7 @@ window.addEventListener("hashchange", route);
 // While a page is shown its keys are its own: the card table's (space draws, u undoes...)
 // listen on the document, which this listener, capturing on the window, goes before.
 window.addEventListener("keydown", (event) => {
-  if (!document.body.dataset.page) return;
+  if (!document.body.dataset.page || asking()) return; // (a question's keys are its own)
   pageKeys.handler?.(event);
   event.stopPropagation();
 }, true);

@@ -1,16 +1,16 @@
-// The automatic play-out, card by card: the board before each step, and the card of each
-// step flying to its foundation.
+// The automatic play-out: the board before it drawn once, then the cards it sent home
+// flying to their foundations one after another, 2.5 seconds at most for a whole deck. A
+// tap (or a key) ends it at once: the caller draws the board after it.
 
 import { drawBoard } from "./board.js";
+import { flyHome } from "./motion.js";
 
 const RANK_ORDER = "A23456789TJQK";
 
-// The boards of a play-out: boards[i] is the board before step i (the answer's board with
-// the steps from i on taken back, last first), landings[i] the foundation pile step i
-// fills (its index on the board).
-function playOutBoards(board, steps) {
+// The board before the play-out (the answer's board with its steps taken back, last first)
+// and, for each step, the foundation pile it fills (its index on the board).
+export function playOutBoards(board, steps) {
   const before = structuredClone(board);
-  const boards = new Array(steps.length);
   const landings = new Array(steps.length);
   for (let i = steps.length - 1; i >= 0; i--) {
     const { move, card } = steps[i];
@@ -28,36 +28,36 @@ function playOutBoards(board, steps) {
     if (source === "w") before.waste.push(card);
     else if (source.startsWith("h")) before.hand.push(card);
     else before.tableau[Number(source.slice(1)) - 1].cards.push(card);
-    boards[i] = structuredClone(before);
   }
-  return { boards, landings };
+  return { before, landings };
 }
 
-// The element of the card a play-out step moves, on the board drawn before it.
-function playOutSource(container, step) {
+// The element of a step's card on the board drawn before the play-out: the card itself (a
+// two-deck game's twins: the one at the step's source).
+function cardOf(container, step, taken) {
   const source = step.move.split(">")[0];
-  if (source === "w") return container.querySelector('[data-src="w"]');
-  if (source.startsWith("h")) return container.querySelector(`[data-src="h:${step.card}"]`);
-  return container.querySelector(`.column[data-dest="${source}"] .card:last-child`);
+  const place = source === "w" ? "w" : source.startsWith("h") ? "h" : source.split(":")[0];
+  const candidates = [...container.querySelectorAll(`.card[data-key="${step.card}"]`)].filter((card) => !taken.has(card));
+  return candidates.find((card) => card.dataset.place === place) ?? candidates[0] ?? null;
 }
 
-/** Show the cards the game played out flying home one by one, the board drawn again after
- * each (by `draw`); stops early when `current()` says a newer answer is being shown. */
-export async function playOut(container, answer, current, draw = (shown) => drawBoard(container, shown)) {
+/** Show the cards the game played out flying home, on the board as it was before them;
+ * resolves when they have landed (or `current()` says a newer answer is being shown). */
+export async function playOut(container, answer, current, draw = (shown, options) => drawBoard(container, shown, options)) {
   const steps = answer.last.auto;
-  const { boards, landings } = playOutBoards(answer.board, steps);
-  const pace = Math.max(40, Math.min(120, 2400 / steps.length)); // milliseconds a card
+  const { before, landings } = playOutBoards(answer.board, steps);
   container.dataset.playingOut = "true";
-  for (let i = 0; i < steps.length && current(); i++) {
-    draw({ ...answer, board: boards[i] });
-    const card = playOutSource(container, steps[i]);
-    const target = container.querySelectorAll("[data-dest='f']")[landings[i]];
-    if (!card || !target) continue;
-    const from = card.getBoundingClientRect();
-    const to = target.getBoundingClientRect();
-    card.classList.add("flying");
-    const shift = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
-    await card.animate([{ transform: "none" }, { transform: shift }], { duration: pace, easing: "ease-in" }).finished;
-  }
+  draw({ ...answer, board: before }, { all: true });
+  const piles = container.querySelectorAll("[data-dest='f']");
+  const taken = new Set();
+  const flights = [];
+  steps.forEach((step, i) => {
+    const card = cardOf(container, step, taken);
+    const target = piles[landings[i]];
+    if (!card || !target) return;
+    taken.add(card);
+    flights.push({ card, to: target.getBoundingClientRect() });
+  });
+  if (current()) await flyHome(container, flights);
   delete container.dataset.playingOut;
 }

@@ -1,20 +1,28 @@
-// The replay viewer (#/replay/ID): a finished game of one's own, step by step from its
-// record (GET /api/sessions/{id}/replay: the board its player saw after each move), drawn
-// by the table's own board code. Back, forward, play and pause, first and last, a slider,
-// and the arrow keys, Home, End and space.
+// The replay viewer: a finished game of one's own (#/replay/ID), or one open to everyone
+// (#/watch/ID: a closed tournament's, a daily deal's once its day is over), step by step
+// from its record (the board its player saw after each move), drawn by the table's own
+// board code, each move said in words. Back, forward, play and pause, first and last, a
+// slider, and the arrow keys, Home, End and space.
 
 import { accounts } from "./api.js";
-import { h, pageKeys, variantWords } from "./dom.js";
+import { dealNumber, h, pageKeys, variantWords } from "./dom.js";
+import { stepWords } from "./words.js";
 
 const PACE = 700; // milliseconds a move while playing
 const MIN_ROOM = 120; // pixels: the smallest board drawn, on the shortest window
 
-export async function replayPage(page, id) {
-  page.append(h("p", { class: "crumbs" }, h("a", { href: "#/history" }, "Back to your history")), h("h2", {}, "Replay"));
+/** #/watch/ID: another player's game, open to everyone. */
+export const watchPage = (page, id) => replayPage(page, id, { open: true });
+
+export async function replayPage(page, id, { open = false } = {}) {
+  const crumb = open
+    ? h("a", { href: "#", onclick: (event) => { event.preventDefault(); history.back(); } }, "Back")
+    : h("a", { href: "#/history" }, "Back to your history");
+  page.append(h("p", { class: "crumbs" }, crumb), h("h2", {}, "Replay"));
   let replay;
   let drawBoard;
   try {
-    [replay, { drawBoard }] = await Promise.all([accounts.replay(id), import("./board.js")]);
+    [replay, { drawBoard }] = await Promise.all([open ? accounts.publicReplay(id) : accounts.replay(id), import("./board.js")]);
   } catch (error) {
     page.append(h("p", { class: "error", role: "alert" }, error.message));
     return;
@@ -35,9 +43,9 @@ export async function replayPage(page, id) {
   const end = button("replay-last", "Last position", "Last", () => go(last));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" }, first, back, playing, forward, end, slider);
 
-  page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}`;
+  page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
   page.append(
-    h("p", { class: "help" }, `Deal #${replay.seed}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
+    h("p", { class: "help" }, `Deal ${dealNumber(replay.seed)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
     controls, caption, board);
 
   function draw() {
@@ -45,7 +53,7 @@ export async function replayPage(page, id) {
     // the caption first: its lines are above the board, and the board fits below them
     caption.textContent = index === 0
       ? `The deal (move 0 of ${last}).`
-      : `Move ${index} of ${last}: ${step.move}. Points so far: ${step.points}.`;
+      : `Move ${index} of ${last}: ${stepWords(step.move, steps[index - 1].board, step.board, replay.game)}. Points so far: ${step.points}.`;
     board.dataset.step = String(index);
     board.setAttribute("aria-label", `The board after move ${index} of ${last}`);
     fit();

@@ -3,6 +3,7 @@
 // kings when the player asks for reduced motion).
 
 import { cardElement } from "./cards.js";
+import { dealNumber, timePlayed } from "./dom.js";
 import { outcomeWords } from "./words.js";
 
 const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
@@ -16,37 +17,55 @@ export function dealLink(answer) {
   return `/?${query}`;
 }
 
-function row(list, term, value) {
+function row(list, term, value, className = "") {
   const dt = document.createElement("dt");
   dt.textContent = term;
   const dd = document.createElement("dd");
   if (value instanceof Node) dd.append(value);
   else dd.textContent = String(value);
+  if (className) { dt.className = className; dd.className = className; }
   list.append(dt, dd);
 }
 
-/** Fill the result panel for `answer` (a finished game) and show it, focused. */
-export function showResult(panel, answer, { timeBonus = true } = {}) {
+const signed = (points) => (points > 0 ? `+${points}` : points < 0 ? `\u2212${-points}` : "0");
+
+/** Fill the result panel for `answer` (a finished game) and show it, focused: why it
+ * ended, each line of the score (the points' lines, the time bonus, the score), the time
+ * played, the difficulty and the deal. A relaxed game has no score: its cards and time. */
+export function showResult(panel, answer, { timeBonus = true, daily = false } = {}) {
   const result = answer.result;
   const golf = answer.game === "golf";
+  const relaxed = answer.mode === "relaxed";
   panel.querySelector("#result-title").textContent = outcomeWords(result);
   // The time bonus grows with the cards played home (cleared, in Golf) and the time left.
   const reasons = {
     won: golf ? "Every card is cleared." : "Every card is home.",
     stuck: "No move is left that could change the game.",
     timeout: timeBonus ? "The clock ran out; a game out of time gets no time bonus." : "The clock ran out.",
-    ended: timeBonus
+    closed: "The tournament closed while this attempt was running; it counts with its score as it stood, without a time bonus.",
+    ended: timeBonus && !relaxed
       ? `You stopped playing; the time bonus counts the time left and the cards ${golf ? "cleared" : "home"}.`
       : "You stopped playing.",
   };
-  panel.querySelector("#result-reason").textContent = reasons[result.won ? "won" : result.reason] ?? "";
+  let reason = reasons[result.won ? "won" : result.reason] ?? "";
+  if (daily) reason += " Today's deal: see how you rank in its standing.";
+  panel.querySelector("#result-reason").textContent = reason;
   const list = panel.querySelector("#breakdown");
   list.replaceChildren();
-  row(list, answer.game === "golf" ? "Cards cleared" : "Cards home", result.cards_home);
-  row(list, "Points", result.points);
-  if (timeBonus) row(list, "Time bonus", result.time_bonus); // Kansas and Expert have none
-  row(list, "Score", result.score);
-  row(list, "Time", `${Math.floor(result.elapsed / 60)}:${String(Math.floor(result.elapsed % 60)).padStart(2, "0")}`);
+  if (relaxed) {
+    row(list, golf ? "Cards cleared" : "Cards home", result.cards_home);
+  } else {
+    const lines = result.lines ?? [];
+    for (const line of lines) {
+      const count = line.count && line.label !== "Tableau cleared" && line.label !== "Streak bonus" ? ` (${line.count})` : "";
+      row(list, `${line.label}${count}`, signed(line.points), "line");
+    }
+    if (!lines.length) row(list, golf ? "Cards cleared" : "Cards home", result.cards_home);
+    row(list, "Points", result.points, "sum");
+    if (timeBonus) row(list, "Time bonus", signed(result.time_bonus)); // Kansas and Expert have none
+    row(list, "Score", result.score, "total");
+  }
+  row(list, "Time played", timePlayed(result.elapsed));
   if (answer.tier !== null && answer.tier !== undefined) {
     row(list, "Difficulty", `${DIFFICULTY_NAMES[answer.difficulty] ?? ""}, tier ${answer.tier} of 10`);
   }
@@ -55,11 +74,24 @@ export function showResult(panel, answer, { timeBonus = true } = {}) {
     const anchor = document.createElement("a");
     anchor.href = link;
     anchor.className = "deal-link";
-    anchor.textContent = `Deal ${answer.seed}`;
+    anchor.textContent = `Deal ${dealNumber(answer.seed)}`;
     row(list, "Deal", anchor);
+  } else if (daily) {
+    row(list, "Deal", "today's, shown when the day is over");
+  }
+  if (daily) {
+    const standing = document.createElement("a");
+    standing.href = `#/daily/${answer.game}/${encodeURIComponent(JSON.stringify(answer.variant ?? {}))}`;
+    standing.id = "daily-standing";
+    standing.textContent = "Today's standing";
+    row(list, "Standing", standing);
   }
   panel.querySelector("#replay-deal").hidden = !link;
+  panel.querySelector("#share").hidden = !link;
+  panel.querySelector("#share-done").textContent = "";
   panel.querySelector("#again").hidden = false; // (a tournament's attempt hides it: tournaments.js)
+  panel.querySelector("#again").textContent = daily ? "Lobby and today's deals" : "New game";
+  panel.querySelector("#to-lobby").hidden = daily;
   panel.classList.toggle("won", result.won);
   const cascade = panel.querySelector("#cascade");
   cascade.replaceChildren();

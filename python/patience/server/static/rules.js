@@ -5,6 +5,7 @@ export const RULES = {
     "Build the four foundations up by suit, from the ace to the king.",
     "In the columns, build down in alternating colours (a red six on a black seven); move a run of cards together. Only a king fills an empty column.",
     "Tap the hand to turn cards onto the waste: one at a time with draw 1, three with draw 3. An empty hand turns the waste over again (draw 1: -100 points each time; draw 3: -20 from the third time).",
+  "A tap sends a card home when it can go there, else to the column it fits.",
     "A face-down card turns up when it is uncovered (+10). Undo never takes back a card you have seen turned up.",
     "Once every card is face up and the hand is done, the rest plays itself home. 5 minutes; the time left adds a bonus.",
   ],
@@ -33,6 +34,16 @@ export const VARIANT_RULES = {
   "klondike:draw:3": "Draw 3: three cards at a time; only the top one plays.",
   "golf:wrap:false": "No wrap: the ace is low and the king is high.",
   "golf:wrap:true": "Wrap: the ace and king are next to each other.",
+};
+
+// The variants in words, for the lobby: each option's name and each of its values.
+export const VARIANT_WORDS = {
+  "klondike:draw": "Cards drawn",
+  "klondike:draw:1": "Draw 1 (one card at a time)",
+  "klondike:draw:3": "Draw 3 (three at a time)",
+  "golf:wrap": "Ace and King",
+  "golf:wrap:false": "No wrap (nothing plays on a King)",
+  "golf:wrap:true": "Wrap (Ace and King touch)",
 };
 
 // The controls, under the board: for a mouse and keys, and for a touch screen.

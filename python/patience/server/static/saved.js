@@ -1,26 +1,9 @@
-// What the browser keeps between visits: the card options, and a guest's games in progress
-// (each known by its token).
+// What the browser keeps between visits of a guest's games in progress (each known by its
+// token) and the table's questions answered "don't ask again". (The table's look is kept
+// by look.js.)
 
 const GAMES_KEY = "patience-games";
-const OPTIONS_KEY = "patience-options";
-
-/** Read the card options into their checkboxes and apply them. */
-export function loadOptions(fourColour, largeIndex) {
-  let options = {};
-  try {
-    options = JSON.parse(localStorage.getItem(OPTIONS_KEY) ?? "{}") ?? {};
-  } catch (_) { /* unreadable: the defaults */ }
-  fourColour.checked = Boolean(options.fourColour);
-  largeIndex.checked = Boolean(options.largeIndex);
-  applyOptions(fourColour, largeIndex);
-}
-
-/** Apply the card options of the checkboxes and keep them. */
-export function applyOptions(fourColour, largeIndex) {
-  document.body.classList.toggle("four-colour", fourColour.checked);
-  document.body.classList.toggle("large-index", largeIndex.checked);
-  localStorage.setItem(OPTIONS_KEY, JSON.stringify({ fourColour: fourColour.checked, largeIndex: largeIndex.checked }));
-}
+const SETTINGS_KEY = "patience-settings";
 
 /** The games in progress kept, latest first: { id, token, request }. */
 export function savedGames() {
@@ -42,4 +25,22 @@ export function keepGame(entry) {
 /** Forget a game (it ended, or the server no longer knows it). */
 export function forgetGame(id) {
   localStorage.setItem(GAMES_KEY, JSON.stringify(savedGames().filter((game) => game.id !== id)));
+}
+
+/** A setting kept between visits (`fallback` when none, or none readable). */
+export function setting(name, fallback = null) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "{}") ?? {};
+    return name in kept ? kept[name] : fallback;
+  } catch (_) {
+    return fallback;
+  }
+}
+
+/** Keep a setting for the next visits. */
+export function keepSetting(name, value) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "{}") ?? {};
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...kept, [name]: value }));
+  } catch (_) { /* kept for this visit only */ }
 }

@@ -4,7 +4,9 @@
 // in the browser what a browser can: the commitment's SHA-256 and the ranks.
 
 import { api, currentPlayer, tournaments } from "./api.js";
-import { alertLine, duration, facts, h, seconds, timeElement, variantWords } from "./dom.js";
+import { ask } from "./dialog.js";
+import { VARIANT_WORDS } from "./rules.js";
+import { alertLine, duration, facts, h, timeElement, timePlayed, variantWords } from "./dom.js";
 
 const PAGE = 20; // standings rows a page
 const LIVE = 5000; // milliseconds between two reads of live standings
@@ -51,9 +53,9 @@ async function createForm() {
   const options = h("div", { class: "options" });
   const drawOptions = () => {
     const game = games.find((g) => g.name === gameSelect.value);
-    options.replaceChildren(...(game?.options ?? []).map((option) => h("label", { class: "field" }, h("span", {}, option.name),
+    options.replaceChildren(...(game?.options ?? []).map((option) => h("label", { class: "field" }, h("span", {}, VARIANT_WORDS[`${game.name}:${option.name}`] ?? option.name),
       h("select", { name: `option:${option.name}` }, option.values.map((value) =>
-        h("option", { value: JSON.stringify(value), selected: value === option.default }, String(value)))))));
+        h("option", { value: JSON.stringify(value), selected: value === option.default }, VARIANT_WORDS[`${game.name}:${option.name}:${value}`] ?? String(value)))))));
   };
   gameSelect.addEventListener("change", drawOptions);
   drawOptions();
@@ -132,6 +134,7 @@ export async function tournamentPage(page, id) {
     h("p", { class: `status status-${t.status}`, id: "tournament-status" }, STATUS[t.status]),
     clockLine,
     entry,
+    standings,
     h("section", { id: "tournament-rules", "aria-labelledby": "tournament-rules-title" },
       h("h3", { id: "tournament-rules-title" }, "Rules"),
       facts([
@@ -144,8 +147,7 @@ export async function tournamentPage(page, id) {
         ["Closes", timeElement(t.closes_at)],
         ["Commitment", h("code", { class: "hash", id: "commitment" }, t.commitment)],
       ]),
-      h("p", { class: "help" }, "The commitment is the SHA-256 of the tournament's deals, rules and a secret salt, published before anyone plays; after the close the salt and deals are revealed so anyone can check that the deals were fixed in advance.")),
-    standings);
+      h("p", { class: "help" }, "The commitment is the SHA-256 of the tournament's deals, rules and a secret salt, published before anyone plays; after the close the salt and deals are revealed so anyone can check that the deals were fixed in advance.")));
 
   // The clock: to the opening, then to the close; at either, the page is read again.
   let timer = null;
@@ -155,7 +157,12 @@ export async function tournamentPage(page, id) {
     const now = Date.now() / 1000;
     const target = t.status === "open" ? t.opens_at : t.status === "running" ? t.closes_at : null;
     if (target === null) {
-      clockLine.replaceChildren(`Closed `, timeElement(t.closes_at), ".");
+      // how it closed, as the publication records it: early (by whom), or cancelled
+      const closing = t.closing ?? {};
+      const how = [];
+      if (closing.early) how.push(` early, by ${closing.by ?? "an operator"}: games running then ended there`);
+      if (closing.cancelled) how.push(". It was cancelled: nobody is ranked");
+      clockLine.replaceChildren(`Closed `, timeElement(t.closes_at), ...how, ".");
       return;
     }
     clock.textContent = duration(target - now);
@@ -257,22 +264,57 @@ function drawEntry(section, t, refresh) {
       parts.push(h("p", {}, "You are in. Attempts can be played once the tournament opens."));
     }
   }
-  if (player.operator && t.status !== "finished") {
-    parts.push(act("Close the tournament now", "tournament-close", async () => {
-      if (!window.confirm(`Close ${t.name} now? Games still running end with what they have.`)) return;
-      await tournaments.close(t.id);
-      await refresh();
-    }));
-  }
   section.append(...parts, error);
+  if (player.operator && t.status !== "finished") {
+    section.append(h("div", { class: "operator" }, h("h4", {}, "Operator"),
+      act("Close the tournament now", "tournament-close", async () => {
+        if (!(await ask(`Close ${t.name} now? Games still running end with what they have.`, "Close it", { no: "Keep it open" }))) return;
+        await tournaments.close(t.id);
+        await refresh();
+      }),
+      act("Cancel the tournament", "tournament-cancel", async () => {
+        if (!(await ask(`Cancel ${t.name}? It closes now and nobody is ranked; its deals are still published.`, "Cancel it", { no: "Keep it" }))) return;
+        await tournaments.cancel(t.id);
+        await refresh();
+      })));
+  }
 }
 
 // Open a tournament attempt on the card table (the table listens for patience:play).
 function play(answer, token, t) {
   sessionStorage.setItem("patience-tournament", JSON.stringify({ tournament: t.id, game: answer.id }));
+  watchClose(t, answer.id);
   document.dispatchEvent(new CustomEvent("patience:play", { detail: { answer, token } }));
   if (location.hash) history.pushState(null, "", location.pathname + location.search);
   window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+
+// While an attempt is on the table, its tournament is watched: the moment it closes (at its
+// closing time, or closed early by an operator), the game is read again, which the close
+// has ended, and the result says why.
+let watching = null; // { timer, until, game, closed }
+
+function watchClose(t, game) {
+  clearInterval(watching?.timer);
+  clearTimeout(watching?.until);
+  const state = { game, closed: false };
+  const closed = () => {
+    if (state.closed) return;
+    state.closed = true;
+    clearInterval(state.timer);
+    clearTimeout(state.until);
+    document.dispatchEvent(new Event("patience:refresh"));
+  };
+  state.timer = setInterval(async () => {
+    const held = JSON.parse(sessionStorage.getItem("patience-tournament") ?? "null");
+    if (held?.game !== game) { clearInterval(state.timer); return; }
+    try {
+      const fresh = await tournaments.read(t.id);
+      if (fresh.status === "finished") closed();
+    } catch (_) { /* the next tick asks again */ }
+  }, 2000);
+  state.until = setTimeout(closed, Math.max(0, t.closes_at * 1000 - Date.now()) + 300);
+  watching = state;
 }
 
 // When a tournament attempt ends, the result offers the way back to the tournament's page
@@ -290,6 +332,17 @@ document.addEventListener("patience:ended", (event) => {
   if (!buttons) return;
   const again = document.getElementById("again");
   if (again) again.hidden = true; // (the next result shows it again: result.js)
+  if (watching?.game === event.detail.id) {
+    clearInterval(watching.timer);
+    clearTimeout(watching.until);
+    // the server says "closed" for an attempt the close ended; "timeout" came from a server
+    // that did not yet tell the two apart
+    const reason = event.detail.result?.reason;
+    if (reason === "closed" || (watching.closed && reason === "timeout")) {
+      document.getElementById("result-title").textContent = "The tournament has closed";
+      document.getElementById("result-reason").textContent = "Your attempt ends here, with its score as it stood.";
+    }
+  }
   const back = h("button", { type: "button", id: "to-tournament", onclick: () => {
     sessionStorage.removeItem("patience-tournament");
     document.getElementById("result").hidden = true;
@@ -312,12 +365,21 @@ async function drawStandings(section, t) {
   const top = h("button", { type: "button", id: "standings-top" }, "Top");
   const error = alertLine("standings-error");
   const me = currentPlayer();
+  const finished = t.status === "finished";
+  let replays = new Map(); // player -> their best game, once closed
+  if (finished) {
+    try {
+      for (const game of (await tournaments.games(t.id)).games) if (!replays.has(game.name)) replays.set(game.name, game.game);
+    } catch (_) { replays = new Map(); }
+  }
+  const columns = ["Rank", "Player", "Score", "Time used", "Attempts", ...(finished ? ["Replay"] : [])];
+  const narrowOnly = (name) => (name === "Attempts" ? "wide-column" : null); // (a phone leaves it out)
   section.append(
     h("h3", { id: "standings-title" }, t.status === "running" ? "Standings (live)" : "Standings"),
     h("p", { class: "rule", id: "ranking-rule" }, h("strong", {}, "How players are ranked: "), t.rule),
     h("table", { class: "standings" },
       h("caption", { class: "sr-only" }, `Standings of ${t.name}`),
-      h("thead", {}, h("tr", {}, ["Rank", "Player", "Score", "Time used", "Attempts"].map((name) => h("th", { scope: "col" }, name)))),
+      h("thead", {}, h("tr", {}, columns.map((name) => h("th", { scope: "col", class: narrowOnly(name) }, name)))),
       body),
     summary,
     h("div", { class: "pager" }, top, previous, next, me ? aroundMe : null),
@@ -329,9 +391,12 @@ async function drawStandings(section, t) {
         h("td", { "data-label": "Rank" }, row.rank),
         h("th", { scope: "row", "data-label": "Player" }, row.name),
         h("td", { "data-label": "Score" }, row.score),
-        h("td", { "data-label": "Time used" }, seconds(row.elapsed)),
-        h("td", { "data-label": "Attempts" }, row.attempts))));
-      if (!answer.entries.length) body.append(h("tr", {}, h("td", { colspan: 5 }, around ? "You have no finished attempt yet." : "No finished attempt yet.")));
+        h("td", { "data-label": "Time used" }, timePlayed(row.elapsed)),
+        h("td", { "data-label": "Attempts", class: "wide-column" }, row.attempts),
+        finished ? h("td", { "data-label": "Replay" }, replays.has(row.name)
+          ? h("a", { href: `#/watch/${replays.get(row.name)}`, "aria-label": `Replay ${row.name}'s best game` }, "Replay") : "") : null)));
+      const none = answer.cancelled ? "The tournament was cancelled: nobody is ranked." : around ? "You have no finished attempt yet." : "No finished attempt yet.";
+      if (!answer.entries.length) body.append(h("tr", {}, h("td", { colspan: columns.length }, none)));
       if (around) summary.textContent = answer.me ? `You are ranked ${answer.me}.` : "";
       else summary.textContent = answer.total ? `Places ${Math.min(answer.total, offset + 1)} to ${Math.min(answer.total, offset + PAGE)} of ${answer.total} with a finished attempt.` : "";
       previous.disabled = around || offset === 0;
@@ -429,7 +494,13 @@ async function drawVerification(section, t) {
       passed ? "Verified in this browser." : "Verification FAILED in this browser."),
     h("ul", { class: "checks", id: "checks" }, checks),
     h("p", {}, "What this page cannot check: that each seed deals the cards of its game record and is of its committed tier (that needs the seeded shuffle and the rating), and that each record replays, move by move, to its published score. ",
-      h("code", {}, `patience tournament verify ${location.origin}/api/tournaments/${t.id}/verification`), " checks all of it; docs/fairness.md says how to check it with code of your own."),
+      h("code", {}, `patience tournament verify ${location.origin}/api/tournaments/${t.id}/verification`), " checks all of it."),
+    h("details", { id: "check-it-yourself" }, h("summary", {}, "How to check it with code of your own"),
+      h("ol", {},
+        h("li", {}, "Download the publication below: a JSON object with the revealed document, its commitment and every entrant's attempts with their game records."),
+        h("li", {}, "Write the document as canonical JSON (keys sorted at every level, no spaces, non-ASCII characters as themselves) and take its SHA-256: it must equal the commitment published before the tournament opened (kept by this browser, above, if you saw it then)."),
+        h("li", {}, "Deal each committed seed with the game's seeded shuffle of the named shuffle version and compare it with the deal of each attempt's record."),
+        h("li", {}, "Replay each record move by move by the game's rules: its score must be the published one, and the ranks must follow from the scores, times and finishing times by the ranking rule."))),
     h("h4", {}, "Revealed"),
     facts([
       ["Salt", h("code", { class: "hash", id: "salt" }, d.salt)],

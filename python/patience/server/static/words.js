@@ -2,6 +2,7 @@
 // "Moved the seven of hearts onto the eight of clubs, 5 points", never "t1>t3".
 
 import { cardName } from "./cards.js";
+import { movedCard } from "./moves.js";
 
 const SUIT_WORDS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 
@@ -17,16 +18,9 @@ export function placeWords(place, game) {
   return place;
 }
 
-// The card at a move's source on a board, before the move.
-function sourceCard(source, board) {
-  if (!board) return null;
-  const named = source.match(/^(?:t\d+|h|f):(\S+)$/);
-  if (named && !source.startsWith("f:")) return named[1];
-  if (/^t\d+$/.test(source)) return board.tableau?.[Number(source.slice(1)) - 1]?.cards.at(-1) ?? null;
-  if (source === "w") return board.waste?.at(-1) ?? null;
-  if (source === "r") return board.reserve?.top ?? null;
-  if (source.startsWith("f:") && board.foundation && !Array.isArray(board.foundation)) return board.foundation[source[2]];
-  return null;
+// The card at a move's source on a board, before the move (a column's run: its first card).
+function sourceCard(move, board, game) {
+  return movedCard(move, board, game);
 }
 
 function pointsWords(points) {
@@ -48,9 +42,10 @@ export function playedWords(last, before, after, game) {
   }
   if (move === "recycle") return `Turned the waste over to the hand${points}`;
   if (move === "undo") return `Took back a move${points}`;
+  if (move === "draw" && game === "golf") return `Drew${after?.waste?.at(-1) ? ` the ${cardName(after.waste.at(-1))}` : ""}`;
   if (move === "end") return "Ended the game";
   const [source, dest] = move.split(">");
-  const card = sourceCard(source, before);
+  const card = sourceCard(move, before, game);
   const what = card ? `the ${cardName(card)}` : `a card from ${placeWords(source, game)}`;
   if (!dest) return `Played ${what} onto the waste${points}${auto}`; // Golf
   if (dest === "f") return `Sent ${what} to ${placeWords("f", game)}${points}${auto}`;
@@ -77,7 +72,7 @@ export function moveWords(move, board, game) {
   if (move === "draw") return "draw a card";
   if (move === "recycle") return "turn the waste over";
   const [source, dest] = move.split(">");
-  const card = sourceCard(source, board);
+  const card = sourceCard(move, board, game);
   const what = card ? `the ${cardName(card)}` : `a card from ${placeWords(source, game)}`;
   if (!dest) return `play ${what} onto the waste`;
   if (dest === "f") return `send ${what} to ${placeWords("f", game)}`;
@@ -97,8 +92,13 @@ export function reasonWords(reason) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A replay's step in words: the move, from the boards before and after it. */
+export function stepWords(move, before, after, game) {
+  return playedWords({ move, total_points: 0, auto: [] }, before, after, game);
+}
+
 /** Why a game ended, in words. */
 export function outcomeWords(result) {
   if (result.won) return "You won!";
-  return { ended: "You ended the game", stuck: "No moves left", timeout: "Time is up" }[result.reason] ?? "Game over";
+  return { ended: "You ended the game", stuck: "No moves left", timeout: "Time is up", closed: "The tournament has closed" }[result.reason] ?? "Game over";
 }

@@ -34,7 +34,7 @@ pub const HAND_LIMIT: usize = 4;
 /// Piles on the foundation.
 pub const PILES: usize = 8;
 
-/// A Solitaire Expert move in RULES.md notation. Columns are indexed from 0.
+/// A Solitaire Expert move in the notation of docs/rules.md. Columns are indexed from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExpertMove {
     /// `tN>f`
@@ -155,7 +155,7 @@ pub struct Expert {
 }
 
 impl Expert {
-    /// The position dealt from `deal` (104 card indices, first-dealt first) as RULES.md lays
+    /// The position dealt from `deal` (104 card indices, first-dealt first) as docs/rules.md lays
     /// it out: ten rows of ten, left to right, then four cards to the hand.
     pub fn deal(deal: &[u8]) -> Result<Self, InvalidPosition> {
         if deal.len() != 104 {

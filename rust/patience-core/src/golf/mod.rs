@@ -28,7 +28,7 @@ pub const COLUMNS: usize = 7;
 /// Cards dealt to each column.
 pub const ROWS: usize = 5;
 
-/// A Golf move in RULES.md notation.
+/// A Golf move in the notation of docs/rules.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GolfMove {
     /// `tN`: column `N`'s exposed card to the waste (index from 0).
@@ -76,7 +76,7 @@ pub struct Golf {
 }
 
 impl Golf {
-    /// The position dealt from `deal` (52 card indices, first-dealt first) as RULES.md lays
+    /// The position dealt from `deal` (52 card indices, first-dealt first) as docs/rules.md lays
     /// it out: five rows of seven, the 36th card to the waste, the rest to the stock with
     /// the first of them on top.
     pub fn deal(deal: &[u8], wrap: bool) -> Result<Self, InvalidPosition> {

@@ -23,7 +23,7 @@ pub const COLUMNS: usize = 3;
 /// Cards dealt to the reserve.
 pub const RESERVE: usize = 12;
 
-/// A Kansas move in RULES.md notation. Columns are indexed from 0.
+/// A Kansas move in the notation of docs/rules.md. Columns are indexed from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KansasMove {
     /// `w>f`
@@ -132,7 +132,7 @@ pub struct Kansas {
 }
 
 impl Kansas {
-    /// The position dealt from `deal` (52 card indices, first-dealt first) as RULES.md lays
+    /// The position dealt from `deal` (52 card indices, first-dealt first) as docs/rules.md lays
     /// it out: twelve to the reserve (the 12th on top), the 13th to the foundations, one to
     /// each column, the rest to the stock with the first of them on top.
     pub fn deal(deal: &[u8]) -> Result<Self, InvalidPosition> {
@@ -477,7 +477,7 @@ mod tests {
         assert_eq!(state.reserve.len(), 12);
         assert_eq!(state.stock.len(), 36);
         assert_eq!(state.counts.iter().sum::<u8>(), 1);
-        // RULES.md and the Python doctest: the base is a Queen, the reserve's top the 7d
+        // docs/rules.md and the Python doctest: the base is a Queen, the reserve's top the 7d
         assert_eq!(state.base, 12);
         assert_eq!(
             Card::from_index(*state.reserve.last().unwrap())

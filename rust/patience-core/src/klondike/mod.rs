@@ -1,6 +1,6 @@
 //! Klondike ("Solitaire Rush") for the solver: a compact state with make/undo in place,
 //! move generation equal to the Python engine of record's (`patience.games.klondike`), and
-//! the notation of RULES.md.
+//! the notation of docs/rules.md.
 //!
 //! Cards are indices `suit * 13 + rank - 1` (suits c, d, h, s). Columns list their cards
 //! first-dealt first, so a column's exposed card is its last; `hidden[i]` cards at the
@@ -48,7 +48,7 @@ pub fn fits_on(card: u8, target: Option<u8>) -> bool {
 
 const SUIT_LETTERS: [char; 4] = ['c', 'd', 'h', 's'];
 
-/// One move of the engine of record, as RULES.md writes it.
+/// One move of the engine of record, as docs/rules.md writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// `draw`: turn 1 or 3 cards from the hand onto the waste.
@@ -168,7 +168,7 @@ pub struct Klondike {
 }
 
 impl Klondike {
-    /// The position dealt from `deal` (52 card indices, first-dealt first) as RULES.md
+    /// The position dealt from `deal` (52 card indices, first-dealt first) as docs/rules.md
     /// lays it out: row by row onto columns `r..7`, the rest to the hand, first on top.
     pub fn deal(deal: &[u8], draw: u8) -> Result<Self, InvalidPosition> {
         if deal.len() != 52 {
@@ -282,7 +282,7 @@ impl Klondike {
         self.foundation[suit(card) as usize] + 1 == rank(card)
     }
 
-    /// Solved as RULES.md defines it: hand empty, at most one waste card, nothing face
+    /// Solved as docs/rules.md defines it: hand empty, at most one waste card, nothing face
     /// down. From here every card plays out.
     pub fn is_solved(&self) -> bool {
         self.stock.is_empty() && self.waste.len() <= 1 && self.hidden.iter().all(|&h| h == 0)

@@ -59,7 +59,7 @@
 //!   first time, is 5 to 15 times cheaper on hard draw-1 deals, but it lost wins: draw-1
 //!   seeds 4,513, 8,021 and 8,479 came out unsolvable that way.)
 //!
-//! The goal is RULES.md's solved position: nothing face down and at most one talon card.
+//! The goal is the solved position of docs/rules.md: nothing face down and at most one talon card.
 
 use crate::klondike::{fits_on, is_red, rank, suit, Klondike, Move, COLUMNS};
 use crate::search::{self, luby, mix, Budget, KeySet, Meter, Outcome, Pruning, Report};

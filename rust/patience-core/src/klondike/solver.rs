@@ -22,8 +22,8 @@
 //! - fast first phases search without foundation-to-tableau moves; if they fail, the
 //!   complete search runs, and only its exhaustion proves a deal unsolvable.
 //!
-//! The goal is RULES.md's "solved" (hand empty, at most one waste card, nothing face down),
-//! from which every card plays out by itself.
+//! The goal is "solved" as docs/rules.md has it (hand empty, at most one waste card, nothing
+//! face down), from which every card plays out by itself.
 
 use crate::klondike::{is_red, rank, suit, Klondike, Move, Undo, COLUMNS};
 use crate::search::{mix, Meter, Seen, NODE_LIMIT, TABLE_FULL};

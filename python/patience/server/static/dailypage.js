@@ -1,0 +1,102 @@
+// The daily deals' pages: #/daily (today's deals and yesterday's, revealed) and
+// #/daily/GAME/VARIANT[/DAY] (one day's deal: when it ends, the player's own game, the
+// standing of signed-in players, and, once the day is over, the deal's number, its tier
+// and its best games to replay).
+
+import { currentPlayer, daily } from "./api.js";
+import { dealNumber, h, timePlayed, variantWords } from "./dom.js";
+
+const name = (deal) => `${deal.title}${variantWords(deal.variant) ? `, ${variantWords(deal.variant)}` : ""}`;
+const link = (game, variant, day) => `#/daily/${game}/${encodeURIComponent(JSON.stringify(variant ?? {}))}${day ? `/${day}` : ""}`;
+
+function dayWords(day) {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
+}
+
+function untilWords(at) {
+  const seconds = Math.max(0, Math.round(at - Date.now() / 1000));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return hours ? `${hours} h ${String(minutes).padStart(2, "0")} min` : `${minutes} min`;
+}
+
+const play = (game, variant) => document.dispatchEvent(new CustomEvent("patience:daily", { detail: { game, variant } }));
+
+function leaveForTable() {
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+
+/** #/daily: today's deals, each with its standing, and yesterday's. */
+export async function dailyListPage(page) {
+  const today = await daily.today();
+  page.append(
+    h("h2", {}, "Daily deals"),
+    h("p", { class: "lead" }, `One deal a game a day, the same for everyone, played on the clock. Today's (${dayWords(today.day)}) ends in ${untilWords(today.ends_at)}; its deal number and its best games are shown once the day is over.`),
+    h("h3", {}, "Today"),
+    h("ul", { class: "links daily-days", id: "daily-today" }, today.deals.map((deal) => h("li", {},
+      h("a", { href: link(deal.game, deal.variant) }, name(deal)),
+      deal.games ? ` · ${deal.games} played` : ""))),
+    h("h3", {}, `Yesterday (${dayWords(today.yesterday)})`),
+    h("ul", { class: "links daily-days", id: "daily-yesterday" }, today.deals.map((deal) => h("li", {},
+      h("a", { href: link(deal.game, deal.variant, today.yesterday) }, name(deal))))));
+}
+
+/** #/daily/GAME/VARIANT[/DAY]: one day's deal. */
+export async function dailyPage(page, game, variantText, day) {
+  let variant = {};
+  try {
+    variant = JSON.parse(decodeURIComponent(variantText));
+  } catch (_) { /* the game's default */ }
+  const deal = await daily.day(game, variant, day);
+  const player = currentPlayer();
+  const title = name(deal);
+  page.append(
+    h("p", { class: "crumbs" }, h("a", { href: "#/daily" }, "All daily deals")),
+    h("h2", {}, `Daily deal: ${title}`),
+    h("p", { class: "lead", id: "daily-when" }, deal.today
+      ? `Today, ${dayWords(deal.day)}: ends in ${untilWords(deal.ends_at)}. The same deal for everyone, timed; its deal number is shown when the day is over.`
+      : `${dayWords(deal.day)}.`));
+  // the player's own game, or the way to play
+  const mine = h("section", { id: "daily-mine", "aria-labelledby": "daily-mine-title" }, h("h3", { id: "daily-mine-title" }, "Your game"));
+  if (deal.me?.running) {
+    mine.append(h("button", { type: "button", id: "daily-play", onclick: () => { leaveForTable(); play(game, variant); } }, "Continue your game"));
+  } else if (deal.me?.score !== undefined) {
+    mine.append(h("p", {}, `${deal.me.won ? "Won" : "Played"}: score ${deal.me.score} in ${timePlayed(deal.me.elapsed)}, rank ${deal.me.rank} of ${deal.ranked}.`));
+  } else if (deal.today) {
+    mine.append(h("p", {}, player ? "You have not played it yet: one game, on the clock." : "Sign in to be in the standing; a guest's game counts in none."),
+      h("button", { type: "button", id: "daily-play", onclick: () => { leaveForTable(); play(game, variant); } }, "Play today's deal"));
+  } else {
+    mine.append(h("p", {}, "You did not play it."));
+  }
+  page.append(mine);
+  // the deal, once revealed
+  if (deal.revealed) {
+    const practice = `/?game=${encodeURIComponent(game)}${Object.entries(deal.variant).map(([key, value]) => `&${key}=${value}`).join("")}&seed=${deal.seed}`;
+    page.append(h("section", { id: "daily-deal", "aria-labelledby": "daily-deal-title" },
+      h("h3", { id: "daily-deal-title" }, "The deal"),
+      h("p", {}, `Deal ${dealNumber(deal.seed)}${deal.tier ? `, tier ${deal.tier} of 10` : ""}. `,
+        h("a", { href: practice, id: "daily-practice" }, "Play it as practice"), ".")));
+  } else if (!deal.today) {
+    page.append(h("p", { class: "help" }, deal.dealt ? `Its deal is shown once every game of it has ended, from ${new Date(deal.reveal_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.` : "Nobody played it."));
+  }
+  // the standing
+  const rows = deal.standing.map((row) => h("tr", { class: row.mine ? "mine" : null, "aria-current": row.mine ? "true" : null },
+    h("td", { "data-label": "Rank" }, row.rank),
+    h("th", { scope: "row", "data-label": "Player" }, row.name),
+    h("td", { "data-label": "Score" }, row.score),
+    h("td", { "data-label": "Time" }, timePlayed(row.elapsed)),
+    h("td", { "data-label": "Result" }, row.won ? "won" : "not won"),
+    h("td", { "data-label": "Replay" }, row.game ? h("a", { href: `#/watch/${row.game}`, "aria-label": `Replay ${row.name}'s game` }, "Replay") : "after the day")));
+  page.append(h("section", { id: "daily-standing", "aria-labelledby": "daily-standing-title" },
+    h("h3", { id: "daily-standing-title" }, deal.today ? "Standing (live)" : "Standing"),
+    h("p", { class: "rule" }, "Signed-in players' games, ranked by score, then by the time used. ", `${deal.games} played, ${deal.ranked} finished and ranked.`),
+    h("table", { class: "standings history" },
+      h("caption", { class: "sr-only" }, `Standing of the daily deal of ${title}`),
+      h("thead", {}, h("tr", {}, ["Rank", "Player", "Score", "Time", "Result", "Replay"].map((column) => h("th", { scope: "col" }, column)))),
+      h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6 }, "No finished game yet."))))));
+  if (deal.today) {
+    const yesterday = new Date((deal.starts_at - 1) * 1000).toISOString().slice(0, 10);
+    page.append(h("p", {}, h("a", { href: link(game, variant, yesterday), id: "daily-yesterday-link" }, "Yesterday's deal and its best games")));
+  }
+}

@@ -1,0 +1,202 @@
+// The lobby: Continue (the games in progress, their clocks counting down), today's daily
+// deals, and a new game: each game with a picture of its layout, its variants in words,
+// the mode (timed, practice, relaxed), the difficulty and a deal number.
+
+import { api, currentPlayer, daily } from "./api.js";
+import { h, variantWords } from "./dom.js";
+import { gamePicture } from "./pictures.js";
+import { RULES, VARIANT_RULES, VARIANT_WORDS } from "./rules.js";
+import { forgetGame, savedGames } from "./saved.js";
+
+const $ = (id) => document.getElementById(id);
+
+const ONE_LINE = {
+  klondike: "The classic: build down, red on black.",
+  golf: "Clear the columns a rank up or down.",
+  kansas: "A reserve, three columns, a dealt base.",
+  expert: "Two decks, all face up, a hand of four.",
+};
+
+let games = [];
+let counting = null; // the timer of the Continue clocks
+let hooks = null; // { resume(saved, answer), startDaily(game, variant) }
+
+/** Set what the lobby's buttons do. */
+export function lobbyHooks(given) {
+  hooks = given;
+}
+
+/** Draw the lobby for `list` (GET /api/games), keeping the player's choices. */
+export async function drawLobby(list) {
+  games = list;
+  const form = new FormData($("new-game"));
+  const chosen = form.get("game") ?? games[0]?.name;
+  const options = [...form.entries()].filter(([key]) => key.startsWith("option:"));
+  const choice = $("game-choice");
+  choice.querySelectorAll("label").forEach((label) => label.remove());
+  for (const game of games) {
+    const input = h("input", { type: "radio", name: "game", value: game.name, id: `game-${game.name}` });
+    input.checked = game.name === chosen;
+    choice.append(h("label", { class: "game-card", for: `game-${game.name}` },
+      input, gamePicture(game.name),
+      h("span", { class: "game-name" }, game.title),
+      h("span", { class: "game-line" }, ONE_LINE[game.name] ?? "")));
+  }
+  renderOptions();
+  for (const [key, value] of options) {
+    const radio = document.querySelector(`#options input[name="${key}"][value='${value}']`);
+    if (radio) radio.checked = true;
+  }
+  updateForm();
+  listResumable();
+  drawDaily();
+}
+
+/** The options of the chosen game, as radio buttons in words. */
+export function renderOptions() {
+  const game = chosenGame();
+  const options = $("options");
+  options.replaceChildren();
+  for (const option of game?.options ?? []) {
+    const group = h("fieldset", { class: "variant" }, h("legend", {}, VARIANT_WORDS[`${game.name}:${option.name}`] ?? option.name));
+    for (const value of option.values) {
+      const words = VARIANT_WORDS[`${game.name}:${option.name}:${value}`] ?? `${option.name} ${value}`;
+      const input = h("input", { type: "radio", name: `option:${option.name}`, value: JSON.stringify(value) });
+      input.checked = value === option.default;
+      group.append(h("label", {}, input, ` ${words}`));
+    }
+    options.append(group);
+  }
+  options.hidden = !options.children.length;
+}
+
+export function chosenGame() {
+  const name = new FormData($("new-game")).get("game");
+  return games.find((g) => g.name === name);
+}
+
+export function chosenVariant() {
+  const variant = {};
+  for (const [key, value] of new FormData($("new-game")).entries()) {
+    if (key.startsWith("option:")) variant[key.slice(7)] = JSON.parse(value);
+  }
+  return variant;
+}
+
+const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
+
+/** Show what the chosen game, variant and mode offer (difficulty for rated deals, a deal
+ * number for practice and relaxed games) and how to play it. */
+export function updateForm() {
+  const form = new FormData($("new-game"));
+  const game = chosenGame();
+  const variant = chosenVariant();
+  const rated = (game?.rated_variants ?? []).some((v) => same(v, variant));
+  $("difficulty-row").hidden = !rated;
+  if (!rated) document.querySelector('input[name="difficulty"][value=""]').checked = true;
+  $("seed-row").hidden = form.get("mode") === "timed" || Boolean(form.get("difficulty"));
+  $("rules-title").textContent = game ? game.title : "";
+  const lines = [...(RULES[game?.name] ?? [])];
+  for (const [key, value] of Object.entries(variant)) {
+    const line = VARIANT_RULES[`${game?.name}:${key}:${value}`];
+    if (line) lines.push(line);
+  }
+  $("rules").replaceChildren(...lines.map((line) => h("li", {}, line)));
+}
+
+// -- Continue ----------------------------------------------------------------------------
+
+function left(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** The games in progress kept on this browser (the three latest): each a button, the
+ * first a large Continue; a timed game's clock counts down here as at the table, and a
+ * game whose time ran out leaves the list. */
+export async function listResumable() {
+  clearInterval(counting);
+  const list = $("resume-list");
+  const rows = [];
+  for (const saved of savedGames()) {
+    if (rows.length >= 3) break;
+    let answer;
+    try {
+      answer = await api.read(saved.id, saved.token);
+    } catch (_) {
+      forgetGame(saved.id);
+      continue;
+    }
+    if (answer.outcome) { forgetGame(saved.id); continue; }
+    rows.push({ saved, answer, at: performance.now() });
+  }
+  list.replaceChildren();
+  for (const [index, row] of rows.entries()) {
+    const { saved, answer } = row;
+    const time = h("span", { class: "left" });
+    const title = `${answer.title}${variantWords(answer.variant) ? `, ${variantWords(answer.variant)}` : ""}`;
+    const kind = saved.request?.daily ? "daily deal" : answer.mode;
+    const button = h("button", { type: "button", class: index === 0 ? "continue" : "" },
+      h("span", { class: "continue-word" }, index === 0 ? "Continue" : "Resume"),
+      h("span", { class: "continue-title" }, `${title} (${kind})`), time);
+    button.addEventListener("click", () => hooks?.resume(saved, answer));
+    row.time = time;
+    row.button = button;
+    list.append(h("li", {}, button));
+  }
+  $("resume").hidden = !rows.length;
+  const tick = () => {
+    for (const row of rows) {
+      const { answer } = row;
+      if (answer.mode === "relaxed") { row.time.textContent = "no clock"; continue; }
+      const remaining = answer.clock.remaining - (answer.clock.running ? (performance.now() - row.at) / 1000 : 0);
+      if (remaining <= 0) {
+        row.time.textContent = "time is up";
+        row.button.disabled = true;
+        row.button.closest("li")?.classList.add("expired");
+        forgetGame(row.saved.id);
+      } else row.time.textContent = `${left(remaining)} left`;
+    }
+  };
+  tick();
+  counting = setInterval(() => {
+    if ($("lobby").hidden) { clearInterval(counting); return; }
+    tick();
+  }, 250);
+}
+
+// -- the daily deals -----------------------------------------------------------------------
+
+/** Today's deals, one a game and variant: play, continue, or the score with the standing. */
+export async function drawDaily() {
+  const section = $("daily");
+  let today;
+  try {
+    today = await daily.today();
+  } catch (_) {
+    section.hidden = true;
+    return;
+  }
+  const player = currentPlayer();
+  const items = today.deals.map((deal) => {
+    const name = `${deal.title}${variantWords(deal.variant) ? `, ${variantWords(deal.variant)}` : ""}`;
+    const link = `#/daily/${deal.game}/${encodeURIComponent(JSON.stringify(deal.variant))}`;
+    let action;
+    if (deal.me?.running) action = h("button", { type: "button", class: "small", onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Continue");
+    else if (deal.me) action = h("span", { class: "played" }, deal.me.won ? `Won, ${deal.me.score}` : `Played, ${deal.me.score}`);
+    else action = h("button", { type: "button", class: "small", "data-daily": `${deal.game}:${JSON.stringify(deal.variant)}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Play");
+    return h("li", {}, h("span", { class: "daily-name" }, name),
+      h("span", { class: "daily-count" }, deal.games ? `${deal.games} played` : ""),
+      action, h("a", { href: link, class: "standing-link", "aria-label": `Standing of today's ${name}` }, "Standing"));
+  });
+  const left = Math.max(0, Math.round(today.ends_at - Date.now() / 1000));
+  const hours = Math.floor(left / 3600);
+  const until = hours ? `${hours} h ${String(Math.floor((left % 3600) / 60)).padStart(2, "0")} min` : `${Math.floor(left / 60)} min`;
+  section.replaceChildren(
+    h("h3", { id: "daily-title" }, "Today's deals"),
+    h("p", { class: "help" }, `The same deal for everyone, on the clock; a new one in ${until}${player ? "" : ". Sign in to be in the standing"}. `,
+      h("a", { href: "#/daily" }, "Yesterday's deals and their best games")),
+    h("ul", { class: "daily-list" }, items));
+  section.hidden = false;
+}
+

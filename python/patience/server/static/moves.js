@@ -1,0 +1,73 @@
+// What a move of the server's notation does on the board the player sees: which card it
+// moves (a column's move names its run by where it goes: "t6>t2" moves the run of column 6
+// whose first card fits on column 2), and, for a tap, the column a card fits best.
+// The server decides what is legal; this only reads its legal moves and the board.
+
+import { parts } from "./cards.js";
+
+const RANKS = "A23456789TJQK";
+const rankOf = (card) => RANKS.indexOf(parts(card).rank) + 1;
+const isRed = (card) => "dh".includes(parts(card).suit);
+
+/** Whether `card` goes on a column whose exposed card is `target` (null: empty), by the
+ * building rule of `game`'s columns. */
+export function buildsOn(card, target, game) {
+  if (game === "kansas") {
+    if (!target) return true; // an empty column takes what the rules let fill it
+    return rankOf(target) === 1 ? rankOf(card) === 13 : rankOf(card) === rankOf(target) - 1;
+  }
+  if (!target) return rankOf(card) === 13;
+  return rankOf(card) === rankOf(target) - 1 && isRed(card) !== isRed(target);
+}
+
+/** The card a move's source picks up on `board`: a named card (t3:Qh, h:Qs), the first
+ * card of the run of a column that fits on the move's column, or the top of a waste,
+ * reserve or foundation. */
+export function movedCard(move, board, game) {
+  if (!board) return null;
+  const [source, dest] = move.split(">");
+  const named = source.match(/^(?:t\d+|h):(\S+)$/);
+  if (named) return named[1];
+  if (/^t\d+$/.test(source)) {
+    const cards = board.tableau?.[Number(source.slice(1)) - 1]?.cards ?? [];
+    if (dest && /^t\d+$/.test(dest)) {
+      const target = board.tableau?.[Number(dest.slice(1)) - 1]?.cards.at(-1) ?? null;
+      const head = cards.find((card) => buildsOn(card, target, game));
+      if (head) return head;
+    }
+    return cards.at(-1) ?? null;
+  }
+  if (source === "w") return board.waste?.at(-1) ?? null;
+  if (source === "r") return board.reserve?.top ?? null;
+  if (source.startsWith("f:") && board.foundation && !Array.isArray(board.foundation)) return board.foundation[source[2]];
+  return null;
+}
+
+/** Where the card `card` at `src` (a data-src: t3, t3:Qh, w, r, h:Qs) goes on a tap when it
+ * has no place home: the column it fits, or the best of several (one with cards before an
+ * empty one, then the nearest); null when it fits none. */
+export function tapColumn(view, src, card) {
+  const legal = view?.legal_moves ?? [];
+  const board = view?.board;
+  const place = src.split(":")[0];
+  const options = [];
+  for (const move of legal) {
+    const [from, dest] = move.split(">");
+    if (!dest || !/^t\d+$/.test(dest) || from.split(":")[0] !== place || dest === place) continue;
+    if (movedCard(move, board, view.game) !== card) continue;
+    options.push({ move, dest, empty: !(board.tableau?.[Number(dest.slice(1)) - 1]?.cards.length) });
+  }
+  if (!options.length) return null;
+  const here = /^t\d+$/.test(place) ? Number(place.slice(1)) : 0;
+  options.sort((a, b) => a.empty - b.empty || Math.abs(Number(a.dest.slice(1)) - here) - Math.abs(Number(b.dest.slice(1)) - here));
+  return options[0].move;
+}
+
+/** The data-src on the board of the card a move picks up (where a hint lights it). */
+export function sourceOf(move, board, game) {
+  const source = move.split(">")[0];
+  if (!/^t\d+$/.test(source)) return source;
+  const card = movedCard(move, board, game);
+  const cards = board?.tableau?.[Number(source.slice(1)) - 1]?.cards ?? [];
+  return card && card !== cards.at(-1) ? `${source}:${card}` : source;
+}

@@ -1,0 +1,250 @@
+"""Helpers of the browser tests of the table: a server started for them, a page of the
+client at one of the review's screen sizes (its errors collected), and waits for the
+server's answers and for the cards to stop moving. The fixtures that use them are in
+conftest.py (``chromium``, ``table_server``, ``short_clock_server``, ``table``)."""
+
+from __future__ import annotations
+
+import random
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from patience.games import new_game
+from patience.server import launch
+
+CHROMIUM = "/usr/bin/chromium"
+# Playwright's wait_for_function evaluates its string in the page, which the server's
+# Content-Security-Policy forbids: these pages bypass it (tests/test_hardening.py loads the
+# client with it enforced).
+BYPASS_CSP = True
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots" / "table"
+
+SIZES: dict[str, tuple[int, int, bool]] = {
+    "desktop": (1366, 768, False),
+    "phone": (390, 844, True),
+    "landscape": (844, 390, True),
+    "tablet": (1024, 1366, True),
+}
+"""The screens the issue names: width, height, and whether it is a touch screen."""
+
+LINKS = {
+    "klondike": "game=klondike&draw=1",
+    "golf": "game=golf&wrap=false",
+    "kansas": "game=kansas",
+    "expert": "game=expert",
+}
+VARIANTS: dict[str, dict[str, Any]] = {
+    "klondike": {"draw": 1},
+    "golf": {"wrap": False},
+    "kansas": {},
+    "expert": {},
+}
+NOTATION = r"\b(t\d+|[2-9TJQKA][cdhs])\b"
+
+
+def start_server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[str]:
+    port = launch.free_port()
+    # No background refill of the catalog (its solver work would compete with the
+    # browser), and no rate limits: these tests deal many games from one address.
+    quiet = {
+        "PATIENCE_CATALOG_REFILL": "0",
+        "PATIENCE_RATE_STARTS": "0",
+        "PATIENCE_RATE_MOVES": "0",
+        "PATIENCE_RATE_ADDRESS": "0",
+        "PATIENCE_RATE_HINTS": "0",
+    }
+    process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **quiet, **env)
+    yield f"http://127.0.0.1:{port}"
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=120)
+
+
+class Table:
+    """A page of the client at one screen size (a name of :data:`SIZES`), its errors
+    collected; ``options`` go to the browser context (``reduced_motion="reduce"``...)."""
+
+    def __init__(self, browser: Browser, server: str, size: str, **options: Any) -> None:
+        width, height, touch = SIZES[size]
+        self.server = server
+        self.context: BrowserContext = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=touch,
+            is_mobile=touch and width < 900,
+            bypass_csp=BYPASS_CSP,
+            **options,
+        )
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def deal(self, game: str, seed: int) -> Page:
+        """Open the link of a deal (a practice game) and wait for its board, dealt."""
+        self.page.goto(f"{self.server}/?{LINKS[game]}&seed={seed}")
+        self.page.wait_for_selector("#board .card")
+        settled(self.page)
+        return self.page
+
+    def held(self) -> dict[str, str]:
+        held: dict[str, str] = self.page.evaluate(
+            "JSON.parse(sessionStorage.getItem('patience-game'))"
+        )
+        return held
+
+    def play_through_api(self, moves: list[str]) -> None:
+        """Play ``moves`` through the API, then let the page pick the game up again."""
+        held = self.held()
+        headers = {"Authorization": f"Bearer {held['token']}"}
+        for move in moves:
+            answer = httpx.post(
+                f"{self.server}/api/sessions/{held['id']}/moves",
+                json={"move": move},
+                headers=headers,
+            )
+            assert answer.status_code == 200, (move, answer.text)
+        self.page.reload()
+        self.page.wait_for_selector("#board .card")
+        settled(self.page)
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+def answered(page: Page, action: Callable[[], object], timeout: float = 10_000) -> None:
+    """Run ``action`` and wait for the server's next answer to be drawn and its cards to
+    have stopped moving."""
+    version = page.get_attribute("#board", "data-version")
+    action()
+    page.wait_for_function(
+        f"document.querySelector('#board').dataset.version !== '{version}'", timeout=timeout
+    )
+    settled(page, timeout)
+
+
+def settled(page: Page, timeout: float = 10_000) -> None:
+    """Wait until no card of the board moves (the motion layer marks the board while one
+    does)."""
+    page.wait_for_function(
+        "!document.querySelector('#board').dataset.animating"
+        " && !document.querySelector('#board').dataset.playingOut",
+        timeout=timeout,
+    )
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return found
+
+
+def end_game(page: Page) -> None:
+    page.click("#end")
+    answered(page, lambda: page.click("#confirm-yes"))
+    page.wait_for_selector("#result:not([hidden])")
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"the page is {width} px wide in a {inner} px window"
+
+
+def outside_viewport(page: Page, selector: str) -> list[str]:
+    """The elements of ``selector`` not wholly inside the viewport."""
+    found: list[str] = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].filter((e) => {
+             const r = e.getBoundingClientRect();
+             return r.left < -1 || r.top < -1
+               || r.right > innerWidth + 1 || r.bottom > innerHeight + 1;
+           }).map((e) => e.dataset.card ?? e.id ?? e.className)""",
+        selector,
+    )
+    return found
+
+
+def midgame_moves(game: str, seed: int, count: int) -> list[str]:
+    """Up to ``count`` legal moves from the deal, chosen by a seeded random player who
+    prefers sending cards home and moving cards between columns, stopping short of the
+    game's end."""
+    position = new_game(game, seed=seed, variant=VARIANTS[game])
+    chooser = random.Random(seed)
+    moves: list[str] = []
+    for _ in range(count):
+        legal = [str(move) for move in position.legal_moves()]
+        home = [move for move in legal if move.endswith(">f")]
+        columns = [move for move in legal if ">t" in move and not move.startswith("f")]
+        plays = [move for move in legal if move.startswith("t") and ">" not in move]  # Golf
+        if home:
+            choice = home[0]
+        elif (columns or plays) and chooser.random() < 0.75:
+            choice = chooser.choice(columns or plays)
+        elif "draw" in legal:
+            choice = "draw"
+        elif legal:
+            choice = chooser.choice(legal)
+        else:
+            break
+        after = position.copy()
+        after.play(choice)
+        if after.is_over():
+            break
+        position = after
+        moves.append(choice)
+    return moves
+
+
+def draw_board(page: Page, board: dict[str, Any]) -> None:
+    """Draw ``board`` with board.js's drawBoard on the table's own board element."""
+    page.evaluate(
+        """async (board) => {
+             const { drawBoard } = await import('/static/board.js');
+             drawBoard(document.getElementById('board'), board);
+           }""",
+        board,
+    )
+
+
+def focus_on(page: Page, selector: str) -> None:
+    """Move the focus to ``selector`` with the arrow keys alone."""
+    path: list[str] = []
+    for _ in range(60):
+        where = page.evaluate(
+            """(selector) => {
+                 const here = document.activeElement, there = document.querySelector(selector);
+                 if (!there) return null;
+                 if (here === there) return { done: true };
+                 const name = here.dataset.src ?? here.dataset.dest
+                   ?? here.dataset.action ?? here.tagName;
+                 const a = here.getBoundingClientRect(), b = there.getBoundingClientRect();
+                 const column = here.closest('.column');
+                 return {
+                   done: false,
+                   name,
+                   sameColumn: column !== null && column === there.closest('.column'),
+                   sameRow: Boolean(here.closest('.tableau'))
+                     === Boolean(there.closest('.tableau')),
+                   dx: b.left - a.left,
+                   dy: b.top - a.top,
+                 };
+               }""",
+            selector,
+        )
+        assert where is not None, f"no {selector} on the board"
+        if where["done"]:
+            return
+        path.append(where["name"])
+        if where["sameColumn"] or not where["sameRow"]:
+            page.keyboard.press("ArrowUp" if where["dy"] < 0 else "ArrowDown")
+        else:
+            page.keyboard.press("ArrowLeft" if where["dx"] < 0 else "ArrowRight")
+    raise AssertionError(f"the arrow keys do not reach {selector}: {path[-8:]}")
