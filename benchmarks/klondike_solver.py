@@ -255,13 +255,21 @@ def main() -> int:
                 }
                 disagree = [
                     seed
-                    for seed, (a, _), (b, _) in zip(seeds, ours.results, theirs.results, strict=True)
+                    for seed, (a, _), (b, _) in zip(
+                        seeds, ours.results, theirs.results, strict=True
+                    )
                     if "unknown" not in (a, b) and a != b
                 ]
                 undecided = (
                     sum(outcome == "unknown" for outcome, _ in ours.results),
                     sum(outcome == "unknown" for outcome, _ in theirs.results),
                 )
+                for who, run in (("patience", ours), (name, theirs)):
+                    left = [
+                        s for s, (o, _) in zip(seeds, run.results, strict=True) if o == "unknown"
+                    ]
+                    if left:
+                        print(f"  undecided by {who}: seeds {', '.join(f'{s:,}' for s in left)}")
                 table.append((first, draw, name, ratios, undecided))
                 print(
                     f"  {name}/patience: "
@@ -270,11 +278,15 @@ def main() -> int:
                 )
     if table:
         print("\npeer / patience (above 1: patience faster); undecided patience / peer")
-        print(f"{'seeds':>15} {'draw':>4} {'peer':<10} {'median':>7} {'p90':>7} {'total':>7}  undecided")
+        print(
+            f"{'seeds':>15} {'draw':>4} {'peer':<10} {'median':>7} {'p90':>7} {'total':>7}"
+            "  undecided"
+        )
         for first, draw, name, ratios, (ours_unknown, theirs_unknown) in table:
             print(
-                f"{first:>15,} {draw:>4} {name:<10} {ratios['median']:>6.2f}x {ratios['p90']:>6.2f}x"
-                f" {ratios['total']:>6.2f}x  {ours_unknown} / {theirs_unknown}"
+                f"{first:>15,} {draw:>4} {name:<10} {ratios['median']:>6.2f}x"
+                f" {ratios['p90']:>6.2f}x {ratios['total']:>6.2f}x"
+                f"  {ours_unknown} / {theirs_unknown}"
             )
     return 0
 
