@@ -1118,14 +1118,6 @@ fn run(
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<Report<Move>, Unsupported> {
     let (layout, root) = Layout::new(start, rules)?;
-    let relaxed = match (parts.contains(&Part::Relaxed), start.draw) {
-        (true, 3) => {
-            let mut easier = start.clone();
-            easier.draw = 1;
-            Layout::new(&easier, rules).ok()
-        }
-        _ => None,
-    };
     let mut meter = Meter::new(budget, stop);
     if stuck {
         // the whole solver: first the line a search would try first, straight down
@@ -1136,6 +1128,15 @@ fn run(
             }));
         }
     }
+    // laid out only once the straight line has failed: most deals never need it
+    let relaxed = match (parts.contains(&Part::Relaxed), start.draw) {
+        (true, 3) => {
+            let mut easier = start.clone();
+            easier.draw = 1;
+            Layout::new(&easier, rules).ok()
+        }
+        _ => None,
+    };
     let complete = Pass {
         nodes: u64::MAX,
         back: true,
