@@ -42,6 +42,7 @@ from patience.solve import solve
 
 __all__ = [
     "DIFFICULTIES",
+    "INFORMATION",
     "PLAYER_GAMES",
     "PLAYOUTS",
     "RATING_VERSION",
@@ -109,7 +110,9 @@ a Golf game, 300 to 400 ms a Klondike game and about 90 ms a Kansas game, the ot
 under a millisecond; with 4 Klondike playouts of it, two ratings of the same draw-3 deals
 agreed only to a Spearman 0.825). Kansas's greedy player draws no random number, so one
 playout is all of them; Solitaire Expert's players hide nothing from themselves and vary
-only in how they break ties, so a few playouts do."""
+only in how they break ties, so a few playouts do. Klondike's ``planner``, the strongest,
+takes seconds a game and rates no deal: it is measured against the published players
+(``benchmarks/players.py``)."""
 
 
 class PlayerError(AssertionError):
@@ -141,12 +144,34 @@ def _check_seed(seed: int) -> None:
         raise ValueError(f"a player's seed is an integer from 0 to 2**64 - 1, not {seed}")
 
 
-def choose(game: Game, player: str, seed: int) -> str | None:
+INFORMATION: Mapping[str, tuple[str, ...]] = {
+    "klondike": ("person", "known-stock"),
+    "golf": ("person",),
+    "kansas": ("person",),
+    "expert": ("person",),
+}
+"""The models of information each game's players play under: ``person`` (what a person
+sees: face-down cards, and a stock not yet turned through, unknown) for every game, and for
+Klondike ``known-stock`` too (the hand's order known from the start, as the published
+Klondike players assume: their win rates are measured that way)."""
+
+
+def _check_information(game: Game, information: str) -> None:
+    models = INFORMATION.get(game.name, ("person",))
+    if information not in models:
+        raise ValueError(
+            f"no {game.name} model of information {information!r} (models: {', '.join(models)})"
+        )
+
+
+def choose(game: Game, player: str, seed: int, *, information: str = "person") -> str | None:
     """The move ``player`` makes from ``game``'s position (its randomness seeded by
-    ``seed``), in notation; ``None`` when it has none."""
+    ``seed``, seeing what the model ``information`` shows), in notation; ``None`` when it
+    has none."""
     _check_player(game, player)
     _check_seed(seed)
-    return _core.choose(game.name, game.native_position(), player, seed)
+    _check_information(game, information)
+    return _core.choose(game.name, game.native_position(), player, seed, information)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,14 +185,25 @@ class Playout:
     moves: tuple[str, ...]
 
 
-def playout(game: Game, player: str, seed: int, *, max_moves: int = MAX_MOVES) -> Playout:
+def playout(
+    game: Game,
+    player: str,
+    seed: int,
+    *,
+    max_moves: int = MAX_MOVES,
+    information: str = "person",
+) -> Playout:
     """``game`` played on from its position by ``player`` with seed ``seed`` until won, out
-    of moves, or ``max_moves`` moves long; ``game`` itself is unchanged. Raises
+    of moves, or ``max_moves`` moves long, the player seeing what the model of information
+    ``information`` shows (:data:`INFORMATION`); ``game`` itself is unchanged. Raises
     :class:`PlayerError` if the engine of record refuses a move or disagrees about the
     result."""
     _check_player(game, player)
     _check_seed(seed)
-    won, moves = _core.playout(game.name, game.native_position(), player, seed, max_moves)
+    _check_information(game, information)
+    won, moves = _core.playout(
+        game.name, game.native_position(), player, seed, max_moves, information
+    )
     replay = game.copy()
     for index, move in enumerate(moves):
         try:
@@ -362,7 +398,7 @@ def rate(
     first move is solved again on a small budget for the share that still wins. ``seed`` is
     the deal's seed, kept in the rating.
     """
-    ladder = players(game.name)
+    ladder = [player for player in players(game.name) if player in PLAYOUTS[game.name]]
     counts = dict(PLAYOUTS[game.name] if playouts is None else playouts)
     if set(counts) != set(ladder) or min(counts.values()) <= 0:
         raise ValueError(f"playouts are needed for each of {', '.join(ladder)}")

@@ -202,15 +202,16 @@ class Klondike(Game):
 
     def native_position(self) -> tuple[Any, ...]:
         """``(draw, columns, hidden counts, stock, waste, foundation heights)``: each
-        column's exposed card, the stock's next card and the waste's top card last."""
-        piles = self.piles()
+        column's exposed card, the stock's next card and the waste's top card last; the
+        sequences as ``bytes`` of card indices and counts, which the native core reads at
+        once (lists of ints are accepted too, more slowly)."""
         return (
             self.draw_count,
-            [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
-            self.hidden_counts(),
-            [card.index for card in reversed(piles["hand"])],
-            [card.index for card in piles["waste"]],
-            [len(piles[f"f:{suit}"]) for suit in "cdhs"],
+            [bytes(card.index for card in column) for column in self._columns],
+            bytes(self.hidden_counts()),
+            bytes(card.index for card in self._stock),
+            bytes(card.index for card in self._waste),
+            bytes(self._foundation),
         )
 
     def piles(self) -> dict[str, list[Card]]:

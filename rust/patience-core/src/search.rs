@@ -150,8 +150,18 @@ impl<'a> Meter<'a> {
 
     /// Counts one node; `Err(reason)` once the search must stop. `node_limit` lets a
     /// phase stop before the budget's own limit.
+    #[inline]
     pub(crate) fn tick(&mut self, node_limit: u64) -> Result<(), String> {
         self.nodes += 1;
+        if self.nodes % 4096 != 0 && self.nodes <= node_limit.min(self.budget.max_nodes) {
+            return Ok(());
+        }
+        self.tick_slowly(node_limit)
+    }
+
+    /// [`Meter::tick`] once in 4,096 nodes, or at the node limit.
+    #[cold]
+    fn tick_slowly(&mut self, node_limit: u64) -> Result<(), String> {
         if self.nodes > node_limit.min(self.budget.max_nodes) {
             return Err(NODE_LIMIT.into());
         }
@@ -332,6 +342,7 @@ impl KeySet {
     /// or was searched only under another restriction; it now holds `mark`), `Some(false)`
     /// if it was searched in full or under the same mark, `None` if it is new but the set
     /// is full. With mark 0 throughout it is a plain set: `Some(true)` when `key` is new.
+    #[inline]
     pub(crate) fn visit(&mut self, key: u64, mark: u8) -> Option<bool> {
         if key == 0 {
             return match self.has_zero {
