@@ -402,7 +402,7 @@ def test_today_s_deal_is_the_same_for_everyone_and_ranks_signed_in_players(
         )
         end_game(page)
         assert page.locator("#breakdown a.deal-link").count() == 0  # nor once over, today
-        assert "shown when the day is over" in page.inner_text("#breakdown")
+        assert "shown when today is over" in page.inner_text("#breakdown")
         pages.append(desk)
     assert boards[0] == boards[1]
     page = pages[-1].page

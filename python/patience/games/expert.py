@@ -267,7 +267,11 @@ class Expert(Game):
         if dest is None:
             raise InvalidMoveError(f"{move}: say where to, as {source.bare}>f or {source.bare}>t1")
         for place in (source, dest):
-            if place.kind in ("w", "r") or (place.kind == "t" and (place.column or 0) > COLUMNS):
+            if place.kind == "t" and (place.column or 0) > COLUMNS:
+                raise InvalidMoveError(
+                    f"there is no {place.bare}: Solitaire Expert has {COLUMNS} columns"
+                )
+            if place.kind in ("w", "r"):
                 raise InvalidMoveError(
                     f"Solitaire Expert has no {place.bare} (places: t1-t10, h, f)"
                 )

@@ -188,7 +188,7 @@ class Golf(Game):
             raise InvalidMoveError(f"{move}: in Golf a column's card goes to the waste, as t3")
         assert source.column is not None
         if source.column > COLUMNS:
-            raise InvalidMoveError(f"Golf has columns t1 to t{COLUMNS}, not {source.bare}")
+            raise InvalidMoveError(f"there is no {source.bare}: Golf has {COLUMNS} columns")
         index = source.column - 1
         column = self._columns[index]
         if not column:

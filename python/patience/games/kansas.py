@@ -252,7 +252,9 @@ class Kansas(Game):
         if dest is None:
             raise InvalidMoveError(f"{move}: say where to, as {source.bare}>f or {source.bare}>t1")
         for place in (source, dest):
-            if place.kind == "h" or (place.kind == "t" and (place.column or 0) > COLUMNS):
+            if place.kind == "t" and (place.column or 0) > COLUMNS:
+                raise InvalidMoveError(f"there is no {place.bare}: Kansas has {COLUMNS} columns")
+            if place.kind == "h":
                 raise InvalidMoveError(f"Kansas has no {place.bare} (places: t1-t3, r, w, f)")
         if source.kind == "f":
             raise IllegalMoveError("cards never leave a Kansas foundation")

@@ -446,7 +446,7 @@ class Klondike(Game):
                 f"Klondike has no {what} ({place.kind!r}); the hand is drawn with 'draw'"
             )
         if place.kind == "t" and place.column is not None and place.column > COLUMNS:
-            raise InvalidMoveError(f"Klondike has columns t1 to t{COLUMNS}, not {place.bare}")
+            raise InvalidMoveError(f"there is no {place.bare}: Klondike has {COLUMNS} columns")
 
     def _exposed(self, index: int) -> Card | None:
         column = self._columns[index]

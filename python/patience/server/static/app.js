@@ -391,6 +391,7 @@ $("end").addEventListener("click", async () => {
 // board has changed is not shown (it would name cards no longer there).
 $("hint").addEventListener("click", async () => {
   clearHint();
+  $("error").textContent = "";
   const asked = view;
   try {
     const hint = await api.hint(auth.id, auth.token);
@@ -460,6 +461,8 @@ $("replay-deal").addEventListener("click", () => {
   startAgain({ ...request, mode: "practice", seed: view.seed });
 });
 $("to-lobby").addEventListener("click", showLobby);
+// The table's own way back, labelled (the title does the same): the game goes on meanwhile.
+$("back-to-lobby").addEventListener("click", () => $("home").click());
 $("typed").addEventListener("submit", (event) => {
   event.preventDefault();
   if (asking()) return; // the question is answered first
@@ -495,13 +498,18 @@ document.addEventListener("keydown", (event) => {
   if (board.dataset.playingOut) { motion.finish(board); return; } // a key ends the play-out
   if (asking() || !$("result").hidden) return;
   if (!view || $("table").hidden || event.target.matches("input, select, textarea")) return;
+  if (!["Tab", "Shift", "Control", "Alt", "Meta"].includes(event.key)) $("error").textContent = ""; // the next action clears a message
   if (input.keydown(event)) return;
   if (event.target.matches("button, a, summary") && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.toLowerCase();
   if (key === "u") {
     event.preventDefault();
     if (!$("undo").disabled) $("undo").click();
-    else if ($("undo-why").textContent) { $("error").textContent = $("undo-why").textContent; sound.play("refuse"); }
+    else if ($("undo-why").textContent) {
+      $("error").textContent = $("undo-why").textContent;
+      announce(`Not allowed: ${$("undo-why").textContent}`); // as a refused move is said
+      sound.play("refuse");
+    }
     return;
   }
   if (key === "m") { event.preventDefault(); toggleSound(); return; }
@@ -517,8 +525,12 @@ document.addEventListener("keydown", (event) => {
     if (stock) { input.clearPick(); stockPressed(stock.dataset.action, { fromKey: true }); }
   }
 });
-// A press anywhere ends the play-out (the board after it is drawn at once).
-document.addEventListener("pointerdown", () => { if (board.dataset.playingOut) motion.finish(board); }, true);
+// A press anywhere ends the play-out (the board after it is drawn at once), and clears the
+// message of the action before (what this press does may say something new).
+document.addEventListener("pointerdown", () => {
+  if (board.dataset.playingOut) motion.finish(board);
+  if (!$("table").hidden) $("error").textContent = "";
+}, true);
 
 // A dialog keeps the focus: Tab and Shift+Tab go round its controls.
 for (const overlay of [$("result"), $("confirm")]) {

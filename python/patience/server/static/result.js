@@ -1,6 +1,7 @@
 // The end of a game: an overlay in view that tells why it ended, the score's breakdown and
-// the deal's number, with a win shown as a cascade of cards (a still fan of the four
-// kings when the player asks for reduced motion).
+// the deal's number, with a win shown as a cascade of cards: the four kings of the
+// foundations, or in Golf, which has none, the last four cards cleared to the waste (a still
+// fan of them when the player asks for reduced motion).
 
 import { cardElement } from "./cards.js";
 import { dealNumber, timePlayed } from "./dom.js";
@@ -77,7 +78,7 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     anchor.textContent = `Deal ${dealNumber(answer.seed)}`;
     row(list, "Deal", anchor);
   } else if (daily) {
-    row(list, "Deal", "today's, shown when the day is over");
+    row(list, "Deal", "shown when today is over");
   }
   if (daily) {
     const standing = document.createElement("a");
@@ -96,16 +97,23 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
   const cascade = panel.querySelector("#cascade");
   cascade.replaceChildren();
   panel.hidden = false;
-  if (result.won) celebrate(cascade);
+  if (result.won) celebrate(cascade, winningCards(answer));
   panel.querySelector("#again").focus();
 }
 
-function celebrate(cascade) {
-  const kings = ["Kh", "Ks", "Kd", "Kc"];
+// The cards a win shows: what the game built (its foundations' kings), or in Golf the last
+// cards cleared, the top of the waste, the last first.
+function winningCards(answer) {
+  if (answer.game !== "golf") return ["Kh", "Ks", "Kd", "Kc"];
+  return (answer.board?.waste ?? []).slice(-4).reverse();
+}
+
+function celebrate(cascade, cards) {
+  if (!cards.length) return;
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const count = still ? 4 : 16;
+  const count = still ? cards.length : cards.length * 4;
   for (let k = 0; k < count; k++) {
-    const card = cardElement(kings[k % 4]);
+    const card = cardElement(cards[k % cards.length]);
     card.setAttribute("aria-hidden", "true");
     card.removeAttribute("role");
     card.classList.add("cascade-card");
