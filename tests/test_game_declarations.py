@@ -148,6 +148,7 @@ def test_a_game_s_layout_is_plain_json_and_complete(name: str) -> None:
         said = [value["value"] for value in words[option.name]["values"]]
         assert said == list(option.values)
     assert layout["words"]["rules"]
+    assert set(layout["words"]["bonus_lines"]) <= set(cls.score_order)
     assert layout["words"]["one_line"]
     assert layout["design"]["up"] > 0
     assert layout["across"] > 0

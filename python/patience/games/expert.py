@@ -154,6 +154,7 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
             "the hand to hold it.",
             "foundation": "the piles",
             "home": "home",
+            "bonus_lines": [],
         },
     }
 

@@ -156,6 +156,7 @@ Play a free card one rank above or below the waste's top card, any suit:
             "to draw.",
             "foundation": "the waste",
             "home": "cleared",
+            "bonus_lines": ["Streak bonus", "Tableau cleared"],
         },
     }
 

@@ -161,6 +161,7 @@ Moves, in the notation of game records (r is the reserve, w the waste):
             "home goes there when tapped.",
             "foundation": "the foundation",
             "home": "home",
+            "bonus_lines": [],
         },
     }
 

@@ -212,6 +212,7 @@ Moves, in the notation of game records:
             "go home goes there when tapped. Tap the hand to draw.",
             "foundation": "the foundation",
             "home": "home",
+            "bonus_lines": [],
         },
     }
 

@@ -172,6 +172,9 @@ class ClientWords(TypedDict):
     """The foundations named as a place: "the foundation", "the piles"."""
     home: str
     """Where a won game's cards went: "home", or "cleared"."""
+    bonus_lines: list[str]
+    """Lines of the score (:attr:`Game.score_order`) a result shows without their count:
+    bonuses, whose count says nothing to a player."""
 
 
 PictureCard = tuple[float, float, str, bool, float | None]

@@ -4,7 +4,7 @@
 
 import { cardElement } from "./cards.js";
 import { dealNumber, timePlayed } from "./dom.js";
-import { wordOf } from "./games.js";
+import { layoutOf, wordOf } from "./games.js";
 import { outcomeWords } from "./words.js";
 
 const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
@@ -57,8 +57,9 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     row(list, `Cards ${home}`, result.cards_home);
   } else {
     const lines = result.lines ?? [];
+    const bonuses = layoutOf(answer.game)?.words.bonus_lines ?? []; // shown without a count
     for (const line of lines) {
-      const count = line.count && line.label !== "Tableau cleared" && line.label !== "Streak bonus" ? ` (${line.count})` : "";
+      const count = line.count && !bonuses.includes(line.label) ? ` (${line.count})` : "";
       row(list, `${line.label}${count}`, signed(line.points), "line");
     }
     if (!lines.length) row(list, `Cards ${home}`, result.cards_home);
