@@ -50,9 +50,7 @@ def main() -> None:
     )
     known, variant = game_and_variant(parser, rating.PLAYER_GAMES)
     if known.information not in rating.INFORMATION[known.game]:
-        parser.error(
-            f"{known.game} players play under {', '.join(rating.INFORMATION[known.game])}"
-        )
+        parser.error(f"{known.game} players play under {', '.join(rating.INFORMATION[known.game])}")
     cls = GAMES[known.game]
     ladder = known.players.split(",") if known.players else list(rating.players(known.game))
     seeds = range(known.first, known.first + known.count)

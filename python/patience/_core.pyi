@@ -24,7 +24,8 @@ def solve(
     wins_only: bool = False,
 ) -> tuple[str, list[str], int, float, str | None]:
     """``(outcome, moves, nodes, seconds, reason)`` for a position with every card known;
-    with ``wins_only``, Kansas's search looks for a win only."""
+    with ``wins_only``, a solver that proves losses by another search than it finds wins
+    looks for a win only."""
 
 def players(game: str) -> list[str]:
     """The reference players of ``game``, weakest first."""
@@ -55,4 +56,5 @@ def results(
     information: str = "person",
 ) -> list[float]:
     """How far reference player ``player`` gets from ``position`` with each seed: 1.0 for
-    a win, else the game's progress (Kansas: the share of cards home; the others: 0.0)."""
+    a win, else the game's progress (the share of cards home in a game rated by progress,
+    ``Game.rated_by_progress``; the others: 0.0)."""

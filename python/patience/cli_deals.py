@@ -466,8 +466,10 @@ def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
 
         with engine.connect() as connection:
             deals = [d for d in export(connection, name, variant) if d["tier"] is not None]
-        # a player's progress is its win rate, but in Kansas the share of cards home
-        measure = "progress" if name == "kansas" else "players"
+        # a player's progress is its win rate, or the share of cards home where the game
+        # rates by progress
+        by_progress = GAMES[name].rated_by_progress
+        measure = "progress" if by_progress else "players"
         players = sorted({player for d in deals for player in d.get(measure) or {}})
         styles = ["o-", "s--", "^-.", "D:"]
         for index, player in enumerate(players):
@@ -476,10 +478,10 @@ def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
                 values = [d[measure][player] for d in deals if d["tier"] == t]
                 means.append(statistics.fmean(values) if values else math.nan)  # a gap
             rate_axis.plot(tiers, means, styles[index % len(styles)], label=player)
-        what = "mean share of cards home" if name == "kansas" else "mean win rate"
+        what = "mean share of cards home" if by_progress else "mean win rate"
         rate_axis.set_title(f"{title}: reference players' {what}")
         rate_axis.set_xlabel("tier")
-        rate_axis.set_ylabel("share of cards home" if name == "kansas" else "win rate")
+        rate_axis.set_ylabel("share of cards home" if by_progress else "win rate")
         rate_axis.set_ylim(-0.03, 1.03)
         rate_axis.yaxis.set_major_formatter(PercentFormatter(xmax=1))
         rate_axis.set_xticks(tiers)

@@ -37,7 +37,7 @@ from typing import Any
 
 from patience import _core
 from patience.errors import PatienceError
-from patience.games import Game, game_class, variant_key
+from patience.games import GAMES, Game, game_class, variant_key
 from patience.solve import solve
 
 __all__ = [
@@ -66,8 +66,8 @@ __all__ = [
     "win_rate",
 ]
 
-PLAYER_GAMES = ("klondike", "golf", "kansas", "expert")
-"""Games with reference players (all four)."""
+PLAYER_GAMES = tuple(name for name, cls in GAMES.items() if cls.playouts)
+"""Games with reference players (:attr:`Game.playouts <patience.games.Game.playouts>`)."""
 
 #: Moves a playout may take before it is stopped (a player that draws forever in a game
 #: with unlimited passes through the stock loses).
@@ -100,19 +100,15 @@ def difficulty_of(tier: int | None) -> str | None:
 
 
 PLAYOUTS: Mapping[str, Mapping[str, int]] = {
-    "golf": {"random": 16, "greedy": 16, "hindsight": 8},
-    "klondike": {"random": 16, "greedy": 16, "hindsight": 8},
-    "kansas": {"random": 16, "greedy": 1, "rollout": 8},
-    "expert": {"greedy": 4, "lookahead": 4, "solver": 4},
+    name: cls.playouts for name, cls in GAMES.items() if cls.playouts
 }
-"""Playouts a deal is rated with, by game and player (the strong player costs 50 to 120 ms
-a Golf game, 300 to 400 ms a Klondike game and about 90 ms a Kansas game, the others well
-under a millisecond; with 4 Klondike playouts of it, two ratings of the same draw-3 deals
-agreed only to a Spearman 0.825). Kansas's greedy player draws no random number, so one
-playout is all of them; Solitaire Expert's players hide nothing from themselves and vary
-only in how they break ties, so a few playouts do. Klondike's ``planner``, the strongest,
-takes seconds a game and rates no deal: it is measured against the published players
-(``benchmarks/players.py``)."""
+"""Playouts a deal is rated with, by game and player, as each game declares them
+(:attr:`Game.playouts <patience.games.Game.playouts>`): the strong players cost 50 to 400 ms
+a game, the others well under a millisecond, so a game's playouts of them are few, and
+enough that two ratings of the same deals agree (with 4 Klondike playouts of its strong
+player, two ratings of the same draw-3 deals agreed only to a Spearman 0.825). A player
+a game lists but gives no playouts (Klondike's ``planner``, seconds a game) rates no deal:
+it is measured against the published players (``benchmarks/players.py``)."""
 
 
 class PlayerError(AssertionError):

@@ -20,9 +20,12 @@ from patience.games.expert import Expert
 from patience.games.golf import Golf
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
+from patience.games.layout import Budgets, ClientLayout
 
 __all__ = [
     "GAMES",
+    "Budgets",
+    "ClientLayout",
     "Expert",
     "Game",
     "Golf",
@@ -42,7 +45,9 @@ GAMES: Final[Mapping[str, type[Game]]] = {
     Kansas.name: Kansas,
     Expert.name: Expert,
 }
-"""Every game by its record name. Adding a game means adding it here, nowhere else."""
+"""Every game by its record name: the one line a game adds on the Python side (and one in
+the native core's registry, ``rust/patience-py/src/lib.rs``); everything else the platform
+knows of a game it reads from the game's class (docs/adding-a-game.md)."""
 
 
 def game_class(name: str) -> type[Game]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 import copy
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, Protocol, Self
@@ -23,9 +23,12 @@ from patience.errors import (
     InvalidVariantError,
     UndoRefusedError,
 )
+from patience.games.layout import Budgets, ClientLayout
 from patience.moves import END, UNDO, Move, Place
 
 __all__ = [
+    "Budgets",
+    "ClientLayout",
     "Game",
     "Outcome",
     "OutcomeReason",
@@ -167,6 +170,47 @@ class Game(abc.ABC):
     options: ClassVar[tuple[VariantOption, ...]] = ()
     has_time_bonus: ClassVar[bool] = False
     """Whether finishing early earns a time bonus (:meth:`time_bonus`)."""
+
+    # -- what the rest of the platform reads of a game (docs/adding-a-game.md) ----------
+
+    solver: ClassVar[bool] = True
+    """Whether the native core has a solver for the game (certified deals, hints)."""
+    budgets: ClassVar[Budgets] = Budgets()
+    """What the solver may spend on one of its deals."""
+    playouts: ClassVar[Mapping[str, int]] = {}
+    """The native core's reference players, each with the playouts a deal is rated with
+    (none: the game's deals are certified but not rated)."""
+    rated_by_progress: ClassVar[bool] = False
+    """Whether a reference player's measure is its mean share of cards home rather than its
+    win rate (a game whose own score counts the cards home)."""
+    terminal_help: ClassVar[str]
+    """What ``help`` shows in the terminal, before the lines every game shares."""
+    status: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """The terminal header's counters: (label, field of the observation)."""
+    score_order: ClassVar[tuple[str, ...]] = ("Cards home",)
+    """The lines of a score (:meth:`score_parts`), in the order a result shows them."""
+    layout: ClassVar[ClientLayout]
+    """How the browser client draws and plays the game, and its words (plain JSON)."""
+
+    @classmethod
+    def variant_text(cls, variant: Mapping[str, object]) -> str:
+        """The game and its variant as the terminal's header writes them
+        ("Solitaire Rush · draw 3")."""
+        shorts = [
+            value["short"]
+            for option in cls.layout["words"]["options"]
+            for value in option["values"]
+            if option["name"] in variant
+            and type(value["value"]) is type(variant[option["name"]])
+            and value["value"] == variant[option["name"]]
+        ]
+        return " · ".join([cls.title, *shorts])
+
+    def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
+        """What one move (or one automatic step) of this game scored, as (line, count,
+        points) parts that add up to its points; by default every point is a card home."""
+        if played.points:
+            yield "Cards home", played.points, played.points
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str]) -> None:
         self._deal: tuple[Card, ...] = coerce_deal(deal, decks=self.decks)

@@ -18,7 +18,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal
 
@@ -30,6 +30,7 @@ from patience.errors import (
     InvalidVariantError,
 )
 from patience.games.base import (
+    ClientLayout,
     Game,
     Outcome,
     Played,
@@ -116,6 +117,104 @@ class Klondike(Game):
     time_limit: ClassVar[int] = 300
     has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("draw", (1, 3), 1),)
+    playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
+    status: ClassVar[tuple[tuple[str, str], ...]] = (("Recycles", "recycles"),)
+    score_order: ClassVar[tuple[str, ...]] = (
+        "Cards home",
+        "Cards turned up",
+        "Cards from the waste",
+        "Cards taken back",
+        "Waste turned over",
+    )
+    terminal_help: ClassVar[str] = """\
+Moves, in the notation of game records:
+  t3>t5     the run of column 3 that fits onto column 5 (t3:Qh>t5 names its card)
+  w>t2      waste to column 2     t4>f  column 4 home     f:h>t1  foundation back
+  draw      turn from the hand (Enter too); once it is empty, recycle the waste
+  Qh, t3, 3 tap a card or a column: it goes home if it has a place there
+"""
+    layout: ClassVar[ClientLayout] = {
+        "rows": [
+            {
+                "name": "top",
+                "piles": [
+                    {"kind": "stock", "field": "hand", "name": "hand", "recycle": True},
+                    {"kind": "waste", "fan_option": "draw", "take": True},
+                    {"kind": "spacer"},
+                    {"kind": "foundation", "by": "suit", "take": True},
+                ],
+            },
+            {"name": "tableau"},
+        ],
+        "tableau": {
+            "pick": "run",
+            "packed": False,
+            "build": {"colours": "alternate", "wrap": False, "empty": "king"},
+        },
+        "across": 7,
+        "design": {"down": 6, "up": 9},
+        "direct": False,
+        "counter": {"label": "Recycles", "field": "recycles"},
+        "recycle_cost": [
+            {"variant": {"draw": 1}, "points": -DRAW1_RECYCLE, "free": 0},
+            {"variant": {"draw": 3}, "points": -DRAW3_RECYCLE, "free": DRAW3_FREE_RECYCLES},
+        ],
+        "watch_stuck": True,
+        "picture": [
+            (2, 2, "down", False, None),
+            (13, 2, "up", True, None),
+            *((35 + k * 11, 2, "slot", False, None) for k in range(4)),
+            *(
+                (2 + c * 11, 17 + r * 2.2, "down" if r < c else "up", r == c and c % 3 == 1, None)
+                for c in range(COLUMNS)
+                for r in range(c + 1)
+            ),
+        ],
+        "words": {
+            "one_line": "The classic: build down, red on black.",
+            "rules": [
+                "Build the four foundations up by suit, from the ace to the king.",
+                "In the columns, build down in alternating colours (a red six on a black "
+                "seven); move a run of cards together. Only a king fills an empty column.",
+                "Tap the hand to turn cards onto the waste: one at a time with draw 1, three "
+                "with draw 3. An empty hand turns the waste over again (draw 1: -100 points "
+                "each time; draw 3: -20 from the third time).",
+                "A tap sends a card home when it can go there, else to the column it fits.",
+                "A face-down card turns up when it is uncovered (+10). Undo never takes back a "
+                "card you have seen turned up.",
+                "Once every card is face up and the hand is done, the rest plays itself home. "
+                "5 minutes; the time left adds a bonus.",
+            ],
+            "options": [
+                {
+                    "name": "draw",
+                    "label": "Cards drawn",
+                    "values": [
+                        {
+                            "value": 1,
+                            "label": "Draw 1 (one card at a time)",
+                            "short": "draw 1",
+                            "rule": "Draw 1: one card at a time from the hand.",
+                        },
+                        {
+                            "value": 3,
+                            "label": "Draw 3 (three at a time)",
+                            "short": "draw 3",
+                            "rule": "Draw 3: three cards at a time; only the top one plays.",
+                        },
+                    ],
+                }
+            ],
+            "help_pointer": "Drag cards, or click a card and then where it goes; a card that "
+            "can go home goes there when clicked. Click the hand to draw. Keys: arrows and "
+            "Enter, d draw, u undo.",
+            "help_touch": "Drag cards, or tap a card and then where it goes; a card that can "
+            "go home goes there when tapped. Tap the hand to draw.",
+            "foundation": "the foundation",
+            "home": "home",
+            "bonus_lines": [],
+        },
+    }
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str], *, draw: int = 1) -> None:
         if draw not in (1, 3) or isinstance(draw, bool):
@@ -168,6 +267,32 @@ class Klondike(Game):
         if self._ended:
             return Outcome(won=False, reason="ended")
         return None
+
+    def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
+        """A move's points as the result's lines: cards home, cards turned up, cards from the
+        waste, cards taken back, the waste turned over."""
+        move = played.move
+        if move.word is not None:  # draw, recycle, end
+            if move.word == "recycle":
+                yield "Waste turned over", 1, played.points
+            return
+        source = move.source
+        assert source is not None
+        if source.kind == "f":
+            yield "Cards taken back", 1, played.points
+            return
+        rest = played.points
+        flips = len(played.revealed)
+        if flips:
+            yield "Cards turned up", flips, flips * FLIP_POINTS
+            rest -= flips * FLIP_POINTS
+        if source.kind == "w":
+            yield "Cards from the waste", 1, WASTE_BONUS
+            rest -= WASTE_BONUS
+        if move.dest is not None and move.dest.kind == "f":
+            yield "Cards home", 1, rest
+        elif rest:
+            yield "Other points", 0, rest  # none by the rules; kept so the lines add up
 
     def time_bonus(self, elapsed: float) -> int:
         """``floor((300 - T) * CP / 52)``, T the seconds used, CP the cards home."""

@@ -20,7 +20,7 @@ from sqlalchemy import and_, select
 
 from patience.catalog import catalog_deal
 from patience.errors import PatienceError
-from patience.games import new_game
+from patience.games import GAMES, new_game
 from patience.rating import DIFFICULTIES
 from patience.solve import solve
 
@@ -41,16 +41,15 @@ __all__ = [
 CERTIFY_TRIES = 40
 """Seeds tried, at most, to find a certified winnable deal for a timed game."""
 
-CERTIFIED_AT_START = ("klondike", "golf", "kansas", "expert")
+CERTIFIED_AT_START = tuple(n for n, cls in GAMES.items() if cls.budgets.certify_at_start)
 """Games whose timed deals are certified winnable as the game starts when the catalog has
-none. Klondike's, Golf's and Solitaire Expert's solvers win most winnable deals in
-milliseconds (Solitaire Expert: median 2.5 ms, 85% of random deals won within a second);
-Kansas's, looking for wins only, wins about one random deal in four within
-:data:`CERTIFY_TRY_SECONDS` (docs/server.md)."""
+none (:attr:`Budgets.certify_at_start <patience.games.Budgets.certify_at_start>`)."""
 
-CERTIFY_TRY_SECONDS = {"kansas": 0.3}
-"""Seconds a try, at most, for games whose solver leaves many deals undecided: a short try
-and the next seed find a winnable deal sooner than a long search of a hard one."""
+CERTIFY_TRY_SECONDS = {
+    n: s for n, cls in GAMES.items() if (s := cls.budgets.certify_try_seconds) is not None
+}
+"""Seconds a try, at most, for games whose solver leaves many deals undecided
+(:attr:`Budgets.certify_try_seconds <patience.games.Budgets.certify_try_seconds>`)."""
 
 
 class DealClaims:
