@@ -140,16 +140,11 @@ def _check_seed(seed: int) -> None:
         raise ValueError(f"a player's seed is an integer from 0 to 2**64 - 1, not {seed}")
 
 
-INFORMATION: Mapping[str, tuple[str, ...]] = {
-    "klondike": ("person", "known-stock"),
-    "golf": ("person",),
-    "kansas": ("person",),
-    "expert": ("person",),
-}
-"""The models of information each game's players play under: ``person`` (what a person
-sees: face-down cards, and a stock not yet turned through, unknown) for every game, and for
-Klondike ``known-stock`` too (the hand's order known from the start, as the published
-Klondike players assume: their win rates are measured that way)."""
+INFORMATION: Mapping[str, tuple[str, ...]] = {name: cls.information for name, cls in GAMES.items()}
+"""The models of information each game's players play under, as each game declares them
+(:attr:`Game.information <patience.games.Game.information>`): ``person`` (what a person
+sees: face-down cards, and a stock not yet turned through, unknown) for every game, and
+others that published players assume (their win rates are measured that way)."""
 
 
 def _check_information(game: Game, information: str) -> None:

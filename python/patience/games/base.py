@@ -180,6 +180,10 @@ class Game(abc.ABC):
     playouts: ClassVar[Mapping[str, int]] = {}
     """The native core's reference players, each with the playouts a deal is rated with
     (none: the game's deals are certified but not rated)."""
+    information: ClassVar[tuple[str, ...]] = ("person",)
+    """The models of information the reference players can play under: ``person`` (what
+    a person sees) for every game, and others a game's published players assume (Klondike's
+    ``known-stock``: the hand's order known from the start)."""
     rated_by_progress: ClassVar[bool] = False
     """Whether a reference player's measure is its mean share of cards home rather than its
     win rate (a game whose own score counts the cards home)."""

@@ -118,6 +118,7 @@ class Klondike(Game):
     has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("draw", (1, 3), 1),)
     playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
+    information: ClassVar[tuple[str, ...]] = ("person", "known-stock")
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Recycles", "recycles"),)
     score_order: ClassVar[tuple[str, ...]] = (
         "Cards home",

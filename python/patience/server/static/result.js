@@ -1,7 +1,7 @@
 // The end of a game: an overlay in view that tells why it ended, the score's breakdown and
 // the deal's number, with a win shown as a cascade of cards: the four kings of the
-// foundations, or in Golf, which has none, the last four cards cleared to the waste (a still
-// fan of them when the player asks for reduced motion).
+// foundations, or in a game without foundations the last four cards cleared to the waste (a
+// still fan of them when the player asks for reduced motion).
 
 import { cardElement } from "./cards.js";
 import { dealNumber, timePlayed } from "./dom.js";
@@ -103,11 +103,13 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
   panel.querySelector("#again").focus();
 }
 
-// The cards a win shows: what the game built (its foundations' kings), or in Golf the last
-// cards cleared, the top of the waste, the last first.
+// The cards a win shows: what the game built (its foundations' kings), or in a game whose
+// layout has no foundations the last cards cleared, the top of the waste, the last first.
 function winningCards(answer) {
-  if (answer.game !== "golf") return ["Kh", "Ks", "Kd", "Kc"];
-  return (answer.board?.waste ?? []).slice(-4).reverse();
+  const rows = layoutOf(answer.game)?.rows ?? [];
+  const built = rows.some((line) => (line.piles ?? []).some((pile) => pile.kind === "foundation"));
+  if (built || !answer.board?.waste) return ["Kh", "Ks", "Kd", "Kc"];
+  return answer.board.waste.slice(-4).reverse();
 }
 
 function celebrate(cascade, cards) {
