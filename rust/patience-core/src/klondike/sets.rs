@@ -994,7 +994,7 @@ struct Frame {
 /// outside what this search handles.
 ///
 /// Several searches share the budget, taking turns in slices of nodes that double from
-/// turn to turn (see [`Portfolio`]): the complete search ([`Part::Complete`]), the only
+/// turn to turn (see `Portfolio`): the complete search ([`Part::Complete`]), the only
 /// one that can answer `unsolvable`; a search for wins that tries only the moves
 /// preferred, restarted in random orders ([`Part::Finder`]); and, in draw 3, the complete
 /// search of the same position in draw 1 ([`Part::Relaxed`]).
@@ -1091,7 +1091,7 @@ pub enum Part {
     Relaxed,
 }
 
-/// The searches `parts` of `start` side by side (see [`Portfolio`]): any part's win is a
+/// The searches `parts` of `start` side by side (see `Portfolio`): any part's win is a
 /// win, only the complete search and the relaxed one can answer `unsolvable`, and when
 /// every part has stopped without a verdict the answer is `unknown`. One part alone shows
 /// what [`solve`] pays for it.
