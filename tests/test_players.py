@@ -322,10 +322,12 @@ def test_a_timed_deal_counts_once_dealt(client: TestClient) -> None:
     while time.monotonic() < deadline:
         store.expire()
         with store.engine.connect() as connection:
+            # read every row: a result left half-read keeps SQLite's pooled connection
+            # reading an old snapshot (its later queries would not see the games end)
             ends = connection.execute(
                 select(sessions.c.ended_at).where(sessions.c.id.in_(timed))
-            ).scalars()
-            if all(end is not None for end in ends):
+            ).all()
+            if all(end is not None for (end,) in ends):
                 break
         time.sleep(0.1)
     else:
