@@ -1,8 +1,10 @@
-"""The table's third review (a player of the big commercial collections, in Chromium): one
-test each of its findings, in real headless Chromium at the review's screens (desktop
-1366x768, phone 390x844), on a server whose catalog holds rated deals (a timed game of a
-difficulty, a daily deal). The history's tiers (finding 3) are tested through the API in
-tests/test_daily.py and tests/test_tournaments.py.
+"""The table's third and fourth reviews (a player of the big commercial collections, in
+Chromium): one test each of their findings, in real headless Chromium at the reviews'
+screens (desktop 1366x768, phone 390x844, and windows of 800x600 and 1024x768), on a server
+whose catalog holds rated deals (a timed game of a difficulty, a daily deal). The history's
+tiers (the third's finding 3) are tested through the API in tests/test_daily.py and
+tests/test_tournaments.py; the fourth's cards that kept their size through a game are
+tests/test_table_bugs.py's bug 7 and tests/test_table.py's bug 3.
 
 Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 """
@@ -22,7 +24,7 @@ from patience.server import launch
 from patience.solve import solve
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate_url
-from tables import Table, answered, box, end_game, settled, shot
+from tables import SIZES, Table, answered, box, end_game, settled, shot
 
 PASSWORD = "correct horse battery"
 LONGEST_NAME = "Wilhelmina Montgomery-Wu"  # as long as a name may be (24 characters)
@@ -359,3 +361,47 @@ def test_10_golf_s_win_cascades_the_cleared_cards(rated: Callable[..., Table]) -
     assert set(cascaded) <= set(waste[-4:]), (cascaded, waste)
     page.evaluate("document.getAnimations().forEach((a) => { a.currentTime = 900; })")
     shot(page, "review-golf-won")
+
+
+# -- the fourth review ---------------------------------------------------------------------
+# -- 2. a phone in portrait uses its height ---------------------------------------------------
+
+# The cards' width in portrait before the fourth review: each game's are at least as wide.
+PORTRAIT_BEFORE = {"klondike": 51, "golf": 51, "kansas": 48, "expert": 34}
+
+
+def _drawn(page: Page) -> dict[str, float]:
+    found: dict[str, float] = page.evaluate(
+        """() => {
+             const cards = [...document.querySelectorAll('#board .card')]
+               .map((card) => card.getBoundingClientRect());
+             const tableau = document.querySelector('#board .tableau').getBoundingClientRect();
+             const stock = document.querySelector('#board .stock')?.getBoundingClientRect();
+             return {
+               narrowest: Math.min(...cards.map((r) => r.width)),
+               lowest: Math.max(...cards.map((r) => r.bottom)),
+               tableau: tableau.bottom,
+               stock: stock ? stock.top : 0,
+               scroll: document.documentElement.scrollHeight,
+             };
+           }"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("game", ["klondike", "golf", "kansas", "expert"])
+def test_fourth_2_portrait_uses_the_screen_s_height(rated: Callable[..., Table], game: str) -> None:
+    height = SIZES["phone"][1]
+    page = rated("phone").deal(game, 42)
+    drawn = _drawn(page)
+    shot(page, f"review4-portrait-{game}")
+    assert drawn["narrowest"] >= max(34, PORTRAIT_BEFORE[game]), drawn
+    assert drawn["scroll"] <= height, drawn  # the help line in view, the page still
+    # the columns have the screen's height to grow in
+    assert drawn["tableau"] >= 0.8 * height, drawn
+    if game in ("golf", "expert"):  # dealt tall: their cards reach down the screen
+        assert drawn["lowest"] >= 0.6 * height, drawn
+    if game == "golf":  # its stock at the foot of the screen, where a thumb reaches it
+        assert drawn["stock"] >= 0.75 * height, drawn
+    if game == "kansas":  # its foundations two by two: cards half as wide again
+        assert drawn["narrowest"] >= 1.2 * PORTRAIT_BEFORE[game], drawn
