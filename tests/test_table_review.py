@@ -11,6 +11,7 @@ Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Callable, Iterator
 
@@ -405,3 +406,34 @@ def test_fourth_2_portrait_uses_the_screen_s_height(rated: Callable[..., Table],
         assert drawn["stock"] >= 0.75 * height, drawn
     if game == "kansas":  # its foundations two by two: cards half as wide again
         assert drawn["narrowest"] >= 1.2 * PORTRAIT_BEFORE[game], drawn
+
+
+# -- 3. the lobby's daily deals give the player's own result -----------------------------------
+
+
+def test_fourth_3_the_lobby_s_daily_deals_show_the_player_s_result(
+    rated: Callable[..., Table],
+) -> None:
+    desk = rated("desktop")
+    page = sign_up(desk, "Lobby Lou")
+    page.goto(desk.server)
+    golf = page.locator('#daily li[data-game="golf"]').first
+    golf.locator("button", has_text="Play").wait_for()
+    assert golf.locator(".daily-mine").count() == 0
+    assert "Daily streak: 0 days" in page.inner_text("#lobby-streak")
+    golf.locator("button", has_text="Play").click()
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    end_game(page)
+    assert page.inner_text("#again") == "Lobby and today's deals"
+    page.click("#again")
+    golf = page.locator('#daily li[data-game="golf"]').first
+    golf.locator(".daily-mine").wait_for()
+    words = golf.inner_text()
+    assert "Played \u2713" in words, words
+    assert re.search(r"Played · score -?\d+ in \d+:\d\d[.\d]* · rank \d+ of \d+", words), words
+    assert golf.locator("button").count() == 0  # played: no Play any more
+    assert "1 played, 0 won" in page.inner_text("#lobby-streak")
+    # the other games' deals are still to play
+    assert page.locator("#daily li button", has_text="Play").count() >= 3
+    shot(page, "review4-lobby-daily-played")
