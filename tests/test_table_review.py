@@ -437,3 +437,30 @@ def test_fourth_3_the_lobby_s_daily_deals_show_the_player_s_result(
     # the other games' deals are still to play
     assert page.locator("#daily li button", has_text="Play").count() >= 3
     shot(page, "review4-lobby-daily-played")
+
+
+# -- 4. the points pop-up covers no control in a window of 800 or 1024 px ----------------------
+
+
+@pytest.mark.parametrize("size", ["800x600", "1024x768"])
+def test_fourth_4_the_points_cover_no_control_in_a_middle_window(
+    rated: Callable[..., Table], size: str
+) -> None:
+    desk = rated(size)
+    page = desk.page
+    page.goto(f"{desk.server}/?game=golf&wrap=true&seed=1")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    game = new_game("golf", seed=1, variant={"wrap": True})
+    play = next(str(move) for move in game.legal_moves() if str(move) != "draw")
+    column = page.locator(f'#board .column[data-dest="{play}"] .card').last
+    answered(page, lambda: column.click())
+    page.wait_for_selector("#points.show")
+    page.evaluate("document.getAnimations().forEach((a) => a.pause())")
+    shot(page, f"review4-points-{size}")
+    assert page.inner_text("#points").startswith("+")
+    assert covered_controls(page, "#points") == [], size
+    points = box(page, "#points")
+    for part in ("#end", "#new-deal", "#score-box", "#clock"):
+        assert not overlaps(points, box(page, part)), part
+    assert points["y"] + points["height"] <= box(page, ".bar")["height"]  # in the header
