@@ -464,3 +464,43 @@ def test_fourth_4_the_points_cover_no_control_in_a_middle_window(
     for part in ("#end", "#new-deal", "#score-box", "#clock"):
         assert not overlaps(points, box(page, part)), part
     assert points["y"] + points["height"] <= box(page, ".bar")["height"]  # in the header
+
+
+# -- 5. the costly recycle's question, by keys alone, remembered -------------------------------
+
+
+def test_fourth_5_the_recycle_question_by_keys_is_remembered(rated: Callable[..., Table]) -> None:
+    desk = rated("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#start")
+    page.check("input[name=difficulty][value=medium]")
+    page.click("#start")  # a timed game
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    desk.play_through_api(["draw"] * 24)
+    page.locator("#board").click(position={"x": 1, "y": 1})  # the page, not a card
+    page.keyboard.press("d")
+    page.wait_for_selector("#confirm:not([hidden])")
+    assert page.get_attribute("#confirm .panel", "role") == "alertdialog"
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    # Tab goes round the question's own controls, never behind it
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('confirm').contains(document.activeElement)")
+    while page.evaluate("document.activeElement.id") != "confirm-option-input":
+        page.keyboard.press("Tab")
+    assert page.locator("#confirm-option-input").evaluate("(input) => input.labels[0].innerText")
+    page.keyboard.press("Space")  # don't ask again
+    assert page.is_checked("#confirm-option-input")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    answered(page, lambda: page.keyboard.press("Enter"))
+    assert page.locator("#confirm").is_hidden()
+    assert page.inner_text("#counters") == "Recycles 1"
+    # remembered: after a reload, the next recycle asks no more
+    desk.play_through_api(["draw"] * 24)
+    page.locator("#board").click(position={"x": 1, "y": 1})
+    answered(page, lambda: page.keyboard.press("d"))
+    assert page.locator("#confirm").is_hidden()
+    assert page.inner_text("#counters") == "Recycles 2"
