@@ -66,11 +66,16 @@ def start_server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterat
 
 
 class Table:
-    """A page of the client at one screen size (a name of :data:`SIZES`), its errors
+    """A page of the client at one screen size (a name of :data:`SIZES`, or "WIDTHxHEIGHT"
+    for a window without a touch screen), its errors
     collected; ``options`` go to the browser context (``reduced_motion="reduce"``...)."""
 
     def __init__(self, browser: Browser, server: str, size: str, **options: Any) -> None:
-        width, height, touch = SIZES[size]
+        if size in SIZES:
+            width, height, touch = SIZES[size]
+        else:  # "800x600": a window of that size, no touch screen
+            width, height = (int(side) for side in size.split("x"))
+            touch = False
         self.server = server
         self.context: BrowserContext = browser.new_context(
             viewport={"width": width, "height": height},

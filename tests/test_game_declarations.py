@@ -151,6 +151,11 @@ def test_a_game_s_layout_is_plain_json_and_complete(name: str) -> None:
     assert set(layout["words"]["bonus_lines"]) <= set(cls.score_order)
     assert layout["words"]["one_line"]
     assert layout["design"]["up"] > 0
+    # the cards are sized for the longest column, the fans spread for the usual longest
+    assert layout["longest"]["up"] >= layout["design"]["up"]
+    assert layout["longest"]["down"] >= layout["design"]["down"]
+    if "narrow" in layout:
+        assert 0 < layout["narrow"]["across"] < layout["across"]
     assert layout["across"] > 0
 
 

@@ -196,12 +196,6 @@ def test_bug_2_a_game_left_never_takes_over_the_lobby(
     desk.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: the tableau keeps room for the game's usual longest column, which pushes "
-    "the help line under the board past the window's height (the page scrolls 63 px on a "
-    "desktop); open in the table's review",
-)
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_bug_3_the_result_is_an_overlay_in_view_and_focused(
     table: Callable[..., Table], size: str

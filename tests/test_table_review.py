@@ -1,14 +1,17 @@
-"""The table's third review (a player of the big commercial collections, in Chromium): one
-test each of its findings, in real headless Chromium at the review's screens (desktop
-1366x768, phone 390x844), on a server whose catalog holds rated deals (a timed game of a
-difficulty, a daily deal). The history's tiers (finding 3) are tested through the API in
-tests/test_daily.py and tests/test_tournaments.py.
+"""The table's third and fourth reviews (a player of the big commercial collections, in
+Chromium): one test each of their findings, in real headless Chromium at the reviews'
+screens (desktop 1366x768, phone 390x844, and windows of 800x600 and 1024x768), on a server
+whose catalog holds rated deals (a timed game of a difficulty, a daily deal). The history's
+tiers (the third's finding 3) are tested through the API in tests/test_daily.py and
+tests/test_tournaments.py; the fourth's cards that kept their size through a game are
+tests/test_table_bugs.py's bug 7 and tests/test_table.py's bug 3.
 
 Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 """
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Callable, Iterator
 
@@ -22,7 +25,7 @@ from patience.server import launch
 from patience.solve import solve
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate_url
-from tables import Table, answered, box, end_game, settled, shot
+from tables import SIZES, Table, answered, box, end_game, settled, shot
 
 PASSWORD = "correct horse battery"
 LONGEST_NAME = "Wilhelmina Montgomery-Wu"  # as long as a name may be (24 characters)
@@ -359,3 +362,145 @@ def test_10_golf_s_win_cascades_the_cleared_cards(rated: Callable[..., Table]) -
     assert set(cascaded) <= set(waste[-4:]), (cascaded, waste)
     page.evaluate("document.getAnimations().forEach((a) => { a.currentTime = 900; })")
     shot(page, "review-golf-won")
+
+
+# -- the fourth review ---------------------------------------------------------------------
+# -- 2. a phone in portrait uses its height ---------------------------------------------------
+
+# The cards' width in portrait before the fourth review: each game's are at least as wide.
+PORTRAIT_BEFORE = {"klondike": 51, "golf": 51, "kansas": 48, "expert": 34}
+
+
+def _drawn(page: Page) -> dict[str, float]:
+    found: dict[str, float] = page.evaluate(
+        """() => {
+             const cards = [...document.querySelectorAll('#board .card')]
+               .map((card) => card.getBoundingClientRect());
+             const tableau = document.querySelector('#board .tableau').getBoundingClientRect();
+             const stock = document.querySelector('#board .stock')?.getBoundingClientRect();
+             return {
+               narrowest: Math.min(...cards.map((r) => r.width)),
+               lowest: Math.max(...cards.map((r) => r.bottom)),
+               tableau: tableau.bottom,
+               stock: stock ? stock.top : 0,
+               scroll: document.documentElement.scrollHeight,
+             };
+           }"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("game", ["klondike", "golf", "kansas", "expert"])
+def test_fourth_2_portrait_uses_the_screen_s_height(rated: Callable[..., Table], game: str) -> None:
+    height = SIZES["phone"][1]
+    page = rated("phone").deal(game, 42)
+    drawn = _drawn(page)
+    shot(page, f"review4-portrait-{game}")
+    assert drawn["narrowest"] >= max(34, PORTRAIT_BEFORE[game]), drawn
+    assert drawn["scroll"] <= height, drawn  # the help line in view, the page still
+    # the columns have the screen's height to grow in
+    assert drawn["tableau"] >= 0.8 * height, drawn
+    if game in ("golf", "expert"):  # dealt tall: their cards reach down the screen
+        assert drawn["lowest"] >= 0.6 * height, drawn
+    if game == "golf":  # its stock at the foot of the screen, where a thumb reaches it
+        assert drawn["stock"] >= 0.75 * height, drawn
+    if game == "kansas":  # its foundations two by two: cards half as wide again
+        assert drawn["narrowest"] >= 1.2 * PORTRAIT_BEFORE[game], drawn
+
+
+# -- 3. the lobby's daily deals give the player's own result -----------------------------------
+
+
+def test_fourth_3_the_lobby_s_daily_deals_show_the_player_s_result(
+    rated: Callable[..., Table],
+) -> None:
+    desk = rated("desktop")
+    page = sign_up(desk, "Lobby Lou")
+    page.goto(desk.server)
+    golf = page.locator('#daily li[data-game="golf"]').first
+    golf.locator("button", has_text="Play").wait_for()
+    assert golf.locator(".daily-mine").count() == 0
+    assert "Daily streak: 0 days" in page.inner_text("#lobby-streak")
+    golf.locator("button", has_text="Play").click()
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    end_game(page)
+    assert page.inner_text("#again") == "Lobby and today's deals"
+    page.click("#again")
+    golf = page.locator('#daily li[data-game="golf"]').first
+    golf.locator(".daily-mine").wait_for()
+    words = golf.inner_text()
+    assert "Played \u2713" in words, words
+    assert re.search(r"Played · score -?\d+ in \d+:\d\d[.\d]* · rank \d+ of \d+", words), words
+    assert golf.locator("button").count() == 0  # played: no Play any more
+    assert "1 played, 0 won" in page.inner_text("#lobby-streak")
+    # the other games' deals are still to play
+    assert page.locator("#daily li button", has_text="Play").count() >= 3
+    shot(page, "review4-lobby-daily-played")
+
+
+# -- 4. the points pop-up covers no control in a window of 800 or 1024 px ----------------------
+
+
+@pytest.mark.parametrize("size", ["800x600", "1024x768"])
+def test_fourth_4_the_points_cover_no_control_in_a_middle_window(
+    rated: Callable[..., Table], size: str
+) -> None:
+    desk = rated(size)
+    page = desk.page
+    page.goto(f"{desk.server}/?game=golf&wrap=true&seed=1")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    game = new_game("golf", seed=1, variant={"wrap": True})
+    play = next(str(move) for move in game.legal_moves() if str(move) != "draw")
+    column = page.locator(f'#board .column[data-dest="{play}"] .card').last
+    answered(page, lambda: column.click())
+    page.wait_for_selector("#points.show")
+    page.evaluate("document.getAnimations().forEach((a) => a.pause())")
+    shot(page, f"review4-points-{size}")
+    assert page.inner_text("#points").startswith("+")
+    assert covered_controls(page, "#points") == [], size
+    points = box(page, "#points")
+    for part in ("#end", "#new-deal", "#score-box", "#clock"):
+        assert not overlaps(points, box(page, part)), part
+    assert points["y"] + points["height"] <= box(page, ".bar")["height"]  # in the header
+
+
+# -- 5. the costly recycle's question, by keys alone, remembered -------------------------------
+
+
+def test_fourth_5_the_recycle_question_by_keys_is_remembered(rated: Callable[..., Table]) -> None:
+    desk = rated("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#start")
+    page.check("input[name=difficulty][value=medium]")
+    page.click("#start")  # a timed game
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    desk.play_through_api(["draw"] * 24)
+    page.locator("#board").click(position={"x": 1, "y": 1})  # the page, not a card
+    page.keyboard.press("d")
+    page.wait_for_selector("#confirm:not([hidden])")
+    assert page.get_attribute("#confirm .panel", "role") == "alertdialog"
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    # Tab goes round the question's own controls, never behind it
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('confirm').contains(document.activeElement)")
+    while page.evaluate("document.activeElement.id") != "confirm-option-input":
+        page.keyboard.press("Tab")
+    assert page.locator("#confirm-option-input").evaluate("(input) => input.labels[0].innerText")
+    page.keyboard.press("Space")  # don't ask again
+    assert page.is_checked("#confirm-option-input")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    answered(page, lambda: page.keyboard.press("Enter"))
+    assert page.locator("#confirm").is_hidden()
+    assert page.inner_text("#counters") == "Recycles 1"
+    # remembered: after a reload, the next recycle asks no more
+    desk.play_through_api(["draw"] * 24)
+    page.locator("#board").click(position={"x": 1, "y": 1})
+    answered(page, lambda: page.keyboard.press("d"))
+    assert page.locator("#confirm").is_hidden()
+    assert page.inner_text("#counters") == "Recycles 2"

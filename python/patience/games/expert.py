@@ -124,6 +124,8 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
         "across": 11,
         "narrow": {"width": 560, "across": 10},
         "design": {"down": 0, "up": 16},
+        # (21 cards: the longest column of the solver's winning lines of 60 deals)
+        "longest": {"down": 0, "up": 20},
         "direct": False,
         "counter": None,
         "recycle_cost": [],

@@ -117,6 +117,7 @@ Moves, in the notation of game records (r is the reserve, w the waste):
                         "count": True,
                         "base": "base",
                         "wrap": True,
+                        "group": True,
                     },
                 ],
             },
@@ -128,7 +129,13 @@ Moves, in the notation of game records (r is the reserve, w the waste):
             "build": {"colours": "any", "wrap": True, "empty": "any"},
         },
         "across": 7.3,
+        # (a phone in portrait: the foundations two by two beside the reserve, stock and
+        # waste, for cards half as wide again)
+        "narrow": {"width": 500, "across": 5.3, "fold": 2},
         "design": {"down": 0, "up": 16},
+        # (its columns, built round the corner, have no small bound: the solver's winning
+        # lines of 60 deals reached 37 cards; past 21 a column fans to slivers of corners)
+        "longest": {"down": 0, "up": 20},
         "direct": False,
         "counter": None,
         "recycle_cost": [],

@@ -154,6 +154,9 @@ Moves, in the notation of game records:
         },
         "across": 7,
         "design": {"down": 6, "up": 9},
+        # the seventh column's six face-down cards under a king and the twelve cards down to
+        # an ace on it
+        "longest": {"down": 6, "up": 12},
         "direct": False,
         "counter": {"label": "Recycles", "field": "recycles"},
         "recycle_cost": [

@@ -186,8 +186,12 @@ class ClientLayout(TypedDict):
 
     ``rows`` top to bottom; ``tableau`` its columns; ``across`` how many card widths the
     widest row needs (``narrow``: below ``width`` pixels, a block of piles folds and the
-    widest row is ``across`` then); ``design`` the longest column the game usually has
-    (face-down cards, and face-up cards past the first), which the cards are sized for;
+    widest row is ``across`` then, and its ``group`` of piles folds into rows of ``fold``,
+    4 unless said); ``design`` the longest column the game usually has (face-down cards,
+    and face-up cards past the first), which the columns' fans spread over the height for;
+    ``longest`` the longest column the game's columns reach (the longest a deal can reach,
+    or, for a game whose columns have no small bound, longer than its winning lines ever
+    reach), which the cards are sized for, once for a game and a window;
     ``direct``: a card's place is its move (a tap plays it, a drag goes to the waste only,
     keys 1 to 9 play a column and space draws) rather than picking it to put somewhere;
     ``counter``, ``recycle_cost``; ``watch_stuck``: the client says "no more moves" when a
@@ -199,8 +203,9 @@ class ClientLayout(TypedDict):
     rows: list[Row]
     tableau: Tableau
     across: float
-    narrow: NotRequired[dict[str, int]]
+    narrow: NotRequired[dict[str, float]]
     design: dict[str, int]
+    longest: dict[str, int]
     direct: bool
     counter: Counter | None
     recycle_cost: list[RecycleCost]

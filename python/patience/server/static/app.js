@@ -292,10 +292,11 @@ let version = 0;
 function renderBoard(answer, options = {}) {
   const hadFocus = board.contains(document.activeElement);
   board.dataset.version = String(++version); // tests wait for the next answer by this
-  drawBoard(board, answer, options);
-  input.afterDraw({ hadFocus });
+  // (the help line first: the board is fitted above it)
   const touch = window.matchMedia("(pointer: coarse)").matches;
   $("help").textContent = wordOf(answer.game, touch ? "help_touch" : "help_pointer");
+  drawBoard(board, answer, options);
+  input.afterDraw({ hadFocus });
 }
 
 // -- moves -------------------------------------------------------------------------------

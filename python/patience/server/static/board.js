@@ -299,31 +299,37 @@ export function fitBoard(container) {
   if (!layout || !columnsRow) return;
   const width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
-  const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6);
+  // (what follows the board on the page, its help line and its foot, keeps its room: the
+  // page never scrolls)
+  const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - roomAfter(container));
   const large = document.body.classList.contains("large-index");
   const narrow = Boolean(layout.narrow) && width < layout.narrow.width;
   container.classList.toggle("narrow", narrow);
+  container.style.setProperty("--fold", String(narrow ? layout.narrow.fold ?? 4 : 4));
   const gap = width < 600 ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
   const lengths = lengthsOf(columnsRow);
+  const portrait = window.innerHeight > window.innerWidth * 1.3;
   const key = `${width}x${Math.round(height)}|${large}|${finger}`;
-  const settings = { gap, height, top, finger, design: layout.design, layout };
+  const settings = { gap, height, top, finger, layout, portrait };
   const fixed = container.fixedSize;
-  // The size chosen for this game and window, while the columns fit it.
+  // The size chosen for this game and window, while the columns fit it (a column of a real
+  // game always does: the size holds the longest the game's columns reach).
   if (fixed?.key === key) {
-    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger });
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger, sized: sizedFor(layout, fixed.cardW) });
     if (laid.fits && bottomOf(container, top) <= height) return;
   }
   const across = narrow ? layout.narrow.across : layout.across;
   const fromWidth = (width - gap * Math.ceil(across)) / across;
   const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, 120)));
-  // The widest cards whose rows fit across and whose usual longest column (and every
-  // column now) fits down. On a touch screen a covered card keeps a strip a finger can
-  // take, unless the columns cannot fit with it even at the narrowest cards.
-  // (a short screen, a phone on its side, keeps cards of a comfortable size and fits the
-  // columns there are: the usual longest may not fit it)
+  // The widest cards whose rows fit across and whose longest column (the longest the game's
+  // columns reach, fanned as tight as a card's corner allows) fits down: chosen from the
+  // window and the game alone, so the same at every reload of the game. On a touch screen
+  // a covered card keeps a strip a finger can take, unless the columns cannot fit with it
+  // even at the narrowest cards. (a short screen, a phone on its side, keeps cards of a
+  // comfortable size and fits the columns there are: the longest may not fit it)
   const fits = (cardW, strip) => {
-    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, design: cardW > comfort() ? settings.design : null });
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, sized: sizedFor(layout, cardW) });
     return laid.fits && bottomOf(container, top) <= height;
   };
   for (const strip of finger ? [finger, 0] : [0]) {
@@ -348,6 +354,23 @@ export function fitBoard(container) {
   }
 }
 
+// The room the page keeps under the board: what follows it on the page (the table's help
+// line) and the page's own foot.
+function roomAfter(container) {
+  const page = container.closest("main");
+  if (!page) return 6;
+  return Math.max(6, Math.ceil(page.getBoundingClientRect().bottom - container.getBoundingClientRect().bottom) + 1);
+}
+
+// The column cards `cardW` wide must hold: the longest the game's columns reach; on a short
+// screen (a phone on its side), where that would leave cards too small to read, the usual
+// longest one for cards wider than a comfortable size, and none for narrower ones (only
+// the columns there are).
+function sizedFor(layout, cardW) {
+  if (window.innerHeight >= 500) return layout.longest ?? layout.design;
+  return cardW > comfort() ? layout.design : null;
+}
+
 // Where the drawn board ends, from the container's top (a column's last card hangs below
 // the column's box by its border).
 function bottomOf(container, top) {
@@ -356,11 +379,11 @@ function bottomOf(container, top) {
 }
 
 const MIN_CARD = 26;
-// Cards wider than this are sized for the game's usual longest column; a short screen (a
-// phone on its side) keeps them this wide rather, and fits the columns there are.
-const comfort = () => (window.innerHeight < 500 ? 56 : 44);
+// On a short screen (a phone on its side) cards wider than this hold the game's usual
+// longest column; narrower ones are sized for the columns there are.
+const comfort = () => 56;
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, design, layout }) {
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, portrait }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   const indexSize = Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * (large ? 0.34 : 0.25)));
@@ -369,41 +392,58 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   container.style.setProperty("--gap", `${gap}px`);
   container.style.setProperty("--index-size", `${indexSize}px`);
   container.classList.toggle("small-cards", cardW < 48); // corners only: no pip to peek out
-  const step = cornerStep(container, cardW);
+  const { step, reach } = cornerStep(container, cardW);
   container.style.setProperty("--fan-step", `${step}px`);
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
-  // (a row of piles under the columns keeps its place below them)
+  // (a row of piles under the columns keeps its place below them, at the board's foot)
   const pilesBelow = layout.rows.findIndex((line) => line.name === "tableau") < layout.rows.length - 1;
   const below = pilesBelow ? cardH + gap * 2 : 0;
-  const room = height - tableauTop - below;
-  const floorUp = Math.max(Math.round(indexSize * 1.15 + 2), finger);
+  // (a column's cards start inside its border: its last card hangs below it by as much)
+  const edge = 2;
+  const room = Math.floor(height - tableauTop - below) - edge;
+  // A covered face-up card's strip: its rank and suit whole (and on a touch screen a
+  // strip a finger can take) in a column as long as the game's usual longest; its rank
+  // (the corner's line but its foot) in the longest column the game reaches; and past
+  // that, rather than smaller cards, a sliver of its corner.
+  const floorUp = Math.max(Math.ceil(reach + 2), finger);
+  const tightUp = Math.max(Math.ceil(reach * 0.75), Math.min(finger, floorUp));
+  const sliver = Math.max(6, Math.ceil(reach * 0.4));
   const floorDown = Math.max(3, Math.round(cardH * 0.05));
   // the usual longest column spread over the height there is (a tall screen's fans are
-  // wider), never less than the usual strip nor more than most of a card
+  // wider), never less than the usual strip nor more than most of a card (in portrait,
+  // where the height is plenty, nearly the whole card)
   const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
-  // (a face-down card's strip is 0.4 of a face-up card's)
-  const usualLongest = design ?? { up: 0, down: 0 };
-  design = design ?? layout.design;
+  const design = layout.design;
   const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
-  const wantUp = Math.max(usual, Math.min(spread, Math.round(cardH * (cardW < 48 ? 0.8 : 0.6))));
+  const most = portrait ? 0.85 : cardW < 48 ? 0.8 : 0.6;
+  // (every column fans alike: where the usual longest does not fit at the usual strip,
+  // the strip it fits at)
+  const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
-  const need = ({ up, down }) => cardH + up * floorUp + down * floorDown;
+  const need = ({ up, down }, strip = floorUp) => cardH + up * strip + down * floorDown;
   const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
-  const fits = across && need(usualLongest) <= room + 1 && lengths.every((length) => need(length) <= room + 1);
-  let tallest = 0;
+  const holds = !sized || (need(design) <= room + 1 && need(sized, tightUp) <= room + 1);
+  const fits = across && holds
+    && lengths.every((length) => need(length, sliver) <= room + 1);
   [...columnsRow.children].forEach((column, index) => {
     const { up, down } = lengths[index];
     const cards = [...column.children];
     const wanted = cardH + up * wantUp + down * wantDown;
-    let share = 1;
+    let stepUp = wantUp;
+    let stepDown = wantDown;
     if (wanted > room) {
       const spare = room - cardH - up * floorUp - down * floorDown;
-      const range = up * (wantUp - floorUp) + down * (wantDown - floorDown);
-      share = range > 0 ? Math.max(0, Math.min(1, spare / range)) : 0;
+      if (spare >= 0) {
+        const range = up * (wantUp - floorUp) + down * (wantDown - floorDown);
+        const share = range > 0 ? Math.max(0, Math.min(1, spare / range)) : 0;
+        stepUp = Math.floor(floorUp + share * (wantUp - floorUp));
+        stepDown = Math.floor(floorDown + share * (wantDown - floorDown));
+      } else { // tighter than a whole corner: the face-up strips give what is wanted
+        stepDown = floorDown;
+        stepUp = Math.max(sliver, Math.floor((room - cardH - down * floorDown) / up));
+      }
     }
-    const stepUp = Math.floor(floorUp + share * (wantUp - floorUp));
-    const stepDown = Math.floor(floorDown + share * (wantDown - floorDown));
     let offset = 0;
     cards.forEach((card, k) => {
       card.style.top = `${offset}px`;
@@ -411,27 +451,51 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     });
     column.dataset.fan = String(stepUp);
     column.style.height = `${cardH + offset}px`;
-    tallest = Math.max(tallest, cardH + offset);
   });
-  // The tableau keeps the height of the game's usual longest column: what is below it
-  // (a row of piles under them, the help) stays where it is as the columns grow and shorten.
-  const designHeight = cardH + design.up * Math.min(wantUp, Math.max(floorUp, Math.floor((room - cardH) / Math.max(1, design.up))));
-  columnsRow.style.minHeight = `${Math.min(room, Math.max(designHeight, tallest))}px`;
+  // The tableau keeps the whole height there is: what is below it (a row of piles under
+  // the columns, the help line) stays at the board's foot as the columns grow and shorten.
+  columnsRow.style.minHeight = `${Math.max(cardH, room + edge)}px`;
   return { fits, cardW };
 }
 
 // How far apart sideways-fanned cards are (cards held in a hand, a draw-3 waste): far
 // enough that the corner of each (rank and suit: "10♠" is the widest) stays in view at any
-// card size and corner size.
+// card size and corner size. And how far down a covered card's corner reaches: the foot of
+// its rank's and suit's ink (measured on the corner's own font), the tightest strip a
+// column's face-up card keeps.
 function cornerStep(container, cardW) {
   const probe = cardElement("Ts");
   probe.style.visibility = "hidden";
   probe.style.position = "absolute";
   container.append(probe);
   const corner = probe.querySelector(".corner");
-  const needed = corner.offsetLeft + corner.getBoundingClientRect().width + 3;
+  const box = corner.getBoundingClientRect();
+  const needed = corner.offsetLeft + box.width + 3;
+  const style = getComputedStyle(corner);
+  const lineTop = box.top - probe.getBoundingClientRect().top;
+  const reach = lineTop + inkFoot(style);
   probe.remove();
   const step = Math.ceil(Math.max(cardW * 0.3, needed));
   container.style.setProperty("--hand-step", `${Math.ceil(Math.max(cardW * 0.6, needed))}px`);
-  return step;
+  return { step, reach };
+}
+
+// The foot of the ink of a corner's every rank and suit, from the top of its line, in the
+// corner's font (`style`, its computed style).
+const feet = new Map();
+function inkFoot(style) {
+  const font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const line = parseFloat(style.lineHeight);
+  const key = `${font}|${line}`;
+  if (!feet.has(key)) {
+    const context = document.createElement("canvas").getContext("2d");
+    context.font = font;
+    const ink = context.measureText("10AJQK\u2663\u2666\u2665\u2660");
+    const size = parseFloat(style.fontSize);
+    const ascent = ink.fontBoundingBoxAscent ?? size * 0.93;
+    const descent = ink.fontBoundingBoxDescent ?? size * 0.24;
+    const baseline = (line - ascent - descent) / 2 + ascent;
+    feet.set(key, Number.isFinite(baseline) ? baseline + Math.max(0, ink.actualBoundingBoxDescent ?? 0) : line);
+  }
+  return feet.get(key);
 }

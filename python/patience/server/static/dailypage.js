@@ -4,7 +4,7 @@
 // and its best games to replay).
 
 import { currentPlayer, daily } from "./api.js";
-import { dealNumber, h, timePlayed, variantWords } from "./dom.js";
+import { dailyResultWords, dealNumber, h, streakWords, timePlayed, variantWords } from "./dom.js";
 
 const name = (deal) => `${deal.title}${variantWords(deal.variant) ? `, ${variantWords(deal.variant)}` : ""}`;
 const link = (game, variant, day) => `#/daily/${game}/${encodeURIComponent(JSON.stringify(variant ?? {}))}${day ? `/${day}` : ""}`;
@@ -37,10 +37,8 @@ export async function dailyListPage(page) {
     h("h2", {}, "Daily deals"),
     h("p", { class: "lead" }, `One deal a game a day, the same for everyone, played on the clock. Today's (${dayWords(today.day)}) ends in ${untilWords(today.ends_at)}; its deal number and its best games are shown once the day is over.`));
   if (today.streak) {
-    const days = (count) => `${count} day${count === 1 ? "" : "s"}`;
-    page.append(h("p", { id: "daily-streak", class: "daily-streak" },
-      h("b", {}, `Daily streak: ${days(today.streak.current_streak)}`),
-      ` (best ${days(today.streak.best_streak)}) · ${today.streak.played} played, ${today.streak.won} won. Days in a row with a daily deal won.`));
+    const { head, rest } = streakWords(today.streak);
+    page.append(h("p", { id: "daily-streak", class: "daily-streak" }, h("b", {}, head), `${rest} Days in a row with a daily deal won.`));
   } else if (!player) {
     page.append(h("p", { class: "help" }, h("a", { href: "#/account" }, "Sign in"), " to be in the standings and keep a daily streak."));
   }
@@ -49,19 +47,11 @@ export async function dailyListPage(page) {
     h("ul", { class: "daily-days daily-today", id: "daily-today" }, today.deals.map((deal) => h("li", { "data-game": deal.game },
       h("span", { class: "daily-name" }, h("a", { href: link(deal.game, deal.variant) }, name(deal)),
         h("span", { class: "daily-count" }, deal.games ? ` · ${deal.games} played` : "")),
-      h("span", { class: "daily-mine" }, mineWords(deal.me)),
+      h("span", { class: "daily-mine" }, dailyResultWords(deal.me)),
       playButton(deal)))),
     h("h3", {}, `Yesterday (${dayWords(today.yesterday)})`),
     h("ul", { class: "links daily-days", id: "daily-yesterday" }, today.deals.map((deal) => h("li", {},
       h("a", { href: link(deal.game, deal.variant, today.yesterday) }, name(deal))))));
-}
-
-// The player's own game of today's deal, in words: "Won · score 65 in 2:10 · rank 1 of 3".
-function mineWords(me) {
-  if (!me) return "";
-  if (me.running) return "Your game is running";
-  const rank = me.rank ? ` · rank ${me.rank} of ${me.ranked}` : "";
-  return `${me.won ? "Won" : "Played"} · score ${me.score}${me.elapsed === null || me.elapsed === undefined ? "" : ` in ${timePlayed(me.elapsed)}`}${rank}`;
 }
 
 // Play (or go on with) today's deal; one played already shows so, with its standing.

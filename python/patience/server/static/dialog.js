@@ -23,12 +23,14 @@ export function ask(text, yes, { no = "Keep playing", option = null } = {}) {
       $("confirm-option-input").checked = false;
     }
     dialog.hidden = false;
-    // Until it is answered, nothing behind the question can be pressed, typed or focused.
-    for (const part of document.querySelectorAll("main, header")) part.inert = true;
+    // Until it is answered, nothing behind the question can be pressed, typed or focused
+    // (the page's every other part, its skip link too: Tab goes round the question's own).
+    const behind = [...document.body.children].filter((part) => part !== dialog && !part.inert);
+    for (const part of behind) part.inert = true;
     $("confirm-no").focus();
     const done = (answer) => {
       dialog.hidden = true;
-      for (const part of document.querySelectorAll("main, header")) part.inert = false;
+      for (const part of behind) part.inert = false;
       $("confirm-yes").onclick = $("confirm-no").onclick = dialog.onkeydown = null;
       if (option) option.answered?.($("confirm-option-input").checked, answer);
       back?.focus?.();

@@ -86,3 +86,18 @@ export const alertLine = (id) => h("p", { class: "error", id, role: "alert" });
 /** The keys of the page being shown: pages.js gives it every key press while a page is
  * shown, and none reaches the card table's keys behind it. */
 export const pageKeys = { handler: null };
+
+/** The player's own game of a daily deal (`me` of /api/daily), in words: "Won · score 65
+ * in 2:10 · rank 1 of 3", "Your game is running", or "" when not played. */
+export function dailyResultWords(me) {
+  if (!me) return "";
+  if (me.running) return "Your game is running";
+  const rank = me.rank ? ` · rank ${me.rank} of ${me.ranked}` : "";
+  return `${me.won ? "Won" : "Played"} · score ${me.score}${me.elapsed === null || me.elapsed === undefined ? "" : ` in ${timePlayed(me.elapsed)}`}${rank}`;
+}
+
+/** A player's daily streak (`streak` of /api/daily/today) in words. */
+export function streakWords(streak) {
+  const days = (count) => `${count} day${count === 1 ? "" : "s"}`;
+  return { head: `Daily streak: ${days(streak.current_streak)}`, rest: ` (best ${days(streak.best_streak)}) · ${streak.played} played, ${streak.won} won.` };
+}

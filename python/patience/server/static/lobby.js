@@ -3,7 +3,7 @@
 // the mode (timed, practice, relaxed), the difficulty and a deal number.
 
 import { api, currentPlayer, daily } from "./api.js";
-import { h, variantWords } from "./dom.js";
+import { dailyResultWords, h, streakWords, variantWords } from "./dom.js";
 import { optionWords, valueWords } from "./games.js";
 import { gamePicture } from "./pictures.js";
 import { forgetGame, savedGames } from "./saved.js";
@@ -175,12 +175,15 @@ export async function drawDaily() {
     const name = `${deal.title}${variantWords(deal.variant) ? `, ${variantWords(deal.variant)}` : ""}`;
     const link = `#/daily/${deal.game}/${encodeURIComponent(JSON.stringify(deal.variant))}`;
     let action;
-    if (deal.me?.running) action = h("button", { type: "button", class: "small", onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Continue");
-    else if (deal.me) action = h("span", { class: "played" }, deal.me.won ? `Won, ${deal.me.score}` : `Played, ${deal.me.score}`);
-    else action = h("button", { type: "button", class: "small", "data-daily": `${deal.game}:${JSON.stringify(deal.variant)}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Play");
-    return h("li", {}, h("span", { class: "daily-name" }, name),
+    if (deal.me?.running) action = h("button", { type: "button", class: "small", "aria-label": `Continue: ${name}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Continue");
+    else if (deal.me) action = h("span", { class: "played" }, deal.me.won ? "Won \u2713" : "Played \u2713");
+    else action = h("button", { type: "button", class: "small", "data-daily": `${deal.game}:${JSON.stringify(deal.variant)}`, "aria-label": `Play: ${name}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Play");
+    // the player's own game of it, finished: its score and time, and its rank in the standing
+    const mine = deal.me && !deal.me.running ? h("span", { class: "daily-mine" }, dailyResultWords(deal.me)) : null;
+    return h("li", { "data-game": deal.game }, h("span", { class: "daily-name" }, name),
       h("span", { class: "daily-count" }, deal.games ? `${deal.games} played` : ""),
-      action, h("a", { href: link, class: "standing-link", "aria-label": `Standing of today's ${name}` }, "Standing"));
+      action, h("a", { href: link, class: "standing-link", "aria-label": `Standing of today's ${name}` }, "Standing"),
+      ...(mine ? [mine] : []));
   });
   const left = Math.max(0, Math.round(today.ends_at - Date.now() / 1000));
   const hours = Math.floor(left / 3600);
@@ -189,6 +192,7 @@ export async function drawDaily() {
     h("h3", { id: "daily-title" }, "Today's deals"),
     h("p", { class: "help" }, `The same deal for everyone, on the clock; a new one in ${until}${player ? "" : ". Sign in to be in the standing"}. `,
       h("a", { href: "#/daily" }, "Yesterday's deals and their best games")),
+    ...(today.streak ? [h("p", { class: "daily-streak", id: "lobby-streak" }, h("b", {}, streakWords(today.streak).head), streakWords(today.streak).rest)] : []),
     h("ul", { class: "daily-list" }, items));
   section.hidden = false;
 }
