@@ -32,6 +32,26 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "slow_on_postgresql: the test's PostgreSQL run is a large run (marked slow); its "
+        "SQLite run stays in make test",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m picks the tests to run
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test marked ``slow_on_postgresql`` is ``slow`` when it runs on PostgreSQL: a long
+    check that tests what the server does, not what the database does, runs on both
+    databases in ``make test-slow`` and on SQLite in ``make test``."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgresql = callspec is not None and callspec.params.get("database_url") == "postgresql"
+        if on_postgresql and item.get_closest_marker("slow_on_postgresql"):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def deal_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A deal key of the test session's own (``PATIENCE_DEAL_KEY_FILE``, inherited by the

@@ -33,6 +33,24 @@ SIZES: dict[str, tuple[int, int, bool]] = {
 }
 """The screens the issue names: width, height, and whether it is a touch screen."""
 
+
+def screens(*every_run: str, among: list[str] | None = None) -> list[Any]:
+    """The screens ``among`` (all of :data:`SIZES` by default) as a test's parameters: the
+    ones named in ``every_run`` run in ``make test``, the others are marked ``slow`` (run by
+    ``make test-slow``), so that every check still meets every screen, without each screen
+    costing a browser run in the suite that runs on every change.
+
+    >>> [param.id for param in screens("desktop", among=["desktop", "landscape"])]
+    ['desktop', 'landscape']
+    >>> [len(param.marks) for param in screens("desktop", among=["desktop", "landscape"])]
+    [0, 1]
+    """
+    return [
+        pytest.param(size, id=size, marks=() if size in every_run else (pytest.mark.slow,))
+        for size in (among if among is not None else list(SIZES))
+    ]
+
+
 LINKS = {
     "klondike": "game=klondike&draw=1",
     "golf": "game=golf&wrap=false",

@@ -217,7 +217,12 @@ def test_undo_is_disabled_after_a_reveal(page: Page) -> None:
 
 @pytest.mark.parametrize(
     ("game", "seed", "motion"),
-    [("klondike", 2, "no-preference"), ("klondike", 2, "reduce"), ("expert", 5, "no-preference")],
+    [
+        # the play-out's timing with motion is tested at the table (test_table_feel.py)
+        pytest.param("klondike", 2, "no-preference", marks=pytest.mark.slow),
+        ("klondike", 2, "reduce"),
+        ("expert", 5, "no-preference"),
+    ],
 )
 def test_the_play_out_flies_home_card_by_card(
     browser: Browser, server: str, game: str, seed: int, motion: str

@@ -98,17 +98,34 @@ BAD_SETTINGS = [
 ]
 
 
-@pytest.mark.parametrize(("settings", "said"), BAD_SETTINGS)
+SETTING_COMMANDS = [("serve",), ("db", "migrate"), ("users", "list")]
+"""The commands that read the settings. Each bad setting meets one of them in ``make test``
+(in turn) and all of them in ``make test-slow``."""
+
+
+@pytest.mark.parametrize(
+    ("settings", "said", "command"),
+    [
+        pytest.param(
+            settings,
+            said,
+            command,
+            id=f"{index}-{'-'.join(command)}",
+            marks=() if index % len(SETTING_COMMANDS) == turn else (pytest.mark.slow,),
+        )
+        for index, (settings, said) in enumerate(BAD_SETTINGS)
+        for turn, command in enumerate(SETTING_COMMANDS)
+    ],
+)
 def test_a_bad_setting_is_one_line_and_a_non_zero_exit(
-    settings: dict[str, str], said: str, tmp_path: Path
+    settings: dict[str, str], said: str, command: tuple[str, ...], tmp_path: Path
 ) -> None:
-    for command in (("serve",), ("db", "migrate"), ("users", "list")):
-        done = patience(*command, env=clean_env(**settings), cwd=tmp_path)
-        assert done.returncode == 1, (command, done.stderr)
-        assert done.stderr.count("\n") == 1, done.stderr
-        assert done.stderr.startswith("patience: ")
-        assert said in done.stderr
-        assert "Traceback" not in done.stderr
+    done = patience(*command, env=clean_env(**settings), cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("patience: ")
+    assert said in done.stderr
+    assert "Traceback" not in done.stderr
     assert not list(tmp_path.iterdir())  # nothing made
 
 

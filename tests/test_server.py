@@ -189,6 +189,7 @@ def test_a_play_out_names_each_card_it_sends_home(client: TestClient) -> None:
     assert len(steps) + sum(home.values()) + sent_by_the_move == 52
 
 
+@pytest.mark.slow_on_postgresql
 @pytest.mark.parametrize("name", ["klondike", "golf", "kansas", "expert"])
 def test_no_response_shows_a_card_the_player_has_not_seen(client: TestClient, name: str) -> None:
     rng = random.Random(name)

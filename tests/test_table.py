@@ -37,6 +37,7 @@ from tables import (
     midgame_moves,
     no_sideways_scroll,
     outside_viewport,
+    screens,
     shot,
     start_server,
 )
@@ -542,7 +543,7 @@ def test_bug_18_no_request_fails(table: Callable[..., Table]) -> None:
 # -- every game at every size ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", screens("desktop", "phone"))
 @pytest.mark.parametrize("game", list(LINKS))
 def test_every_game_fits_every_screen(table: Callable[..., Table], game: str, size: str) -> None:
     desk = table(size)
@@ -647,9 +648,17 @@ def _run_start(game: Klondike, source: int, dest: int) -> str:
 
 GRABS = [(0.05, 0.05), (0.5, 0.05), (0.95, 0.05), (0.05, 0.5), (0.5, 0.5),
          (0.95, 0.5), (0.05, 0.95), (0.5, 0.95), (0.95, 0.95), (0.3, 0.7)]  # fmt: skip
+EVERY_RUN_GRABS = {(0.5, 0.5), (0.05, 0.95), (0.95, 0.05)}
+"""The grabs of ``make test``: the middle and two opposite corners (all in test-slow)."""
 
 
-@pytest.mark.parametrize(("across", "down"), GRABS)
+@pytest.mark.parametrize(
+    ("across", "down"),
+    [
+        pytest.param(*grab, marks=() if grab in EVERY_RUN_GRABS else (pytest.mark.slow,))
+        for grab in GRABS
+    ],
+)
 def test_a_drop_is_taken_by_the_place_the_card_overlaps_most(
     table: Callable[..., Table], across: float, down: float
 ) -> None:

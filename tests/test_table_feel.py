@@ -33,6 +33,7 @@ from tables import (
     end_game,
     no_sideways_scroll,
     outside_viewport,
+    screens,
     settled,
     shot,
     start_server,
@@ -99,7 +100,7 @@ def _move_and_catch(page: Page, action: Callable[[], object]) -> None:
     cdp.detach()
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_a_card_slides_from_where_it_was_to_where_it_lands(
     table: Callable[..., Table], size: str
 ) -> None:
@@ -197,7 +198,7 @@ def test_reduced_motion_keeps_still_frames(table: Callable[..., Table]) -> None:
     )
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", screens("desktop", among=["desktop", "phone"]))
 def test_the_play_out_takes_at_most_2_5_s_and_a_tap_skips_it(
     table: Callable[..., Table], size: str
 ) -> None:
@@ -273,7 +274,7 @@ def test_a_win_sounds(table: Callable[..., Table]) -> None:
 # -- 3. relaxed play ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_relaxed_play_has_no_clock_no_score_and_undoes_anything(
     table: Callable[..., Table], size: str
 ) -> None:
@@ -381,7 +382,7 @@ def _signed_up(chromium: Browser, server: str, name: str, size: str = "desktop")
     return desk
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_today_s_deal_is_the_same_for_everyone_and_ranks_signed_in_players(
     chromium: Browser, daily_server: tuple[str, Path], size: str
 ) -> None:
@@ -442,7 +443,7 @@ def test_yesterday_s_deal_and_its_best_games_open_to_replay(
 # -- 5. "No more moves" ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_no_more_moves_is_said_once_the_hand_has_gone_round(
     table: Callable[..., Table], size: str
 ) -> None:
@@ -529,7 +530,7 @@ def test_a_felt_and_a_card_back_are_chosen_and_kept(table: Callable[..., Table])
 # -- 8. deeper statistics -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_statistics_totals_time_a_chart_and_the_lobby_s_order(
     chromium: Browser, table_server: str, size: str
 ) -> None:
@@ -573,7 +574,7 @@ def test_statistics_totals_time_a_chart_and_the_lobby_s_order(
 # -- 9. the whole score on the result -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_the_result_shows_each_line_of_the_score(table: Callable[..., Table], size: str) -> None:
     desk = table(size)
     page = desk.deal("klondike", 2)
@@ -606,7 +607,7 @@ def test_the_result_shows_each_line_of_the_score(table: Callable[..., Table], si
 # -- 11. a lobby for players ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_the_lobby_pictures_continue_variants_in_words_and_readable_deals(
     table: Callable[..., Table], size: str
 ) -> None:
@@ -663,7 +664,7 @@ def test_new_game_on_the_table(table: Callable[..., Table]) -> None:
     assert ended["outcome"]["reason"] == "ended"
 
 
-@pytest.mark.parametrize("size", ALL_SIZES)
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=ALL_SIZES))
 def test_every_new_piece_fits_and_is_accessible(table: Callable[..., Table], size: str) -> None:
     page = table(size).deal("expert", 42)
     assert not outside_viewport(page, "#table .controls > button:not([hidden]), #card-menu summary")
