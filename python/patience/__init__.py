@@ -10,11 +10,24 @@ core in Rust. Start with :func:`patience.games.new_game`:
 (0, False)
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("patience")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+from functools import cache
 
 __all__ = ["__version__"]
+
+
+@cache
+def _installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("patience")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> str:
+    """``patience.__version__``, read from the installed package's metadata when first
+    asked for (reading it costs a tenth of a second that every command would pay at start)."""
+    if name == "__version__":
+        return _installed_version()
+    raise AttributeError(f"module 'patience' has no attribute {name!r}")

@@ -13,11 +13,8 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -40,6 +37,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from patience.errors import PatienceError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 __all__ = [
     "DatabaseError",
@@ -412,6 +412,9 @@ def migrate(engine: Engine) -> None:
         if engine.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
+        from alembic import command  # (imported when used: a command that needs no
+        # database starts a third of a second sooner without it)
+
         command.upgrade(config, "head")
 
 
@@ -438,6 +441,8 @@ class MigrationStatus:
 
 
 def _config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
@@ -462,6 +467,8 @@ def migrate_url(url: str) -> None:
 
 def head_revision() -> str:
     """The newest migration's revision."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(_config()).get_current_head()
     assert head is not None
     return head
@@ -473,6 +480,8 @@ def migration_status(engine: Engine) -> MigrationStatus:
     head = head_revision()
     try:
         with engine.connect() as connection:
+            from alembic.runtime.migration import MigrationContext
+
             current = MigrationContext.configure(connection).get_current_revision()
     except SQLAlchemyError as error:
         raise DatabaseError(
