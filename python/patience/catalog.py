@@ -33,7 +33,8 @@ from typing import Any
 
 from patience.cards import SplitMix64, fnv1a64
 from patience.games import game_class
-from patience.rating import PLAYER_GAMES, NotCertifiedError, rate
+from patience.rating import PLAYER_GAMES
+from patience.ratings.cheap import MODEL, RatingPolicy, rate_for_catalog
 from patience.solve import solve
 
 __all__ = ["CERTIFY_NODES", "CatalogDeal", "catalog_deal", "public_seed_stream"]
@@ -73,19 +74,25 @@ class CatalogDeal:
 
 
 def catalog_deal(
-    name: str, variant: Mapping[str, object], seed: int, *, node_limit: int | None = None
+    name: str,
+    variant: Mapping[str, object],
+    seed: int,
+    *,
+    node_limit: int | None = None,
+    policy: RatingPolicy = MODEL,
 ) -> CatalogDeal | None:
-    """Certify the deal of ``seed`` and, where the game has reference players, rate it;
-    None when the solver does not win it within ``node_limit`` nodes (by default
-    :data:`CERTIFY_NODES`)."""
+    """Certify the deal of ``seed`` and, where the game has reference players, rate it as
+    ``policy`` says (:mod:`patience.ratings.cheap`: by default the rating model, the full
+    ladder on a sample and near tiers' edges); None when the solver does not win it within
+    ``node_limit`` nodes (by default :data:`CERTIFY_NODES`)."""
     limit = node_limit or CERTIFY_NODES[name]
     game = game_class(name).from_seed(seed, dict(variant))
     if name in PLAYER_GAMES:
-        try:
-            rating = rate(game, seed=seed, node_limit=limit)
-        except NotCertifiedError:
+        # ratings at catalog scale: patience.ratings.cheap decides cheap or full
+        rating = rate_for_catalog(game, seed, node_limit=limit, policy=policy)
+        if rating is None:
             return None
-        return CatalogDeal(seed, rating.nodes, 0.0, rating.moves, rating.to_json())
+        return CatalogDeal(seed, rating["nodes"], 0.0, rating["moves"], rating)
     result = solve(game, time_limit=600.0, node_limit=limit, wins_only=True)
     if result.outcome != "solved":
         return None

@@ -34,6 +34,8 @@ from patience.catalog import CatalogDeal, catalog_deal
 from patience.dealkey import DealKey
 from patience.errors import PatienceError
 from patience.games import game_class, variant_key
+from patience.ratings.cheap import MODEL, RatingPolicy
+from patience.ratings.fit import Agreement, agreement
 
 from .db import catalog_jobs, deals, sessions, tournaments
 
@@ -43,6 +45,7 @@ __all__ = [
     "Certified",
     "Filled",
     "Generated",
+    "ModelAgreement",
     "Taken",
     "Tiers",
     "add",
@@ -50,6 +53,7 @@ __all__ = [
     "export",
     "fill",
     "generate",
+    "model_agreement",
     "practice_tier",
     "retire",
     "stored",
@@ -129,9 +133,9 @@ class Generated:
     tried: int
 
 
-def _catalog_task(task: tuple[str, dict[str, Any], int]) -> CatalogDeal | None:
-    name, variant, seed = task
-    return catalog_deal(name, variant, seed)
+def _catalog_task(task: tuple[str, dict[str, Any], int, RatingPolicy]) -> CatalogDeal | None:
+    name, variant, seed, policy = task
+    return catalog_deal(name, variant, seed, policy=policy)
 
 
 def generate(
@@ -146,10 +150,12 @@ def generate(
     scheduler: str | None = None,
     chunk: int = 64,
     progress: Callable[[int, int], None] | None = None,
+    policy: RatingPolicy = MODEL,
 ) -> Generated:
     """Make the catalog hold the first ``count`` deals of ``key``'s stream ``stream``
-    (:meth:`patience.dealkey.DealKey.stream`) that the solver certifies, each rated
-    (:func:`patience.catalog.catalog_deal`).
+    (:meth:`patience.dealkey.DealKey.stream`) that the solver certifies, each rated as
+    ``policy`` says (:func:`patience.catalog.catalog_deal`; by default with the rating
+    model, the full ladder on a sample and near tiers' edges: :mod:`patience.ratings.cheap`).
 
     The job's place in its stream is kept in the database (``catalog_jobs``), written in
     the same transaction as the deals found, so a job run again goes on where it stopped and
@@ -183,7 +189,7 @@ def generate(
         ]
         with engine.connect() as connection:
             done = stored(connection, name, checked, batch)
-        todo = [(name, checked, seed) for seed in batch if seed not in done]
+        todo = [(name, checked, seed, policy) for seed in batch if seed not in done]
         results = iter(run(_catalog_task, todo, jobs=jobs, scheduler=scheduler))
         rows: list[CatalogDeal] = []
         start = position
@@ -452,7 +458,8 @@ def export(
     ``patience deals export`` prints it: ``seed``, ``tier``, ``score``, ``players`` (name
     to win rate), ``progress`` (name to mean progress: the win rate but in Kansas, the
     share of cards home), ``moves``, ``nodes``, ``version`` (of the rating; None when
-    unrated) and whether it was ``dealt``."""
+    unrated), how it was rated (``method``: ``cheap`` by the rating model or ``full`` by the
+    reference players; ``model``: the model's version) and whether it was ``dealt``."""
     query = (
         select(deals)
         .where(and_(deals.c.game == name, deals.c.variant == variant_key(variant)))
@@ -470,10 +477,70 @@ def export(
             "moves": row.moves,
             "nodes": row.nodes,
             "version": row.rating_version,
+            "method": rating.get("method", "full") if rating else None,
+            "model": rating.get("model"),
+            "model_score": rating.get("model_score"),
+            "model_tier": rating.get("model_tier"),
             "dealt": row.session_id is not None,
             "origin": row.origin,
             "retired": row.retired_at is not None,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAgreement:
+    """How a rating model agrees with the full ladder on the catalog's deals of one game
+    and variant rated both ways (the job's sample and the deals near a tier's edge)."""
+
+    game: str
+    variant: dict[str, Any]
+    model: str
+    cheap: int
+    """Deals rated by the model alone."""
+    full: int
+    """Deals rated in full beside the model."""
+    sample: Agreement | None
+    """On the sample alone (chosen by seed, so unbiased): None under two deals."""
+    all_full: Agreement | None
+    """On every deal rated both ways (the edge deals are the hardest to place)."""
+
+
+def model_agreement(connection: Connection) -> list[ModelAgreement]:
+    """For each game, variant and rating model in the catalog, how the model's verdicts
+    agree with the full ratings of the deals rated both ways."""
+    query = select(deals.c.game, deals.c.variant, deals.c.rating).where(deals.c.rating.is_not(None))
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for game, variant, text in connection.execute(query):
+        rating = json.loads(text)
+        if rating.get("model"):
+            groups.setdefault((game, variant, rating["model"]), []).append(rating)
+    answers = []
+    for (game, variant, model), ratings in sorted(groups.items()):
+        both = [r for r in ratings if r.get("method") == "full" and "model_score" in r]
+        sample = [r for r in both if r.get("full_reason") == "sample"]
+        answers.append(
+            ModelAgreement(
+                game=game,
+                variant=json.loads(variant),
+                model=model,
+                cheap=sum(r.get("method") == "cheap" for r in ratings),
+                full=len(both),
+                sample=_agreement(sample),
+                all_full=_agreement(both),
+            )
+        )
+    return answers
+
+
+def _agreement(ratings: list[dict[str, Any]]) -> Agreement | None:
+    if len(ratings) < 2:
+        return None
+    return agreement(
+        [r["model_score"] for r in ratings],
+        [r["score"] for r in ratings],
+        [r["model_tier"] for r in ratings],
+        [r["tier"] for r in ratings],
+    )
 
 
 def counts(connection: Connection) -> list[dict[str, Any]]:
