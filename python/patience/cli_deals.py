@@ -1,5 +1,5 @@
-"""``patience deals generate | pick | rate | export | report | calibrate | train-model``: catalogs of
-certified, rated deals, in the database the server uses (``PATIENCE_DATABASE_URL``)."""
+"""``patience deals generate | pick | rate | export | report | calibrate | train-model``:
+catalogs of certified, rated deals, in the database the server uses (``PATIENCE_DATABASE_URL``)."""
 
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def agreement(
     >>> a.spearman, a.same_tier, a.moved
     (0.8, 0.25, 1)
     """
-    from scipy.stats import spearmanr
+    from scipy.stats import spearmanr  # type: ignore[import-untyped]
 
     if len(first) != len(second) or len(first) < 2:
         raise ValueError("agreement needs two ratings of the same two deals or more")
@@ -97,7 +97,7 @@ def strong_progress(name: str, rating: Mapping[str, Any]) -> float:
     rating: what a model of ``name`` predicts."""
     strong = [p for p in players(name) if p not in CHEAP_PLAYERS[name]]
     progress = rating.get("progress", rating["players"])
-    return sum(progress[p] for p in strong) / len(strong)
+    return float(sum(progress[p] for p in strong)) / len(strong)
 
 
 def train(
@@ -123,7 +123,7 @@ def train(
     x = np.asarray([[row["features"][f] for f in features] for row in rows], dtype=float)
     y = np.asarray([strong_progress(name, row["full"][0]) for row in rows])
     data = lightgbm.Dataset(x, y, feature_name=features, free_raw_data=False)
-    cv = None
+    curve: list[float] | None = None
     if rounds is None:
         cv = lightgbm.cv(
             dict(PARAMS),
@@ -134,7 +134,8 @@ def train(
             seed=0,
             callbacks=[lightgbm.early_stopping(50, verbose=False)],
         )
-        rounds = len(cv["valid l2-mean"])
+        curve = [float(value) for value in cv["valid l2-mean"]]  # type: ignore[union-attr]
+        rounds = len(curve)
     booster = lightgbm.train(dict(PARAMS), data, num_boost_round=rounds)
     text = booster.model_to_string()
     strong = [p for p in players(name) if p not in CHEAP_PLAYERS[name]]
@@ -153,7 +154,7 @@ def train(
             **training,
             "deals": len(rows),
             "rounds": rounds,
-            "cv_rmse": None if cv is None else round(float(cv["valid l2-mean"][-1]) ** 0.5, 4),
+            "cv_rmse": None if curve is None else round(curve[-1] ** 0.5, 4),
             "params": dict(PARAMS),
             "lightgbm": lightgbm.__version__,
             "made": datetime.date.today().isoformat(),

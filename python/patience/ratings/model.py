@@ -17,7 +17,6 @@ variant (:func:`shipped_model`); ``patience deals train-model`` makes them.
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import json
 from collections.abc import Mapping
@@ -179,10 +178,10 @@ def load_model(
     """The rating model in the file ``path``, checked; with ``game`` and ``variant``, also
     that it rates them. Raises :class:`ModelError` with the reason when it cannot be used.
 
-    >>> load_model("/nonexistent/model.json")
+    >>> load_model("/nonexistent/model.json")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    patience.ratings.model.ModelError: cannot read the rating model /nonexistent/model.json: No such file or directory
+    patience.ratings.model.ModelError: cannot read the rating model ...: No such file or directory
     """
     source = str(path)
     try:
@@ -196,11 +195,12 @@ def load_model(
     except ValueError as error:
         raise ModelError(f"{source} is not a rating model: not JSON ({error})") from None
     _check(data, source)
-    if game is not None and variant is not None:
-        if data["game"] != game or variant_key(data["variant"]) != variant_key(variant):
-            raise ModelError(
-                f"{source} rates {data['game']} {data['variant']}, not {game} {dict(variant)}"
-            )
+    if (game is not None and variant is not None) and (
+        data["game"] != game or variant_key(data["variant"]) != variant_key(variant)
+    ):
+        raise ModelError(
+            f"{source} rates {data['game']} {data['variant']}, not {game} {dict(variant)}"
+        )
     return RatingModel(data, source=source)
 
 
