@@ -1,16 +1,24 @@
-"""What a catalog deal costs, stage by stage, and local processes against a Dask cluster.
+"""What a catalog deal costs, stage by stage; catalogs built end to end, rated with the
+model and in full; and local processes against a Dask cluster.
 
     .venv/bin/python benchmarks/catalog.py golf --wrap --count 200
+    .venv/bin/python benchmarks/catalog.py golf --wrap --count 40 --build 2000 --full-count 40
     .venv/bin/python benchmarks/catalog.py klondike --draw 3 --count 100 --dask
 
 Takes ``--count`` seeds of a stream of its own and times, in one process, each stage of
 :func:`patience.catalog.catalog_deal`: certifying (the solver looking for a win), each
 reference player's playouts, and the share of winning first moves; prints the mean cost a
-deal by stage and the deals a second that one core and all cores would make. With
-``--dask`` it then builds the same catalog twice into throw-away SQLite files with
-``patience.store.catalog.generate``, on local processes (all cores) and on a Dask cluster
-it starts here (a scheduler and one worker process a core, on this machine), checks the
-two catalogs are the same, and prints the throughput ratio. The targets: Golf 1,700
+deal by stage and the deals a second that one core and all cores would make (a
+projection). With ``--build N`` it then *measures*: it builds catalogs of N deals into
+throw-away SQLite files with ``patience.store.catalog.generate`` on all cores, once for each
+rating policy (``cheap``: the model alone; ``model``: the model with its sample and edge
+deals rated in full, as ``patience deals generate`` does; ``full``: every deal in full, on
+``--full-count`` deals), and prints the deals a second on wall time and on CPU time (this
+process and its worker processes). With ``--dask`` it then builds the same catalog twice
+into throw-away SQLite files with ``patience.store.catalog.generate``, on local processes
+(all cores) and on a Dask cluster it starts here (a scheduler and one worker process a
+core, on this machine), checks the two catalogs are the same, and prints the throughput
+ratio. The targets: Golf 1,000
 deals a second on two cores, Klondike draw 3 100 a second, Dask within 15% of local.
 """
 
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,12 +35,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from sqlalchemy import select
+
 from common import game_and_variant  # benchmarks/common.py, beside this script
 from patience import _core
 from patience.catalog import CERTIFY_NODES, public_seed_stream
 from patience.dealkey import DealKey
 from patience.games import GAMES
 from patience.rating import MAX_MOVES, PLAYOUTS, players
+from patience.ratings import FULL, RatingPolicy, shipped_model
+from patience.ratings.evidence import gather
 from patience.solve import solve
 from patience.store.catalog import generate
 from patience.store.db import deals, make_engine, migrate
@@ -67,7 +80,48 @@ def _stages(name: str, variant: dict[str, object], seed: int) -> dict[str, float
                 wins_only=True,
             )
     costs["first moves"] = time.perf_counter() - started
+    model = shipped_model(name, variant)
+    started = time.perf_counter()
+    evidence = gather(game, node_limit=CERTIFY_NODES[name])
+    if model is not None:
+        model.predict(evidence)
+    costs["cheap rating"] = time.perf_counter() - started  # not in the total: its own path
     return costs
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _build(
+    name: str,
+    variant: dict[str, object],
+    count: int,
+    policy: RatingPolicy,
+    *,
+    chunk: int,
+    stream: int,
+) -> tuple[float, float, dict[str, int]]:
+    """Build a catalog of ``count`` deals rated by ``policy`` on all cores: wall seconds,
+    CPU seconds, and how many deals were rated how."""
+    key = DealKey.fresh()
+    with tempfile.TemporaryDirectory() as folder:
+        engine = make_engine(f"sqlite:///{folder}/catalog.sqlite3")
+        migrate(engine)
+        cpu, started = _cpu(), time.perf_counter()
+        generate(engine, name, variant, count, key=key, stream=stream, chunk=chunk, policy=policy)
+        wall, cpu = time.perf_counter() - started, _cpu() - cpu
+        with engine.connect() as connection:
+            ratings = [json.loads(r) for r in connection.execute(select(deals.c.rating)).scalars()]
+        engine.dispose()
+    how: dict[str, int] = {}
+    for rating in ratings:
+        kind = rating.get("full_reason", rating.get("method", "full"))
+        how[kind] = how.get(kind, 0) + 1
+    return wall, cpu, how
 
 
 def _cluster(workers: int, folder: Path) -> tuple[list[subprocess.Popen[bytes]], str]:
@@ -111,6 +165,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--dask", action="store_true")
+    parser.add_argument("--build", type=int, default=0, help="deals a measured catalog holds")
+    parser.add_argument("--full-count", type=int, default=0, help="deals rated all in full")
+    parser.add_argument("--chunk", type=int, default=64, help="generate's chunk (its default 64)")
     known, variant = game_and_variant(parser, sorted(GAMES))
     cls = GAMES[known.game]
     seeds = public_seed_stream(known.game, variant, BENCH_STREAM)
@@ -128,12 +185,37 @@ def main() -> None:
     total = 0.0
     for stage in rows[0]:
         mean = statistics.fmean(row[stage] for row in rows)
-        total += mean
+        if stage != "cheap rating":
+            total += mean
         print(f"  {stage:>12}: mean {mean * 1000:9.2f} ms a deal")
     print(
         f"  {'total':>12}: mean {total * 1000:9.2f} ms a deal: {1 / total:.1f} deals a second "
         f"on one core, about {cores / total:.1f} on {cores}"
     )
+    model = shipped_model(known.game, variant)
+    policies: list[tuple[str, RatingPolicy, int]] = []
+    if known.build and model is not None:
+        policies += [
+            ("cheap", RatingPolicy(full_share=0.0, edge_margin=0.0), known.build),
+            ("model", RatingPolicy(), known.build),
+        ]
+    if known.full_count:
+        policies.append(("full", FULL, known.full_count))
+    if policies:
+        print(
+            f"catalogs built with patience.store.catalog.generate on {cores} cores "
+            f"(chunk {known.chunk}), measured:"
+        )
+    for index, (label, policy, count) in enumerate(policies):
+        wall, cpu, how = _build(
+            known.game, variant, count, policy, chunk=known.chunk, stream=BENCH_STREAM + index
+        )
+        rated = ", ".join(f"{kind} {n}" for kind, n in sorted(how.items()))
+        print(
+            f"  {label:>5}: {count} deals ({rated}) in {wall:.2f} s wall, {cpu:.2f} s CPU: "
+            f"{count / wall:8.1f} deals/s wall, {count / cpu:8.1f} deals per CPU second "
+            f"({cpu / count * 1000:.2f} CPU ms a deal)"
+        )
     if not known.dask:
         return
     key = DealKey.fresh()  # one throw-away key, so that both runs draw the same seeds

@@ -202,7 +202,7 @@ def _train_options(deal_commands: Any, game_parsers: Any) -> None:
 
 def _train_model(args: argparse.Namespace) -> int:
     from patience.ratings.fit import train
-    from patience.ratings.training import collect, digest, read
+    from patience.ratings.training import collect, digest, read, refresh
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9.-]{0,63}", args.version):
         raise PatienceError(
@@ -228,7 +228,9 @@ def _train_model(args: argparse.Namespace) -> int:
             args.training_set, args.game, variant, args.count, stream=args.stream, jobs=args.jobs
         )
         rows = read(args.training_set)
-    rows = rows[: args.count]
+    if refresh(args.training_set, args.game, variant, jobs=args.jobs):
+        print(f"the features of {args.training_set} were gathered again", file=sys.stderr)
+    rows = read(args.training_set)[: args.count]
     model = train(
         args.game,
         variant,

@@ -21,7 +21,8 @@ same deal gives the same features on every machine.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,6 +155,65 @@ def _klondike_structure(position: tuple[Any, ...]) -> dict[str, float]:
 _STRUCTURE = {"golf": _golf_structure, "klondike": _klondike_structure}
 
 
+def _golf_redealt(position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
+    """Golf with its stock in another order (what a player cannot see)."""
+    stock = list(position[2])
+    rng.shuffle(stock)
+    return (position[0], position[1], stock, *position[3:])
+
+
+def _klondike_redealt(position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
+    """Klondike with its face-down cards and its hand dealt again among their places."""
+    columns, face_down, hand = position[1], position[2], position[3]
+    hidden = [
+        card for column, down in zip(columns, face_down, strict=True) for card in column[:down]
+    ]
+    hidden += list(hand)
+    rng.shuffle(hidden)
+    cards = iter(hidden)
+    again = [
+        [next(cards) for _ in range(down)] + list(column[down:])
+        for column, down in zip(columns, face_down, strict=True)
+    ]
+    return (position[0], again, face_down, [next(cards) for _ in hand], *position[4:])
+
+
+_REDEALT: dict[str, Callable[[tuple[Any, ...], random.Random], tuple[Any, ...]]] = {
+    "golf": _golf_redealt,
+    "klondike": _klondike_redealt,
+}
+
+REDEALS = 16
+"""How many times :func:`gather` deals the hidden cards again (Golf's stock; Klondike's
+face-down cards and hand) and asks the solver whether the table still wins: a deal that
+wins with most orders of what a player cannot see leaves a player less to luck."""
+
+REDEAL_NODES = 20_000
+"""The solver's budget for each of those (an answer it cannot find counts as a loss)."""
+
+
+def _redeals(name: str, position: tuple[Any, ...], seed: int) -> dict[str, float]:
+    """The share of :data:`REDEALS` deals of the hidden cards that the solver wins within
+    :data:`REDEAL_NODES` nodes, and their mean log nodes; seeded by the playout seed."""
+    redealt = _REDEALT.get(name)
+    if redealt is None:
+        return {}
+    rng = random.Random(seed)
+    wins, effort = 0, 0.0
+    for _ in range(REDEALS):
+        outcome, _moves, nodes, _seconds, _reason = _core.solve(
+            name,
+            redealt(position, rng),
+            max_nodes=REDEAL_NODES,
+            max_seconds=60.0,
+            max_states=4 * REDEAL_NODES,
+            wins_only=True,
+        )
+        wins += outcome == "solved"
+        effort += math.log10(1 + nodes)
+    return {"redeals_won": wins / REDEALS, "redeals_log_nodes": effort / REDEALS}
+
+
 def gather(
     game: Game, *, node_limit: int, playout_seed: int = 0, time_limit: float = 60.0
 ) -> Evidence:
@@ -196,6 +256,7 @@ def gather(
     first_moves = _winning_first_moves(game)
     features["first_moves"] = first_moves
     features["legal_first_moves"] = len(game.legal_moves())
+    features.update(_redeals(game.name, position, playout_seed))
     structure = _STRUCTURE.get(game.name)
     if structure is not None:
         features.update(structure(position))

@@ -23,7 +23,7 @@ from patience.games import game_class
 from patience.rating import NotCertifiedError, rate
 from patience.ratings.evidence import gather
 
-__all__ = ["TRAINING_STREAM", "collect", "digest", "read"]
+__all__ = ["TRAINING_STREAM", "collect", "digest", "read", "refresh"]
 
 TRAINING_STREAM = 4_000_000
 """The public stream training sets come from by default: apart from the catalog jobs'
@@ -42,6 +42,32 @@ def _training_row(task: tuple[str, dict[str, object], int, int]) -> dict[str, An
         rate(game, seed=seed, node_limit=limit, playout_seed=k).to_json() for k in range(ratings)
     ]
     return {"seed": seed, "features": evidence.features, "full": full}
+
+
+def _features(task: tuple[str, dict[str, object], int]) -> dict[str, float]:
+    name, variant, seed = task
+    game = game_class(name).from_seed(seed, dict(variant))
+    return gather(game, node_limit=CERTIFY_NODES[name]).features
+
+
+def refresh(
+    path: Path, name: str, variant: Mapping[str, object], *, jobs: int | None = None
+) -> bool:
+    """Gather the cheap evidence of every deal of the training set ``path`` again (a few
+    milliseconds a deal) and write the file again if a feature changed (its full ratings are
+    kept): so a model is always trained on the features this code gives. Whether it
+    changed."""
+    rows = read(path)
+    tasks = [(name, dict(variant), int(row["seed"])) for row in rows]
+    fresh = list(run(_features, tasks, jobs=jobs))
+    if all(row["features"] == features for row, features in zip(rows, fresh, strict=True)):
+        return False
+    text = "".join(
+        json.dumps(row | {"features": features}, sort_keys=True) + "\n"
+        for row, features in zip(rows, fresh, strict=True)
+    )
+    path.write_text(text)
+    return True
 
 
 def read(path: Path) -> list[dict[str, Any]]:

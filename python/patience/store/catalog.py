@@ -133,9 +133,13 @@ class Generated:
     tried: int
 
 
-def _catalog_task(task: tuple[str, dict[str, Any], int, RatingPolicy]) -> CatalogDeal | None:
-    name, variant, seed, policy = task
-    return catalog_deal(name, variant, seed, policy=policy)
+def _catalog_tasks(
+    task: tuple[str, dict[str, Any], list[int], RatingPolicy],
+) -> list[CatalogDeal | None]:
+    """Certify and rate a group of seeds: one task for many deals, since a deal rated by the
+    model costs milliseconds and a task on a Dask cluster about as much."""
+    name, variant, seeds, policy = task
+    return [catalog_deal(name, variant, seed, policy=policy) for seed in seeds]
 
 
 def generate(
@@ -189,8 +193,14 @@ def generate(
         ]
         with engine.connect() as connection:
             done = stored(connection, name, checked, batch)
-        todo = [(name, checked, seed, policy) for seed in batch if seed not in done]
-        results = iter(run(_catalog_task, todo, jobs=jobs, scheduler=scheduler))
+        todo = [seed for seed in batch if seed not in done]
+        size = max(1, math.ceil(len(todo) / (4 * workers)))  # about four tasks a worker
+        groups = [(name, checked, todo[i : i + size], policy) for i in range(0, len(todo), size)]
+        results = iter(
+            deal
+            for group in run(_catalog_tasks, groups, jobs=jobs, scheduler=scheduler)
+            for deal in group
+        )
         rows: list[CatalogDeal] = []
         start = position
         for seed in batch:
