@@ -17,6 +17,10 @@ the file left off), then compares the shipped model's cheap rating of each (or t
   margins: what a margin buys, and the share of deals it sends to the full ladder;
 - the strong player's win rate per cheap tier, from playouts the model never saw (the
   second rating's with ``--twice``, else the first's), with 95% Wilson intervals.
+
+With ``--folds K --holdout TRAINING_SET`` it instead cross-validates on a training set:
+each fold's deals rated by a model trained on the other folds (``patience.ratings.fit``),
+then the same figures (no second rating: a training set has one).
 """
 
 from __future__ import annotations
@@ -30,10 +34,10 @@ from common import game_and_variant  # benchmarks/common.py, beside this script
 from patience.batch import wilson_interval
 from patience.games import GAMES
 from patience.rating import tier_of
-from patience.ratings import load_model, shipped_model
+from patience.ratings import RatingModel, load_model, shipped_model
 from patience.ratings.cheap import in_sample
 from patience.ratings.evidence import Evidence
-from patience.ratings.fit import agreement
+from patience.ratings.fit import agreement, train
 from patience.ratings.training import collect, read, refresh
 
 STUDY_STREAM = 2_000_000
@@ -67,6 +71,7 @@ def main() -> None:
     parser.add_argument("--twice", action="store_true", help="rate each deal in full twice")
     parser.add_argument("--model", type=Path, help="a model file (default: the shipped one)")
     parser.add_argument("--jobs", type=int)
+    parser.add_argument("--folds", type=int, help="cross-validate on the file instead")
     known, variant = game_and_variant(parser, sorted(GAMES))
     name = known.game
     model = (
@@ -74,6 +79,10 @@ def main() -> None:
         if known.model
         else shipped_model(name, variant)
     )
+    if known.folds:
+        verdicts, rows, fold = _cross_validated(name, variant, known.holdout, known.folds)
+        _figures(name, variant, fold, rows, verdicts, f"{known.folds}-fold cross-validation")
+        return
     if model is None:
         sys.exit(f"no rating model for {name} {variant}")
     collect(
@@ -89,11 +98,47 @@ def main() -> None:
     rows = read(known.holdout)[: known.count]
     cheap_players = [p for p in rows[0]["full"][0]["players"] if p not in model.strong_players]
     verdicts = model.predict_many([_evidence(row, cheap_players) for row in rows])
+    _figures(name, variant, model, rows, verdicts, f"stream {STUDY_STREAM}")
+
+
+def _cross_validated(
+    name: str, variant: dict[str, object], path: Path, folds: int
+) -> tuple[list[Any], list[dict[str, Any]], RatingModel]:
+    """Each deal of the training set ``path`` judged by a model trained on the other folds."""
+    refresh(path, name, variant)
+    rows = read(path)
+    verdicts: list[Any] = [None] * len(rows)
+    for fold in range(folds):
+        trained = [row for index, row in enumerate(rows) if index % folds != fold]
+        data = train(
+            name,
+            variant,
+            trained,
+            version="a fold's",
+            training={"stream": "the other folds'"},
+            edge_margin=0.0,
+            full_share=0.0,
+        )
+        model = RatingModel(data, source=f"fold {fold}")
+        cheap = [p for p in rows[0]["full"][0]["players"] if p not in model.strong_players]
+        for index in range(fold, len(rows), folds):
+            verdicts[index] = model.predict(_evidence(rows[index], cheap))
+    return verdicts, rows, model
+
+
+def _figures(
+    name: str,
+    variant: dict[str, object],
+    model: Any,
+    rows: list[dict[str, Any]],
+    verdicts: list[Any],
+    where: str,
+) -> None:
     first = [row["full"][0] for row in rows]
     twice = all(len(row["full"]) > 1 for row in rows)
     print(
-        f"{GAMES[name].title} {variant}: model {model.version} on {len(rows)} deals of "
-        f"stream {STUDY_STREAM} (trained on {model.data['training']['deals']} deals of stream "
+        f"{GAMES[name].title} {variant}: model {model.version} on {len(rows)} deals ({where}; "
+        f"the shipped model was trained on {model.data['training']['deals']} deals of stream "
         f"{model.data['training']['stream']})"
     )
 

@@ -183,10 +183,12 @@ _REDEALT: dict[str, Callable[[tuple[Any, ...], random.Random], tuple[Any, ...]]]
     "klondike": _klondike_redealt,
 }
 
-REDEALS = 16
+REDEALS: Mapping[str, int] = {"golf": 0, "klondike": 8}
 """How many times :func:`gather` deals the hidden cards again (Golf's stock; Klondike's
 face-down cards and hand) and asks the solver whether the table still wins: a deal that
-wins with most orders of what a player cannot see leaves a player less to luck."""
+wins with most orders of what a player cannot see leaves a player less to luck. Not in
+Golf: on 145 training deals it moved the model's agreement by 0.004 (within the noise) and
+doubled the cost of the cheap evidence."""
 
 REDEAL_NODES = 20_000
 """The solver's budget for each of those (an answer it cannot find counts as a loss)."""
@@ -196,11 +198,12 @@ def _redeals(name: str, position: tuple[Any, ...], seed: int) -> dict[str, float
     """The share of :data:`REDEALS` deals of the hidden cards that the solver wins within
     :data:`REDEAL_NODES` nodes, and their mean log nodes; seeded by the playout seed."""
     redealt = _REDEALT.get(name)
-    if redealt is None:
+    count = REDEALS.get(name, 0)
+    if redealt is None or count == 0:
         return {}
     rng = random.Random(seed)
     wins, effort = 0, 0.0
-    for _ in range(REDEALS):
+    for _ in range(count):
         outcome, _moves, nodes, _seconds, _reason = _core.solve(
             name,
             redealt(position, rng),
@@ -211,7 +214,7 @@ def _redeals(name: str, position: tuple[Any, ...], seed: int) -> dict[str, float
         )
         wins += outcome == "solved"
         effort += math.log10(1 + nodes)
-    return {"redeals_won": wins / REDEALS, "redeals_log_nodes": effort / REDEALS}
+    return {"redeals_won": wins / count, "redeals_log_nodes": effort / count}
 
 
 def gather(
