@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -58,7 +59,9 @@ class Agreement:
     def to_json(self) -> dict[str, Any]:
         """The figures as plain values, rounded."""
         return {
-            key: round(value, 4) if isinstance(value, float) else value
+            key: (None if math.isnan(value) else round(value, 4))
+            if isinstance(value, float)
+            else value
             for key, value in asdict(self).items()
         }
 
@@ -69,7 +72,8 @@ def agreement(
     first_tiers: Sequence[int | None],
     second_tiers: Sequence[int | None],
 ) -> Agreement:
-    """The agreement of two ratings of the same deals: their scores and tiers, in order.
+    """The agreement of two ratings of the same deals: their scores and tiers, in order
+    (Spearman's correlation is NaN when either side's scores are all the same).
 
     >>> a = agreement([0.1, 0.2, 0.3, 0.4], [0.1, 0.3, 0.2, 0.4], [1, 2, 3, 4], [1, 3, 2, 7])
     >>> a.spearman, a.same_tier, a.moved
