@@ -218,6 +218,10 @@ def main() -> None:
             f"{count / wall:8.1f} deals/s wall, {count / cpu:8.1f} deals per CPU second "
             f"({cpu / count * 1000:.2f} CPU ms a deal)"
         )
+    if policies:
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"  memory: this process at most {own:.0f} MiB, a worker at most {workers:.0f} MiB")
     if not known.dask:
         return
     count = known.build or known.count  # the catalog both build
