@@ -224,3 +224,36 @@ def test_the_command_refuses_a_bad_model_and_changes_nothing(tmp_path: Path) -> 
     )
     assert wrong.returncode == 1
     assert "--full rates every deal in full" in wrong.stderr
+
+
+def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
+    """From the first 40 deals of the shipped training set (rated in full already, so only
+    the cheap evidence is gathered again)."""
+    source = Path(__file__).resolve().parent.parent / "benchmarks/rating-training/golf-wrap.jsonl"
+    training = tmp_path / "training.jsonl"
+    training.write_text("".join(source.read_text().splitlines(keepends=True)[:40]))
+    written = tmp_path / "model.json"
+    command = [sys.executable, "-m", "patience.cli", "deals", "train-model", "golf", "--wrap"]
+    options = ["--training-set", str(training), "--count", "40", "--jobs", "1"]
+    made = subprocess.run(
+        [*command, *options, "--version", "golf-wrap-test", "--write", str(written)],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    summary = json.loads(made.stdout)
+    assert "booster" not in summary  # the trees are in the file, not on the screen
+    assert summary["training"]["deals"] == 40
+    model = load_model(written, game="golf", variant=GOLF_WRAP)
+    assert model.version == "golf-wrap-test"
+    assert model.data["training"]["sha256"] == hashlib.sha256(training.read_bytes()).hexdigest()
+    policy = RatingPolicy(full_share=0.0, edge_margin=0.0, model_path=str(written))
+    rating = rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=policy)
+    assert rating is not None
+    assert (rating["method"], rating["model"]) == ("cheap", "golf-wrap-test")
+
+    refused = subprocess.run(
+        [*command, *options, "--version", "Not A Version"], capture_output=True, text=True
+    )
+    assert refused.returncode == 1
+    assert "a model's version is" in refused.stderr
