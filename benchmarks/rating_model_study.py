@@ -159,7 +159,14 @@ def _figures(
             )
         )
         print("the catalog's rating (model; sample and edges in full) against full rating 2:")
-        for share, margin in ((0.01, 0.0), (0.05, 0.0), (0.01, 0.002), (0.01, 0.005), (0.05, 0.01)):
+        for share, margin in (
+            (0.01, 0.0),
+            (0.01, 0.001),
+            (0.05, 0.0),
+            (0.01, 0.005),
+            (0.05, 0.01),
+            (0.2, 0.02),
+        ):
             routed = [
                 in_sample(row["seed"], share) or (v.edge is not None and v.edge < margin)
                 for row, v in zip(rows, verdicts, strict=True)
