@@ -133,7 +133,7 @@ def test_a_catalog_job_records_how_each_deal_was_rated(tmp_path: Path) -> None:
     [models] = json.loads(report.stdout)["models"]
     assert (models["model"], models["cheap"], models["full"]) == (
         version,
-        12 - len(both),
+        8 - len(both),
         len(both),
     )
 
