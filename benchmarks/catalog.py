@@ -44,9 +44,9 @@ from patience import _core
 from patience.catalog import CERTIFY_NODES, public_seed_stream
 from patience.dealkey import DealKey
 from patience.games import GAMES
-from patience.rating import MAX_MOVES, PLAYOUTS, players
+from patience.rating import MAX_MOVES, PLAYOUTS
 from patience.ratings import FULL, RatingPolicy, shipped_model
-from patience.ratings.evidence import gather
+from patience.ratings.evidence import gather, rated_ladder
 from patience.solve import solve
 from patience.store.catalog import generate
 from patience.store.db import deals, make_engine, migrate
@@ -63,7 +63,7 @@ def _stages(name: str, variant: dict[str, object], seed: int) -> dict[str, float
     if certified.outcome != "solved":
         return None
     position = game.native_position()
-    for index, player in enumerate(players(name)):
+    for index, player in enumerate(rated_ladder(name)):  # as a full rating plays them
         started = time.process_time()
         seeds = [index * 1_000_003 + k for k in range(PLAYOUTS[name][player])]
         _core.results(name, position, player, seeds, MAX_MOVES)

@@ -38,7 +38,7 @@ from patience.rating import (
 )
 from patience.solve import solve
 
-__all__ = ["CHEAP_PLAYERS", "Evidence", "feature_names", "gather"]
+__all__ = ["CHEAP_PLAYERS", "Evidence", "feature_names", "gather", "rated_ladder", "strong_players"]
 
 CHEAP_PLAYERS: Mapping[str, tuple[str, ...]] = {
     "golf": ("random", "greedy"),
@@ -50,6 +50,26 @@ CHEAP_PLAYERS: Mapping[str, tuple[str, ...]] = {
 play in the cheap rating exactly as in the full one. The others (``hindsight``,
 ``rollout``, Solitaire Expert's ``lookahead`` and ``solver``) are what a model stands in
 for."""
+
+
+def rated_ladder(name: str) -> list[str]:
+    """The reference players a full rating of game ``name`` plays, weakest first (those of
+    :data:`patience.rating.PLAYOUTS`; a player that rates no deal is left out), in the order
+    that gives each its playout seeds.
+
+    >>> rated_ladder("golf")
+    ['random', 'greedy', 'hindsight']
+    """
+    return [player for player in players(name) if player in PLAYOUTS[name]]
+
+
+def strong_players(name: str) -> list[str]:
+    """The rated players of ``name`` that are not cheap: what a rating model stands in for.
+
+    >>> strong_players("expert")
+    ['lookahead', 'solver']
+    """
+    return [player for player in rated_ladder(name) if player not in CHEAP_PLAYERS[name]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +252,7 @@ def gather(
             + (f" ({certified.reason})" if certified.reason else "")
         )
     position = game.native_position()
-    ladder = players(game.name)
+    ladder = rated_ladder(game.name)
     features: dict[str, float] = {
         "log_nodes": math.log10(1 + certified.nodes),
         "cert_moves": len(certified.moves),

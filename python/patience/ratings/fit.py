@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from patience.rating import RATING_VERSION, players
-from patience.ratings.evidence import CHEAP_PLAYERS
+from patience.rating import RATING_VERSION
+from patience.ratings.evidence import strong_players
 from patience.ratings.model import FORMAT
 
 __all__ = ["PARAMS", "Agreement", "agreement", "strong_progress", "train"]
@@ -97,9 +97,9 @@ def agreement(
 
 
 def strong_progress(name: str, rating: Mapping[str, Any]) -> float:
-    """The mean progress of the strong players (not :data:`CHEAP_PLAYERS`) in a full
-    rating: what a model of ``name`` predicts."""
-    strong = [p for p in players(name) if p not in CHEAP_PLAYERS[name]]
+    """The mean progress of the strong players in a full rating (those of
+    :func:`~patience.ratings.evidence.strong_players`): what a model of ``name`` predicts."""
+    strong = strong_players(name)
     progress = rating.get("progress", rating["players"])
     return float(sum(progress[p] for p in strong)) / len(strong)
 
@@ -142,7 +142,7 @@ def train(
         rounds = len(curve)
     booster = lightgbm.train(dict(PARAMS), data, num_boost_round=rounds)
     text = booster.model_to_string()
-    strong = [p for p in players(name) if p not in CHEAP_PLAYERS[name]]
+    strong = strong_players(name)
     return {
         "format": FORMAT,
         "model": version,

@@ -29,7 +29,7 @@ from typing import Any
 from patience.errors import PatienceError
 from patience.games import variant_key
 from patience.rating import RATING_VERSION, calibration, difficulty_score, players, tier_of
-from patience.ratings.evidence import CHEAP_PLAYERS, Evidence
+from patience.ratings.evidence import Evidence, strong_players
 
 __all__ = [
     "FORMAT",
@@ -157,10 +157,10 @@ def _check(data: Any, source: str) -> None:
             f"this is version {RATING_VERSION}"
         )
     try:
-        ladder = players(data["game"])
+        players(data["game"])
     except PatienceError as error:
         raise ModelError(f"{source}: {error}") from None
-    strong = [p for p in ladder if p not in CHEAP_PLAYERS[data["game"]]]
+    strong = strong_players(data["game"])
     if data["strong_players"] != strong:
         raise ModelError(f"{source}: the strong players of {data['game']} are {strong}")
     if not all(isinstance(name, str) for name in data["features"]) or not data["features"]:
