@@ -1,36 +1,44 @@
 """Klondike solvers on the same seeded deals: patience against lonelybot and Klondike-Solver.
 
     LONELYBOT_SOURCE=... benchmarks/setup_lonelybot.sh   # prints the driver's path
-    LONELYBOT_DRIVER=... .venv/bin/python benchmarks/klondike_solver.py \\
-        --count 200 --first 5000 --time-limit 10
+    LONELYBOT_DRIVER=... .venv/bin/python benchmarks/klondike_solver.py
+    LONELYBOT_DRIVER=... .venv/bin/python benchmarks/klondike_solver.py --draw 3 \\
+        --ranges 770000 --time-limit 10
     .venv/bin/pip install pyksolve   # for --peers pyksolve (slow: seconds a deal)
 
-Every solver gets every deal of seeds ``first .. first + count - 1`` of each variant, one at
-a time on one core, the solvers taking turns deal by deal (so a busy spell of the machine
-falls on both). Prints, per solver and variant, the share of deals decided (solved or
-proven unsolvable), the median, p90 and max time a deal and the total, the ratios of the
-peers' figures to patience's, and the seeds on which two decided verdicts differ.
+The deals are the seeds of several ranges of ``--count`` (200) seeds, far apart and chosen
+once, before the solver was measured on them (``RANGES``; ``--ranges`` picks some, or
+others): a solver tuned to one range shows it on the others. Every solver gets every deal
+of a range and variant, one at a time on one core, the solvers taking turns deal by deal
+(so a busy spell of the machine falls on both). Prints, per range, variant and solver, the
+share of deals decided (solved or proven unsolvable), the median, p90 and max time a deal,
+the total wall time and the CPU time, then the ratios of the peers' figures to patience's
+(above 1: patience faster) and the seeds on which two decided verdicts differ; at the end
+a table of the ratios of every range.
 
 What is timed is the same for every solver: from the deal, in memory in the form the solver
 takes, to its verdict. For patience that is the call into the native core
-(``patience._core.solve`` with the position tuple, converting it included); its certificates
-are replayed by the engine of record, as ``patience.solve`` does, once every deal of the
-variant is timed (replaying each between deals, milliseconds of Python, left the solver to
-start from cold caches at every deal, which tripled its median).
-lonelybot (github.com/vuonghy2442/lonelybot, Rust) runs in its own process through our
-driver (benchmarks/peers/lonelybot_driver.rs), which times its state's construction and
-search; pyksolve is called in this process.
+(``patience._core.solve`` with the position tuple, converting it and the certificate
+included); its certificates are replayed by the engine of record, as ``patience.solve``
+does, once every deal of the range and variant is timed (replaying each between deals,
+milliseconds of Python, left the solver to start from cold caches at every deal, which
+tripled its median). lonelybot (github.com/vuonghy2442/lonelybot, Rust) runs in a process
+of its own for each range and variant, through our driver
+(benchmarks/peers/lonelybot_driver.rs), which times its state's construction and search;
+its CPU time is the process's own. pyksolve is called in this process.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from patience import _core
 from patience.games.klondike import Klondike
@@ -41,6 +49,11 @@ PEER_SETTINGS = {
     "lonelybot": "lonelybot solver::solve_with_tracking (its full pruning), stopped at the limit",
     "pyksolve": "pyksolve Solitaire.solve_minimal() at its default max_closed_count (5,000,000)",
 }
+
+#: The first seeds of the ranges measured, chosen once and far apart: 5,000 (the range of
+#: the earlier measurements), 770,000 (where lonelybot was first seen ahead), and two
+#: chosen before the solver was ever run on them.
+RANGES = (5_000, 770_000, 31_000_000, 4_100_000_000)
 
 Result = tuple[str, float]
 
@@ -104,7 +117,7 @@ class Patience:
         outcome, moves, _nodes, _seconds, _reason = _core.solve(
             "klondike",
             position,
-            max_nodes=50_000_000,
+            max_nodes=200_000_000,
             max_seconds=time_limit,
             max_states=DEFAULT_MAX_STATES,
             wins_only=False,
@@ -122,29 +135,55 @@ class Patience:
         return replayed
 
 
-def summary(name: str, draw: int, results: list[Result]) -> dict[str, float]:
-    """Prints one solver's line for one variant; returns its median, p90 and total."""
+@dataclass
+class Run:
+    """One solver's results on one range and variant."""
+
+    results: list[Result] = field(default_factory=list)
+    cpu: float = 0.0
+
+    def figures(self) -> dict[str, float]:
+        """Median, p90 and total seconds a deal."""
+        times = sorted(seconds for _, seconds in self.results)
+        return {
+            "median": statistics.median(times),
+            "p90": times[int(0.9 * (len(times) - 1))],
+            "total": sum(times),
+        }
+
+
+def summary(name: str, draw: int, run: Run) -> None:
+    """Prints one solver's line for one range and variant."""
+    results = run.results
     times = sorted(seconds for _, seconds in results)
     decided = sum(outcome != "unknown" for outcome, _ in results)
     solved = sum(outcome == "solved" for outcome, _ in results)
-    figures = {
-        "median": statistics.median(times),
-        "p90": times[int(0.9 * (len(times) - 1))],
-        "total": sum(times),
-    }
+    figures = run.figures()
     print(
-        f"{name:<10} draw {draw}  decided {decided}/{len(results)} "
-        f"({100 * decided / len(results):.1f}%), winnable {solved}  "
+        f"  {name:<10} draw {draw}  decided {decided}/{len(results)}, winnable {solved}  "
         f"median {1000 * figures['median']:.3f} ms  p90 {1000 * figures['p90']:.3f} ms"
         f"  max {1000 * times[-1]:.1f} ms  total {figures['total']:.2f} s"
+        f" (CPU {run.cpu:.2f} s)"
     )
-    return figures
+
+
+def children_cpu() -> float:
+    """CPU seconds of the child processes waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=100)
-    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int, default=200, help="seeds a range (default 200)")
+    parser.add_argument(
+        "--ranges",
+        type=lambda text: [int(first) for first in text.split(",")],
+        default=list(RANGES),
+        help="comma-separated first seeds (default: "
+        + ", ".join(f"{first:,}" for first in RANGES)
+        + ")",
+    )
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--draw", type=int, choices=(1, 3), action="append")
     parser.add_argument(
@@ -153,9 +192,9 @@ def main() -> int:
         help=f"comma-separated, of {', '.join(PEERS)} (default lonelybot)",
     )
     args = parser.parse_args()
-    peers: dict[str, Callable[[Klondike, float], Result]] = {}
-    closers: list[Callable[[], None]] = []
-    for name in filter(None, args.peers.split(",")):
+    driver = ""
+    peers = [name for name in args.peers.split(",") if name]
+    for name in peers:
         if name == "lonelybot":
             driver = os.environ.get("LONELYBOT_DRIVER", "")
             if not os.access(driver, os.X_OK):
@@ -165,52 +204,90 @@ def main() -> int:
                     file=sys.stderr,
                 )
                 return 2
-            lonelybot = Lonelybot(driver)
-            peers[name] = lonelybot
-            closers.append(lonelybot.close)
         elif name == "pyksolve":
             try:
                 import pyksolve  # noqa: F401
             except ImportError:
                 print("the peer is missing: pip install pyksolve (benchmark only)", file=sys.stderr)
                 return 2
-            peers[name] = run_pyksolve
         else:
             parser.error(f"unknown peer {name!r}: the peers are {', '.join(PEERS)}")
     print(f"patience: _core.solve(max_seconds={args.time_limit}), certificates replayed after")
     for name in peers:
         print(f"{name}: {PEER_SETTINGS[name]}")
-    seeds = range(args.first, args.first + args.count)
     patience = Patience()
-    solvers: dict[str, Callable[[Klondike, float], Result]] = {"patience": patience}
-    solvers.update(peers)
-    for draw in args.draw or (1, 3):
-        games = [Klondike.from_seed(seed, {"draw": draw}) for seed in seeds]
-        results: dict[str, list[Result]] = {name: [] for name in solvers}
-        order = list(solvers)
-        for game in games:
-            for name in order:
-                results[name].append(solvers[name](game, args.time_limit))
-            order.reverse()
-        figures = {name: summary(name, draw, results[name]) for name in solvers}
-        print(f"           draw {draw}  patience's certificates replayed: {patience.replay()}")
-        ours = results["patience"]
-        for name in peers:
-            ratios = ", ".join(
-                f"{key} {figures[name][key] / figures['patience'][key]:.2f}x"
-                for key in ("median", "p90", "total")
-            )
-            disagree = [
-                seed
-                for seed, (a, _), (b, _) in zip(seeds, ours, results[name], strict=True)
-                if "unknown" not in (a, b) and a != b
-            ]
+    table: list[tuple[int, int, str, dict[str, float], tuple[int, int]]] = []
+    for first in args.ranges:
+        seeds = range(first, first + args.count)
+        for draw in args.draw or (1, 3):
+            print(f"seeds {first:,} to {first + args.count - 1:,}, draw {draw}")
+            solvers: dict[str, Callable[[Klondike, float], Result]] = {"patience": patience}
+            closers: dict[str, Callable[[], None]] = {}
+            for name in peers:
+                if name == "lonelybot":
+                    lonelybot = Lonelybot(driver)
+                    solvers[name] = lonelybot
+                    closers[name] = lonelybot.close
+                else:
+                    solvers[name] = run_pyksolve
+            runs = {name: Run() for name in solvers}
+            order = list(solvers)
+            for seed in seeds:
+                game = Klondike.from_seed(seed, {"draw": draw})
+                for name in order:
+                    cpu = time.thread_time()
+                    runs[name].results.append(solvers[name](game, args.time_limit))
+                    runs[name].cpu += time.thread_time() - cpu
+                order.reverse()
+            for name, close in closers.items():
+                before = children_cpu()
+                close()
+                runs[name].cpu = children_cpu() - before
+            for name, run in runs.items():
+                summary(name, draw, run)
+            print(f"  patience's certificates replayed: {patience.replay()}")
+            ours = runs["patience"]
+            for name in peers:
+                theirs = runs[name]
+                ratios = {
+                    key: theirs.figures()[key] / ours.figures()[key]
+                    for key in ("median", "p90", "total")
+                }
+                disagree = [
+                    seed
+                    for seed, (a, _), (b, _) in zip(
+                        seeds, ours.results, theirs.results, strict=True
+                    )
+                    if "unknown" not in (a, b) and a != b
+                ]
+                undecided = (
+                    sum(outcome == "unknown" for outcome, _ in ours.results),
+                    sum(outcome == "unknown" for outcome, _ in theirs.results),
+                )
+                for who, run in (("patience", ours), (name, theirs)):
+                    left = [
+                        s for s, (o, _) in zip(seeds, run.results, strict=True) if o == "unknown"
+                    ]
+                    if left:
+                        print(f"  undecided by {who}: seeds {', '.join(f'{s:,}' for s in left)}")
+                table.append((first, draw, name, ratios, undecided))
+                print(
+                    f"  {name}/patience: "
+                    + ", ".join(f"{key} {ratio:.2f}x" for key, ratio in ratios.items())
+                    + f"; verdicts differ on seeds {disagree or 'none'}"
+                )
+    if table:
+        print("\npeer / patience (above 1: patience faster); undecided patience / peer")
+        print(
+            f"{'seeds':>15} {'draw':>4} {'peer':<10} {'median':>7} {'p90':>7} {'total':>7}"
+            "  undecided"
+        )
+        for first, draw, name, ratios, (ours_unknown, theirs_unknown) in table:
             print(
-                f"           draw {draw}  {name}/patience: {ratios};"
-                f" verdicts differ on seeds {disagree or 'none'}"
+                f"{first:>15,} {draw:>4} {name:<10} {ratios['median']:>6.2f}x"
+                f" {ratios['p90']:>6.2f}x {ratios['total']:>6.2f}x"
+                f"  {ours_unknown} / {theirs_unknown}"
             )
-    for close in closers:
-        close()
     return 0
 
 

@@ -305,3 +305,63 @@ def test_statistics_totals_time_and_lobby_order(served: tuple[TestClient, Path])
         sum(g["time_played"] for g in stats["stats"]), abs=0.001 * len(stats["stats"])
     )
     assert stats["daily"] == {"played": 0, "won": 0, "current_streak": 0, "best_streak": 0}
+
+
+def test_the_history_shows_a_daily_deal_s_tier_once_it_is_revealed(
+    served: tuple[TestClient, Path],
+) -> None:
+    client, path = served
+    engine = make_engine(f"sqlite:///{path}")
+    stock(engine, [5, 4], first=555_000)
+    # a game of a daily deal long ago (its day over): its deal, seed and tier, are public
+    clock = Clock(day_bounds("2020-01-01")[0] + 3600)
+    store = GameStore(engine, clock=clock)
+    ada = Accounts(engine, clock=clock).create("Ada", PASSWORD)
+    old, _ = Daily(store, clock=clock).start("golf", GOLF, user_id=ada.id)
+    finish(store, clock, old, 40, plays=2)
+    login = client.post("/api/accounts/login", json={"name": "Ada", "password": PASSWORD})
+    assert login.status_code == 200, login.text
+    headers = {"X-CSRF-Token": login.json()["csrf"]}
+    # and today's, still sealed: neither its seed nor its tier is given
+    started = client.post("/api/daily/golf", json={"variant": GOLF}, headers=headers)
+    assert started.status_code == 201, started.text
+    client.post(f"/api/sessions/{started.json()['id']}/end", headers=headers)
+    games = {game["id"]: game for game in client.get("/api/me/games").json()["games"]}
+    assert games[old.id]["seed"] == "555000"
+    assert games[old.id]["tier"] == 5
+    today = games[started.json()["id"]]
+    assert today["seed"] is None
+    assert today["tier"] is None
+    engine.dispose()
+
+
+def test_today_s_list_gives_the_player_s_result_rank_and_streak(
+    served: tuple[TestClient, Path],
+) -> None:
+    client, path = served
+    engine = make_engine(f"sqlite:///{path}")
+    stock(engine, [5])
+    assert client.get("/api/daily").json()["streak"] is None  # a guest has none
+    for name in ("Bob", "Ada"):  # Bob plays first and scores more; Ada second
+        headers = _sign_up(client, name)
+        body = client.post("/api/daily/golf", json={"variant": GOLF}, headers=headers).json()
+        if name == "Bob":
+            for _ in range(3):
+                legal = [move for move in body["legal_moves"] if move != "draw"]
+                body = client.post(
+                    f"/api/sessions/{body['id']}/moves",
+                    json={"move": legal[0] if legal else "draw"},
+                    headers=headers,
+                ).json()
+        client.post(f"/api/sessions/{body['id']}/end", headers=headers)
+        if name == "Bob":
+            client.post("/api/accounts/logout", headers=headers)
+    answer = client.get("/api/daily").json()
+    mine = next(d for d in answer["deals"] if d["game"] == "golf" and d["variant"] == GOLF)["me"]
+    board = client.get("/api/daily/golf", params={"variant": json.dumps(GOLF)}).json()
+    assert (mine["rank"], mine["ranked"]) == (board["me"]["rank"], board["ranked"]) == (2, 2)
+    assert mine["score"] == board["me"]["score"]
+    assert mine["elapsed"] == board["me"]["elapsed"]
+    assert mine["won"] is False
+    assert answer["streak"] == {"played": 1, "won": 0, "current_streak": 0, "best_streak": 0}
+    engine.dispose()

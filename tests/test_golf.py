@@ -154,7 +154,7 @@ def test_stuck_when_the_stock_is_empty_and_nothing_moves() -> None:
 @pytest.mark.parametrize(
     ("move", "error", "reason"),
     [
-        ("t8", InvalidMoveError, "columns t1 to t7"),
+        ("t8", InvalidMoveError, "there is no t8: Golf has 7 columns"),
         ("t1>t2", InvalidMoveError, "goes to the waste"),
         ("w>f", InvalidMoveError, "goes to the waste"),
         ("recycle", InvalidMoveError, "not a Golf move"),

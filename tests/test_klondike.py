@@ -445,7 +445,7 @@ def test_tap_sends_a_card_home_when_it_has_a_place() -> None:
 @pytest.mark.parametrize(
     ("move", "error", "reason"),
     [
-        ("t8>t1", InvalidMoveError, "columns t1 to t7"),
+        ("t8>t1", InvalidMoveError, "there is no t8: Klondike has 7 columns"),
         ("r>t1", InvalidMoveError, "no reserve"),
         ("h:Qs>t1", InvalidMoveError, "no hand place"),
         ("t1", InvalidMoveError, "say where to"),

@@ -635,6 +635,38 @@ def test_a_solver_process_stays_within_its_memory() -> None:
         pool.close()
 
 
+REFUSED_MEMORY = """
+import resource, sys
+from patience import _core
+from patience.games import new_game
+position = new_game("kansas", seed=103).native_position()
+limit = int(sys.argv[1]) * 2**20
+resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+outcome, _, nodes, _, reason = _core.solve(
+    "kansas", position, max_nodes=10**9, max_seconds=120.0, max_states=10**9, wins_only=True
+)
+print(outcome, reason, nodes)
+"""
+
+
+@pytest.mark.parametrize("megabytes", [90, 160])
+def test_a_search_refused_memory_ends_undecided_and_the_process_lives(megabytes: int) -> None:
+    """The kernel's limit on a solver process's data (the pool's backstop) refuses a
+    search's table or its arena of positions as they double: the search ends undecided
+    ("transposition table full") instead of aborting the process, which had broken the
+    server's pool and lost the work queued on it. Kansas seed 103 searches far past these
+    limits, and its table's own limit (``max_states``) is set beyond reach here."""
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSED_MEMORY, str(megabytes)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT * 4,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcome, reason = done.stdout.split()[0], " ".join(done.stdout.split()[1:-1])
+    assert (outcome, reason) == ("unknown", "transposition table full")
+
+
 def scheduling() -> tuple[int, int]:
     return os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)
 

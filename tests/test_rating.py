@@ -40,9 +40,12 @@ def positions(name: str, variant: dict[str, object], count: int, seed: int) -> l
     return found
 
 
-def hidden_dealt_again(name: str, position: Any, rng: random.Random) -> Any:
+def hidden_dealt_again(
+    name: str, position: Any, rng: random.Random, *, keep_stock: bool = False
+) -> Any:
     """``position`` (a native position) with the cards the player cannot see (face down,
-    or in a stock whose order is hidden) dealt again among their places."""
+    or in a stock whose order is hidden; with ``keep_stock``, a Klondike hand is left as it
+    is) dealt again among their places."""
     if name == "golf":
         wrap, columns, stock, top = position
         return (wrap, columns, rng.sample(stock, len(stock)), top)
@@ -61,32 +64,63 @@ def hidden_dealt_again(name: str, position: Any, rng: random.Random) -> Any:
     assert name == "klondike"
     draw, columns, hidden, stock, waste, foundation = position
     unseen = [card for column, h in zip(columns, hidden, strict=True) for card in column[:h]]
-    unseen = rng.sample(unseen + stock, len(unseen) + len(stock))
+    if not keep_stock:
+        unseen += stock
+    unseen = rng.sample(unseen, len(unseen))
     dealt = []
     for column, h in zip(columns, hidden, strict=True):
-        dealt.append(unseen[:h] + column[h:])
+        dealt.append(bytes(unseen[:h]) + column[h:])
         unseen = unseen[h:]
-    return (draw, dealt, hidden, unseen, waste, foundation)
+    return (draw, dealt, hidden, stock if keep_stock else bytes(unseen), waste, foundation)
+
+
+#: How often (one position in so many) the slow players are asked in the tests that
+#: follow: the strong ones at every tenth position, Klondike's planner (seconds a game) at
+#: every hundredth.
+SLOW_PLAYERS = {"hindsight": 10, "rollout": 10, "solver": 10, "planner": 100}
 
 
 @pytest.mark.parametrize(("name", "variant"), HIDING, ids=HIDING_IDS)
 def test_no_player_sees_a_hidden_card(name: str, variant: dict[str, object]) -> None:
     """The same position with its hidden cards dealt again (the same observation) gets the
-    same move from every player with the same seed. The slow strong player is asked at
-    every tenth position."""
+    same move from every player with the same seed (the slow players at some positions,
+    :data:`SLOW_PLAYERS`)."""
     rng = random.Random(5)
     changed = 0
     for index, game in enumerate(positions(name, variant, 1500, seed=len(IDS))):
         position = game.native_position()
         other = hidden_dealt_again(name, position, rng)
         changed += other != position
-        ladder = players(name) if index % 10 == 0 else players(name)[:-1]
-        for player in ladder:
+        for player in players(name):
+            if index % SLOW_PLAYERS.get(player, 1):
+                continue
             seed = rng.getrandbits(64)
             seen = _core.choose(name, position, player, seed)
             assert seen == _core.choose(name, other, player, seed), (player, game.observation())
             assert seen is None or game.is_legal(seen)
     assert changed > 1000  # the test did move hidden cards
+
+
+def test_with_the_hand_known_no_klondike_player_sees_a_face_down_card() -> None:
+    """Under ``known-stock`` the same holds with only the face-down cards dealt again; and
+    that model does show the hand (a position with its hand dealt again looks different to
+    it, which a player reading it could tell)."""
+    rng = random.Random(6)
+    changed = 0
+    for index, game in enumerate(positions("klondike", {"draw": 3}, 1000, seed=99)):
+        position = game.native_position()
+        other = hidden_dealt_again("klondike", position, rng, keep_stock=True)
+        changed += other[1] != position[1]
+        for player in players("klondike"):
+            if index % SLOW_PLAYERS.get(player, 1):
+                continue
+            seed = rng.getrandbits(64)
+            seen = _core.choose("klondike", position, player, seed, "known-stock")
+            assert seen == _core.choose("klondike", other, player, seed, "known-stock")
+            assert seen is None or game.is_legal(seen)
+    assert changed > 500
+    with pytest.raises(ValueError, match="model of information"):
+        _core.choose("golf", new_game("golf", seed=1).native_position(), "greedy", 1, "known-stock")
 
 
 @pytest.mark.parametrize(("name", "variant"), VARIANTS, ids=IDS)
@@ -96,6 +130,8 @@ def test_every_move_a_player_picks_is_legal_in_the_engine(
     for seed in range(12):
         game = new_game(name, seed=seed, variant=variant)
         for player in players(name):
+            if player == "planner" and seed >= 3:
+                continue  # seconds a game
             played = playout(game, player, seed)  # replays every move in the engine
             assert played.moves  # every player moves at the start of a deal
             fresh = new_game(name, seed=seed, variant=variant)

@@ -515,3 +515,42 @@ def test_pages_of_the_standings_rank_ties_across_their_edges(
     around = tournaments.around(made["id"], people[5].id, span=1)
     assert around["me"] == 5
     assert [row["rank"] for row in around["entries"]] == [4, 5, 5]
+
+
+def test_the_history_shows_a_shared_deal_s_tier_after_the_close_only(tmp_path: Path) -> None:
+    """A shared deal of any tier: the entrant's history gives no tier (nor seed) while the
+    tournament runs, and the committed deal's tier once it has closed."""
+    from patience.players.history import finished_games
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    migrate(engine)
+    clock = Clock(time.time() - 120)  # the history's seal is the wall clock's
+    store = GameStore(engine, clock=clock)
+    tournaments = Tournaments(store, clock=clock)
+    store.on_game_end(tournaments.game_ended)
+    accounts = Accounts(engine, clock=clock)
+    stock(engine, 1, tier=9)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    (ada,) = users(accounts, "Ada")
+    tid = tournaments.create(
+        operator,
+        name="Golf wrap",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=clock.now,
+        closes_at=clock.now + 3600,
+        attempts=1,
+        max_entrants=5,
+    )["id"]
+    tournaments.join(ada, tid)
+    live, _ = tournaments.start_attempt(ada, tid)
+    play(store, clock, live, 30.0, moves=2)
+    (sealed,) = finished_games(engine, ada.id)
+    assert (sealed.tier, sealed.seed) == (None, None)
+    tournaments.close(operator, tid)
+    (public,) = finished_games(engine, ada.id)
+    assert public.seed == live.seed
+    assert public.tier == 9 == tournaments.verification(tid)["document"]["deals"][0]["tier"]
+    engine.dispose()

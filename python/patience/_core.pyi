@@ -24,21 +24,37 @@ def solve(
     wins_only: bool = False,
 ) -> tuple[str, list[str], int, float, str | None]:
     """``(outcome, moves, nodes, seconds, reason)`` for a position with every card known;
-    with ``wins_only``, Kansas's search looks for a win only."""
+    with ``wins_only``, a solver that proves losses by another search than it finds wins
+    looks for a win only."""
 
 def players(game: str) -> list[str]:
     """The reference players of ``game``, weakest first."""
 
-def choose(game: str, position: Position, player: str, seed: int) -> str | None:
-    """The move reference player ``player`` makes, seeing only what a person sees."""
+def choose(
+    game: str, position: Position, player: str, seed: int, information: str = "person"
+) -> str | None:
+    """The move reference player ``player`` makes, seeing only what the model of
+    information shows: ``person`` (what a person sees), or for Klondike ``known-stock``
+    (the hand's order too, as the published Klondike players assume)."""
 
 def playout(
-    game: str, position: Position, player: str, seed: int, max_moves: int
+    game: str,
+    position: Position,
+    player: str,
+    seed: int,
+    max_moves: int,
+    information: str = "person",
 ) -> tuple[bool, list[str]]:
     """``(won, moves)``: a game played from ``position`` by reference player ``player``."""
 
 def results(
-    game: str, position: Position, player: str, seeds: list[int], max_moves: int
+    game: str,
+    position: Position,
+    player: str,
+    seeds: list[int],
+    max_moves: int,
+    information: str = "person",
 ) -> list[float]:
     """How far reference player ``player`` gets from ``position`` with each seed: 1.0 for
-    a win, else the game's progress (Kansas: the share of cards home; the others: 0.0)."""
+    a win, else the game's progress (the share of cards home in a game rated by progress,
+    ``Game.rated_by_progress``; the others: 0.0)."""

@@ -32,21 +32,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from patience.cards import SplitMix64, fnv1a64
-from patience.games import game_class
+from patience.games import GAMES, game_class
 from patience.rating import PLAYER_GAMES
 from patience.ratings.cheap import MODEL, RatingPolicy, rate_for_catalog
 from patience.solve import solve
 
 __all__ = ["CERTIFY_NODES", "CatalogDeal", "catalog_deal", "public_seed_stream"]
 
-CERTIFY_NODES: Mapping[str, int] = {
-    "klondike": 2_000_000,
-    "golf": 2_000_000,
-    "kansas": 5_000_000,
-    "expert": 5_000_000,
-}
+CERTIFY_NODES: Mapping[str, int] = {name: cls.budgets.catalog_nodes for name, cls in GAMES.items()}
 """Nodes the solver may search to certify a catalog deal, by game (a node limit, not a
-time limit, so that a catalog is the same on every machine)."""
+time limit, so that a catalog is the same on every machine), as each game declares them
+(:attr:`Budgets.catalog_nodes <patience.games.Budgets.catalog_nodes>`)."""
 
 
 def public_seed_stream(name: str, variant: Mapping[str, object], stream: int) -> Iterator[int]:

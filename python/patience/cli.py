@@ -119,8 +119,8 @@ def _parser() -> argparse.ArgumentParser:
         game_parser.add_argument(
             "--wins-only",
             action="store_true",
-            help="look for a win only (Kansas: more deals won on a short budget, "
-            "fewer proved lost)",
+            help="look for a win only (a solver that proves losses may then win more deals "
+            "on a short budget, and prove fewer lost)",
         )
         game_parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -186,7 +186,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _fail(str(error))
     session = Session(game)
-    keys = args.game == "golf" and sys.stdin.isatty() and sys.stdout.isatty()
+    # a game played card by card (a tap is the move) reads single keys on a real terminal
+    keys = cls.layout["direct"] and sys.stdin.isatty() and sys.stdout.isatty()
     TerminalGame(session, read=read_key if keys else input).run()
     if args.record is not None:
         try:

@@ -25,7 +25,7 @@ from patience.batch import run
 from patience.catalog import public_seed_stream
 from patience.dealkey import DealKey, default_key_path
 from patience.errors import PatienceError
-from patience.games import GAMES, Game, variant_key
+from patience.games import GAMES, Game, variant_key, variant_words
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
 from patience.ratings.cheap import RatingPolicy
 from patience.ratings.model import load_model
@@ -183,7 +183,9 @@ def _train_options(deal_commands: Any, game_parsers: Any) -> None:
             "--jobs", type=cli_types.positive, help="local processes (default: all cores)"
         )
         parser.add_argument(
-            "--version", required=True, help="the model's version, e.g. golf-wrap-2"
+            "--version",
+            required=True,
+            help="the model's version, kept in its file (the shipped ones: GAME-VARIANT-N)",
         )
         parser.add_argument(
             "--full-share",
@@ -318,15 +320,7 @@ def describe(name: str, variant: Mapping[str, object]) -> str:
     >>> describe("golf", {"wrap": False}), describe("klondike", {"draw": 3})
     ('Golf, no wrap', 'Solitaire Rush, draw 3')
     """
-    words = []
-    for key, value in variant.items():
-        if value is True:
-            words.append(key)
-        elif value is False:
-            words.append(f"no {key}")
-        else:
-            words.append(f"{key} {value}")
-    return ", ".join([GAMES[name].title, *words])
+    return ", ".join([GAMES[name].title, *variant_words(variant)])
 
 
 def run_command(args: argparse.Namespace) -> int | None:
@@ -645,8 +639,10 @@ def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
 
         with engine.connect() as connection:
             deals = [d for d in export(connection, name, variant) if d["tier"] is not None]
-        # a player's progress is its win rate, but in Kansas the share of cards home
-        measure = "progress" if name == "kansas" else "players"
+        # a player's progress is its win rate, or the share of cards home where the game
+        # rates by progress
+        by_progress = GAMES[name].rated_by_progress
+        measure = "progress" if by_progress else "players"
         players = sorted({player for d in deals for player in d.get(measure) or {}})
         styles = ["o-", "s--", "^-.", "D:"]
         for index, player in enumerate(players):
@@ -659,10 +655,10 @@ def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
                 ]
                 means.append(statistics.fmean(values) if values else math.nan)  # a gap
             rate_axis.plot(tiers, means, styles[index % len(styles)], label=player)
-        what = "mean share of cards home" if name == "kansas" else "mean win rate"
+        what = "mean share of cards home" if by_progress else "mean win rate"
         rate_axis.set_title(f"{title}: reference players' {what}")
         rate_axis.set_xlabel("tier")
-        rate_axis.set_ylabel("share of cards home" if name == "kansas" else "win rate")
+        rate_axis.set_ylabel("share of cards home" if by_progress else "win rate")
         rate_axis.set_ylim(-0.03, 1.03)
         rate_axis.yaxis.set_major_formatter(PercentFormatter(xmax=1))
         rate_axis.set_xticks(tiers)

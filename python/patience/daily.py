@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select
+from sqlalchemy import Connection, and_, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from patience.errors import PatienceError
@@ -394,7 +394,9 @@ class Daily:
 
     def kinds_today(self, user_id: str | None = None) -> dict[str, Any]:
         """Today's daily deals, one a game and variant: whether dealt yet, how many played,
-        and ``user_id``'s own game of each (running, or its score)."""
+        and ``user_id``'s own game of each (running, or its score, time, and rank among the
+        signed-in players' finished games); and ``user_id``'s daily figures
+        (:meth:`streaks`)."""
         today = self.today()
         start, end = day_bounds(today)
         with self._engine.connect() as connection:
@@ -411,6 +413,7 @@ class Daily:
                 ).all()
             )
             played: dict[int, Any] = {}
+            ranks: dict[int, dict[str, int]] = {}
             if user_id is not None:
                 for row in connection.execute(
                     select(
@@ -418,6 +421,7 @@ class Daily:
                         daily_games.c.session_id,
                         sessions.c.ended_at,
                         sessions.c.score,
+                        sessions.c.elapsed,
                         sessions.c.won,
                     )
                     .join(sessions, sessions.c.id == daily_games.c.session_id)
@@ -429,6 +433,11 @@ class Daily:
                     )
                 ):
                     played[row.daily_id] = row
+                ranks = {
+                    daily_id: self._rank(connection, daily_id, row.score, row.elapsed)
+                    for daily_id, row in played.items()
+                    if row.ended_at is not None
+                }
         by_kind = {(row.game, row.variant): row.id for row in dealt}
         deals = []
         for cls_name, variant in _kinds():
@@ -446,7 +455,9 @@ class Daily:
                         "game": own.session_id,
                         "running": own.ended_at is None,
                         "score": own.score,
+                        "elapsed": None if own.elapsed is None else round(own.elapsed, 3),
                         "won": None if own.ended_at is None else bool(own.won),
+                        **ranks.get(own.daily_id, {"rank": None, "ranked": None}),
                     },
                 }
             )
@@ -457,7 +468,35 @@ class Daily:
             "ends_at": end,
             "reveal_at": end + GRACE_SECONDS,
             "deals": deals,
+            "streak": None if user_id is None else self.streaks(user_id),
         }
+
+    @staticmethod
+    def _rank(
+        connection: Connection, daily_id: int, score: int | None, elapsed: float | None
+    ) -> dict[str, int]:
+        """Where a finished game of score ``score`` in ``elapsed`` seconds stands among
+        daily deal ``daily_id``'s finished games of signed-in players (the standing's rule:
+        by score, then by the time used; equal games share a rank), and how many are
+        ranked."""
+        game = daily_games.c
+        ranked = and_(
+            game.daily_id == daily_id,
+            game.user_id.is_not(None),
+            sessions.c.ended_at.is_not(None),
+        )
+        joined = daily_games.join(sessions, sessions.c.id == game.session_id)
+        better = or_(
+            sessions.c.score > (score or 0),
+            and_(sessions.c.score == (score or 0), sessions.c.elapsed < (elapsed or 0.0)),
+        )
+        ahead = connection.execute(
+            select(func.count()).select_from(joined).where(and_(ranked, better))
+        ).scalar_one()
+        total = connection.execute(
+            select(func.count()).select_from(joined).where(ranked)
+        ).scalar_one()
+        return {"rank": int(ahead) + 1, "ranked": int(total)}
 
     def streaks(self, user_id: str) -> dict[str, Any]:
         """Player ``user_id``'s daily figures: daily deals played and won, and the days in a

@@ -37,11 +37,13 @@ from typing import Any
 
 from patience import _core
 from patience.errors import PatienceError
-from patience.games import Game, game_class, variant_key
+from patience.games import GAMES, Game, game_class, variant_key
 from patience.solve import solve
 
 __all__ = [
     "DIFFICULTIES",
+    "FIRST_MOVE_NODES",
+    "INFORMATION",
     "PLAYER_GAMES",
     "PLAYOUTS",
     "RATING_VERSION",
@@ -65,8 +67,8 @@ __all__ = [
     "win_rate",
 ]
 
-PLAYER_GAMES = ("klondike", "golf", "kansas", "expert")
-"""Games with reference players (all four)."""
+PLAYER_GAMES = tuple(name for name, cls in GAMES.items() if cls.playouts)
+"""Games with reference players (:attr:`Game.playouts <patience.games.Game.playouts>`)."""
 
 #: Moves a playout may take before it is stopped (a player that draws forever in a game
 #: with unlimited passes through the stock loses).
@@ -99,17 +101,15 @@ def difficulty_of(tier: int | None) -> str | None:
 
 
 PLAYOUTS: Mapping[str, Mapping[str, int]] = {
-    "golf": {"random": 16, "greedy": 16, "hindsight": 8},
-    "klondike": {"random": 16, "greedy": 16, "hindsight": 8},
-    "kansas": {"random": 16, "greedy": 1, "rollout": 8},
-    "expert": {"greedy": 4, "lookahead": 4, "solver": 4},
+    name: cls.playouts for name, cls in GAMES.items() if cls.playouts
 }
-"""Playouts a deal is rated with, by game and player (the strong player costs 50 to 120 ms
-a Golf game, 300 to 400 ms a Klondike game and about 90 ms a Kansas game, the others well
-under a millisecond; with 4 Klondike playouts of it, two ratings of the same draw-3 deals
-agreed only to a Spearman 0.825). Kansas's greedy player draws no random number, so one
-playout is all of them; Solitaire Expert's players hide nothing from themselves and vary
-only in how they break ties, so a few playouts do."""
+"""Playouts a deal is rated with, by game and player, as each game declares them
+(:attr:`Game.playouts <patience.games.Game.playouts>`): the strong players cost 50 to 400 ms
+a game, the others well under a millisecond, so a game's playouts of them are few, and
+enough that two ratings of the same deals agree (with 4 Klondike playouts of its strong
+player, two ratings of the same draw-3 deals agreed only to a Spearman 0.825). A player
+a game lists but gives no playouts (Klondike's ``planner``, seconds a game) rates no deal:
+it is measured against the published players (``benchmarks/players.py``)."""
 
 
 class PlayerError(AssertionError):
@@ -141,12 +141,29 @@ def _check_seed(seed: int) -> None:
         raise ValueError(f"a player's seed is an integer from 0 to 2**64 - 1, not {seed}")
 
 
-def choose(game: Game, player: str, seed: int) -> str | None:
+INFORMATION: Mapping[str, tuple[str, ...]] = {name: cls.information for name, cls in GAMES.items()}
+"""The models of information each game's players play under, as each game declares them
+(:attr:`Game.information <patience.games.Game.information>`): ``person`` (what a person
+sees: face-down cards, and a stock not yet turned through, unknown) for every game, and
+others that published players assume (their win rates are measured that way)."""
+
+
+def _check_information(game: Game, information: str) -> None:
+    models = INFORMATION.get(game.name, ("person",))
+    if information not in models:
+        raise ValueError(
+            f"no {game.name} model of information {information!r} (models: {', '.join(models)})"
+        )
+
+
+def choose(game: Game, player: str, seed: int, *, information: str = "person") -> str | None:
     """The move ``player`` makes from ``game``'s position (its randomness seeded by
-    ``seed``), in notation; ``None`` when it has none."""
+    ``seed``, seeing what the model ``information`` shows), in notation; ``None`` when it
+    has none."""
     _check_player(game, player)
     _check_seed(seed)
-    return _core.choose(game.name, game.native_position(), player, seed)
+    _check_information(game, information)
+    return _core.choose(game.name, game.native_position(), player, seed, information)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,14 +177,25 @@ class Playout:
     moves: tuple[str, ...]
 
 
-def playout(game: Game, player: str, seed: int, *, max_moves: int = MAX_MOVES) -> Playout:
+def playout(
+    game: Game,
+    player: str,
+    seed: int,
+    *,
+    max_moves: int = MAX_MOVES,
+    information: str = "person",
+) -> Playout:
     """``game`` played on from its position by ``player`` with seed ``seed`` until won, out
-    of moves, or ``max_moves`` moves long; ``game`` itself is unchanged. Raises
+    of moves, or ``max_moves`` moves long, the player seeing what the model of information
+    ``information`` shows (:data:`INFORMATION`); ``game`` itself is unchanged. Raises
     :class:`PlayerError` if the engine of record refuses a move or disagrees about the
     result."""
     _check_player(game, player)
     _check_seed(seed)
-    won, moves = _core.playout(game.name, game.native_position(), player, seed, max_moves)
+    _check_information(game, information)
+    won, moves = _core.playout(
+        game.name, game.native_position(), player, seed, max_moves, information
+    )
     replay = game.copy()
     for index, move in enumerate(moves):
         try:
@@ -362,7 +390,7 @@ def rate(
     first move is solved again on a small budget for the share that still wins. ``seed`` is
     the deal's seed, kept in the rating.
     """
-    ladder = players(game.name)
+    ladder = [player for player in players(game.name) if player in PLAYOUTS[game.name]]
     counts = dict(PLAYOUTS[game.name] if playouts is None else playouts)
     if set(counts) != set(ladder) or min(counts.values()) <= 0:
         raise ValueError(f"playouts are needed for each of {', '.join(ladder)}")
@@ -398,7 +426,11 @@ def rate(
     )
 
 
-def _winning_first_moves(game: Game, node_limit: int = 200_000) -> float:
+FIRST_MOVE_NODES = 200_000
+"""The solver's budget for each first move of :attr:`Rating.first_moves`."""
+
+
+def _winning_first_moves(game: Game, node_limit: int = FIRST_MOVE_NODES) -> float:
     """The share of ``game``'s legal moves after which the solver still finds a win within
     ``node_limit`` nodes (a move it cannot decide counts as not winning)."""
     moves = game.legal_moves()

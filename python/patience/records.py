@@ -10,7 +10,7 @@ the moves one by one and stops at the first one the rules refuse:
 ...     "deal": [str(card) for card in game.deal], "moves": ["draw", "t9>f"]})
 >>> result = replay(record)
 >>> result.moves, result.error
-(1, ReplayError(index=1, move='t9>f', reason='Klondike has columns t1 to t7, not t9'))
+(1, ReplayError(index=1, move='t9>f', reason='there is no t9: Klondike has 7 columns'))
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import Any, Literal, cast
 from patience import _core
 from patience.cards import Card
 from patience.errors import PatienceError
-from patience.games import Game, new_game
+from patience.games import GAMES, Budgets, Game, new_game
 
 __all__ = [
     "SOLVABLE_GAMES",
@@ -35,7 +35,8 @@ __all__ = [
 
 SolveOutcome = Literal["solved", "unsolvable", "unknown"]
 
-SOLVABLE_GAMES = ("klondike", "golf", "kansas", "expert")
+SOLVABLE_GAMES = tuple(name for name, cls in GAMES.items() if cls.solver)
+"""Games the native core has a solver for (:attr:`Game.solver <patience.games.Game.solver>`)."""
 """Games with a native solver so far."""
 
 
@@ -106,11 +107,9 @@ def _native_solve(
     )
 
 
-#: Positions a solver's table holds at most, unless the caller says otherwise.
-DEFAULT_MAX_STATES = 8_000_000
-#: Kansas's search fills 8 million positions in 5 to 7 seconds; 24 million let a 10-second
-#: budget run out (up to about 0.9 GB for the table while it grows).
-KANSAS_MAX_STATES = 24_000_000
+#: Positions a solver's table holds at most, unless the caller or the game's
+#: :attr:`Budgets.solve_states <patience.games.Budgets.solve_states>` says otherwise.
+DEFAULT_MAX_STATES = Budgets().solve_states
 
 
 _state_cap: int | None = None
@@ -135,7 +134,7 @@ def solve(
     """Solve ``game`` from its current position, every hidden card known to the solver.
 
     ``max_states`` bounds the solver's table of positions searched (by default
-    :data:`KANSAS_MAX_STATES` for Kansas, :data:`DEFAULT_MAX_STATES` for the others).
+    the game's ``budgets.solve_states``).
     ``wins_only`` is for callers that want winnable deals and nothing else (certifying a
     deal, filling the catalog): Kansas's solver then spends the whole budget looking for a
     win, which wins more deals on a short budget and proves fewer lost; an ``unsolvable``
@@ -144,7 +143,7 @@ def solve(
     :class:`CertificateError` if a certificate fails to replay (a solver bug).
     """
     if max_states is None:
-        max_states = KANSAS_MAX_STATES if game.name == "kansas" else DEFAULT_MAX_STATES
+        max_states = game.budgets.solve_states
     if _state_cap is not None:
         max_states = min(max_states, _state_cap)
     if time_limit <= 0 or node_limit <= 0 or max_states <= 0:

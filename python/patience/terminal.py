@@ -19,7 +19,8 @@ from rich.text import Text
 
 from patience.cards import Card
 from patience.errors import InvalidCardError, InvalidMoveError
-from patience.games import Played
+from patience.games import GAMES, Played
+from patience.games.layout import Pile
 from patience.moves import Move, Place
 from patience.session import Session
 
@@ -28,7 +29,7 @@ __all__ = ["HELP", "SINGLE_KEYS", "TerminalGame", "help_common", "read_key", "re
 
 def help_common(time_bonus: bool) -> str:
     """The lines of ``help`` every game shows; ``end`` promises a time bonus only in a game
-    that has one (Klondike and Golf; Kansas and Solitaire Expert break ties by time).
+    that has one (:attr:`Game.has_time_bonus`; the others break ties by time).
 
     >>> "time bonus" in help_common(True), "time bonus" in help_common(False)
     (True, False)
@@ -40,35 +41,8 @@ def help_common(time_bonus: bool) -> str:
     )
 
 
-HELP: Final[dict[str, str]] = {
-    "klondike": """\
-Moves, in the notation of game records:
-  t3>t5     the run of column 3 that fits onto column 5 (t3:Qh>t5 names its card)
-  w>t2      waste to column 2     t4>f  column 4 home     f:h>t1  foundation back
-  draw      turn from the hand (Enter too); once it is empty, recycle the waste
-  Qh, t3, 3 tap a card or a column: it goes home if it has a place there
-""",
-    "golf": """\
-Play a free card one rank above or below the waste's top card, any suit:
-  1 .. 7    play that column's free card (t3 works too)
-  space     draw the stock's top card (Enter, d and draw do the same)
-""",
-    "kansas": """\
-Moves, in the notation of game records (r is the reserve, w the waste):
-  t1>t3     the cards of column 1 that fit onto column 3 (t1:Qh>t3 names the first)
-  r>t2      reserve to column 2     w>f  waste home     t3>f  column 3 home
-  draw      turn the stock's top card (Enter too); there is no redeal
-  Qh, r, 3  tap a card, the reserve or a column: it goes home if it can
-""",
-    "expert": """\
-Moves, in the notation of game records (h is the hand, at most 4 cards):
-  t3>t5     the string of column 3 that fits onto column 5 (t3:Qh>t5 names it)
-  t4>h      column 4's card to the hand     h:Qs>t2  a hand card to column 2
-  t4>f      column 4's card to the piles    h:Qs>f   a hand card to the piles
-  Qh, 3     tap a card or a column: it goes to the piles if it can
-""",
-}
-"""What each game's ``help`` shows, before the common lines."""
+HELP: Final[dict[str, str]] = {name: cls.terminal_help for name, cls in GAMES.items()}
+"""What each game's ``help`` shows, before the common lines (:attr:`Game.terminal_help`)."""
 
 
 def _card_text(text: str) -> Text:
@@ -116,56 +90,60 @@ def _piles_text(label: str, tops: list[Text]) -> Text:
 
 
 def _variant_text(observation: dict[str, Any]) -> str:
-    game, variant = observation["game"], observation["variant"]
-    if game == "klondike":
-        return f"Solitaire Rush · draw {variant['draw']}"
-    if game == "golf":
-        return "Golf · " + ("wrapping" if variant["wrap"] else "no wrapping")
-    return {"kansas": "Kansas", "expert": "Solitaire Expert"}[game]
+    return GAMES[observation["game"]].variant_text(observation["variant"])
 
 
 def _status(observation: dict[str, Any]) -> str:
-    game = observation["game"]
-    if game == "klondike":
-        return f"Recycles {observation['recycles']}"
-    if game == "golf":
-        return f"Streak {observation['streak']}"
-    if game == "kansas":
-        return f"Base {observation['base']}"
-    return ""
+    status = GAMES[observation["game"]].status
+    return "   ".join(f"{label} {observation[field]}" for label, field in status)
+
+
+def _pile_text(pile: Pile, observation: dict[str, Any], foundation: str) -> Text:
+    """One pile of the game's layout (:class:`ClientLayout`), as the terminal writes it."""
+    kind = pile["kind"]
+    value: Any = observation.get(pile.get("field", ""))
+    if kind == "stock":
+        return Text(f"{pile.get('name', 'stock').capitalize()} [{value}]")
+    if kind == "waste":
+        shown = (
+            observation["variant"][pile["fan_option"]]
+            if "fan_option" in pile
+            else pile.get("fan", 1)
+        )
+        return _cards_text(observation["waste"], show=shown, label="Waste ")
+    if kind == "reserve":
+        text = Text(f"Reserve [{value['cards']}] ")
+        text.append_text(_card_text(value["top"]) if value["top"] else _empty())
+        return text
+    if kind == "cell":
+        label = pile.get("name", "cells").capitalize()
+        return _piles_text(label, [_card_text(card) for card in value] or [_empty()])
+    slots = observation["foundation"]
+    if pile.get("by") == "suit":
+        tops = [
+            _card_text(top) if top else Text(f"·{Card.parse('A' + suit).suit.symbol}", style="dim")
+            for suit, top in slots.items()
+        ]
+    else:
+        tops = [_card_text(slot["top"]) if slot else Text("·", style="dim") for slot in slots]
+    return _piles_text(foundation.removeprefix("the ").capitalize(), tops)
 
 
 def _top_row(observation: dict[str, Any]) -> Text:
-    """The piles above the columns: hand or stock, waste, reserve, foundations."""
-    game = observation["game"]
-    if game == "klondike":
-        draw = observation["variant"]["draw"]
-        stock = _cards_text(
-            observation["waste"], show=draw, label=f"Hand [{observation['hand']}]   Waste "
-        )
-        tops = [
-            _card_text(top) if top else Text(f"·{Card.parse('A' + suit).suit.symbol}", style="dim")
-            for suit, top in observation["foundation"].items()
-        ]
-        return Text.assemble(stock, "      ", _piles_text("Foundation ", tops))
-    if game == "golf":
-        return _cards_text(
-            observation["waste"], show=3, label=f"Stock [{observation['stock']}]   Waste "
-        )
-    tops = [
-        _card_text(pile["top"]) if pile else Text("·", style="dim")
-        for pile in observation["foundation"]
-    ]
-    if game == "kansas":
-        reserve = observation["reserve"]
-        reserve_text = Text(f"Reserve [{reserve['cards']}] ")
-        reserve_text.append_text(_card_text(reserve["top"]) if reserve["top"] else _empty())
-        waste = _cards_text(
-            observation["waste"], show=1, label=f"   Stock [{observation['stock']}]   Waste "
-        )
-        return Text.assemble(reserve_text, waste, "      ", _piles_text("Foundation", tops))
-    hand = _piles_text("Hand", [_card_text(card) for card in observation["hand"]] or [_empty()])
-    return Text.assemble(hand, "      ", _piles_text("Piles", tops))
+    """The piles beside the columns (hand or stock, waste, reserve, foundations), in the
+    order of the game's layout: a spacer in the layout is a wider gap here."""
+    layout = GAMES[observation["game"]].layout
+    text = Text()
+    gap = ""
+    for row in layout["rows"]:
+        for pile in row.get("piles", []):
+            if pile["kind"] == "spacer":
+                gap = "      "
+                continue
+            text.append(gap)
+            text.append_text(_pile_text(pile, observation, layout["words"]["foundation"]))
+            gap = "   "
+    return text
 
 
 def _tableau(observation: dict[str, Any]) -> Table:
@@ -201,7 +179,8 @@ def render(observation: dict[str, Any], *, remaining: float | None = None) -> Re
 
 
 SINGLE_KEYS: Final = frozenset("1234567 uq?\n")
-"""Keys that act at once when Golf is played on a real terminal."""
+"""Keys that act at once on a real terminal in a game played card by card (whose layout is
+``direct``: a column's number plays it)."""
 
 
 PASTE_SECONDS: Final = 0.02
@@ -209,7 +188,7 @@ PASTE_SECONDS: Final = 0.02
 
 
 def read_key(prompt: str) -> str:
-    """Read one key press without waiting for Enter (for Golf on a terminal): a single
+    """Read one key press without waiting for Enter (for a ``direct`` game): a single
     key of :data:`SINGLE_KEYS` is returned as it is; any other key starts a line, read
     to its end as :func:`input` would. Text that arrives at once (pasted: ``help``,
     ``undo``) is a line too, never a key followed by the rest of the word."""
@@ -297,22 +276,26 @@ class TerminalGame:
 
     def _interpret(self, command: str) -> Move | str:
         game = self.session.game
+        layout = game.layout
         if command in ("", " ", "d"):
-            if game.name == "klondike" and not game.observation()["hand"]:
-                return "recycle"
+            observation = game.observation()
+            for row in layout["rows"]:
+                for pile in row.get("piles", []):
+                    if pile.get("recycle") and not observation[pile["field"]]:
+                        return "recycle"
             return "draw"
         if command == "u":
             return "undo"
-        if command.isdigit():  # a column by its number: Golf plays it, the others tap it
+        if command.isdigit():  # a column by its number: a direct game plays it, others tap it
             command = f"t{command}"
-            if game.name == "golf":
+            if layout["direct"]:
                 return command
         place = self._tapped_place(command)
         if place is None:
             return command
         move = game.tap(place)
         if move is None:
-            where = "the waste" if game.name == "golf" else "the foundation"
+            where = layout["words"]["foundation"]
             raise InvalidMoveError(f"{command}: that card has no place on {where} now")
         return move
 
@@ -363,7 +346,7 @@ class TerminalGame:
         home = game.cards_on_foundation()
         total = f"[bold]{game.score() + bonus}[/]"
         used = _clock_text(session.elapsed())
-        where = "cleared" if game.name == "golf" else "home"
+        where = game.layout["words"]["home"]
         if game.has_time_bonus:
             score = f"Points {game.score()}  +  time bonus {bonus}  =  {total}"
         else:

@@ -20,9 +20,12 @@ from patience.games.expert import Expert
 from patience.games.golf import Golf
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
+from patience.games.layout import Budgets, ClientLayout
 
 __all__ = [
     "GAMES",
+    "Budgets",
+    "ClientLayout",
     "Expert",
     "Game",
     "Golf",
@@ -34,6 +37,7 @@ __all__ = [
     "game_class",
     "new_game",
     "variant_key",
+    "variant_words",
 ]
 
 GAMES: Final[Mapping[str, type[Game]]] = {
@@ -42,7 +46,9 @@ GAMES: Final[Mapping[str, type[Game]]] = {
     Kansas.name: Kansas,
     Expert.name: Expert,
 }
-"""Every game by its record name. Adding a game means adding it here, nowhere else."""
+"""Every game by its record name: the one line a game adds on the Python side (and one in
+the native core's registry, ``rust/patience-py/src/lib.rs``); everything else the platform
+knows of a game it reads from the game's class (docs/adding-a-game.md)."""
 
 
 def game_class(name: str) -> type[Game]:
@@ -79,3 +85,21 @@ def variant_key(variant: Mapping[str, Any]) -> str:
     ('{"wrap": true}', '{}')
     """
     return json.dumps(dict(variant), sort_keys=True)
+
+
+def variant_words(variant: Mapping[str, Any]) -> list[str]:
+    """A variant's options in plain words, one an option: a true flag by its name, a false
+    one with "no", any other value after its name.
+
+    >>> variant_words({"wrap": False}), variant_words({"draw": 3}), variant_words({})
+    (['no wrap'], ['draw 3'], [])
+    """
+    words = []
+    for key, value in variant.items():
+        if value is True:
+            words.append(key)
+        elif value is False:
+            words.append(f"no {key}")
+        else:
+            words.append(f"{key} {value}")
+    return words

@@ -11,7 +11,8 @@ from __future__ import annotations
 import abc
 import copy
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, Protocol, Self
@@ -23,9 +24,12 @@ from patience.errors import (
     InvalidVariantError,
     UndoRefusedError,
 )
+from patience.games.layout import Budgets, ClientLayout
 from patience.moves import END, UNDO, Move, Place
 
 __all__ = [
+    "Budgets",
+    "ClientLayout",
     "Game",
     "Outcome",
     "OutcomeReason",
@@ -167,6 +171,88 @@ class Game(abc.ABC):
     options: ClassVar[tuple[VariantOption, ...]] = ()
     has_time_bonus: ClassVar[bool] = False
     """Whether finishing early earns a time bonus (:meth:`time_bonus`)."""
+
+    # -- what the rest of the platform reads of a game (docs/adding-a-game.md) ----------
+
+    solver: ClassVar[bool] = True
+    """Whether the native core has a solver for the game (certified deals, hints)."""
+    budgets: ClassVar[Budgets] = Budgets()
+    """What the solver may spend on one of its deals."""
+    playouts: ClassVar[Mapping[str, int]] = {}
+    """The native core's reference players, each with the playouts a deal is rated with
+    (none: the game's deals are certified but not rated)."""
+    information: ClassVar[tuple[str, ...]] = ("person",)
+    """The models of information the reference players can play under: ``person`` (what
+    a person sees) for every game, and others a game's published players assume (Klondike's
+    ``known-stock``: the hand's order known from the start)."""
+    rated_by_progress: ClassVar[bool] = False
+    """Whether a reference player's measure is its mean share of cards home rather than its
+    win rate (a game whose own score counts the cards home)."""
+    cheap_players: ClassVar[tuple[str, ...]] = ()
+    """The reference players whose playouts cost well under a millisecond a game: a catalog
+    job's cheap rating (:mod:`patience.ratings`) plays them exactly as a full rating does,
+    and a rating model stands in for the others."""
+    redeals: ClassVar[int] = 0
+    """How many times a cheap rating deals again what a player cannot see
+    (:meth:`redealt`) and asks the solver whether the table still wins (0: never)."""
+    cleared_moves: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), (">f", ">h"))
+    """The moves that clear a card, by name, for :meth:`playout_cleared`: those starting
+    with one of the first strings or ending with one of the second (by default the moves
+    that send a card home)."""
+    cleared_cards: ClassVar[int | None] = None
+    """The cards a playout has to clear (None: every card of the deal)."""
+    terminal_help: ClassVar[str]
+    """What ``help`` shows in the terminal, before the lines every game shares."""
+    status: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """The terminal header's counters: (label, field of the observation)."""
+    score_order: ClassVar[tuple[str, ...]] = ("Cards home",)
+    """The lines of a score (:meth:`score_parts`), in the order a result shows them."""
+    layout: ClassVar[ClientLayout]
+    """How the browser client draws and plays the game, and its words (plain JSON)."""
+
+    @classmethod
+    def variant_text(cls, variant: Mapping[str, object]) -> str:
+        """The game and its variant as the terminal's header writes them
+        ("Solitaire Rush · draw 3")."""
+        shorts = [
+            value["short"]
+            for option in cls.layout["words"]["options"]
+            for value in option["values"]
+            if option["name"] in variant
+            and type(value["value"]) is type(variant[option["name"]])
+            and value["value"] == variant[option["name"]]
+        ]
+        return " · ".join([cls.title, *shorts])
+
+    @classmethod
+    def playout_cleared(cls, moves: Sequence[str]) -> float:
+        """How far a reference player's playout got, by its moves (a cheap rating's
+        feature): the share of :attr:`cleared_cards` its :attr:`cleared_moves` cleared.
+
+        >>> Game.playout_cleared(["t1>f", "w>h", "t2>t3"])
+        0.038461538461538464
+        """
+        starts, ends = cls.cleared_moves
+        cleared = sum(move.startswith(starts) or move.endswith(ends) for move in moves)
+        return cleared / (cls.cleared_cards or 52 * cls.decks)
+
+    @classmethod
+    def rating_features(cls, position: tuple[Any, ...]) -> dict[str, float]:
+        """Features of a deal read off its :meth:`native_position` for a rating model
+        (:mod:`patience.ratings.evidence`), by name; none by default."""
+        return {}
+
+    @classmethod
+    def redealt(cls, position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
+        """``position`` with what a player cannot see dealt again by ``rng``, for a game
+        with :attr:`redeals`."""
+        raise NotImplementedError(f"{cls.name} deals nothing again for a rating")
+
+    def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
+        """What one move (or one automatic step) of this game scored, as (line, count,
+        points) parts that add up to its points; by default every point is a card home."""
+        if played.points:
+            yield "Cards home", played.points, played.points
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str]) -> None:
         self._deal: tuple[Card, ...] = coerce_deal(deal, decks=self.decks)

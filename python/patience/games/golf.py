@@ -19,13 +19,20 @@ time bonus at the end. Undo takes back plays, never a draw.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from patience.cards import Card, Rank
 from patience.errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
-from patience.games.base import Game, Outcome, Played, VariantOption, scaled_time_bonus
+from patience.games.base import (
+    ClientLayout,
+    Game,
+    Outcome,
+    Played,
+    VariantOption,
+    scaled_time_bonus,
+)
 from patience.moves import DRAW, Move, Place
 
 __all__ = ["Golf", "golf_neighbours"]
@@ -72,6 +79,89 @@ class Golf(Game):
     time_limit: ClassVar[int] = 180
     has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("wrap", (False, True), False),)
+    playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
+    cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    cleared_moves: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = (("t",), ())
+    cleared_cards: ClassVar[int | None] = 35
+    status: ClassVar[tuple[tuple[str, str], ...]] = (("Streak", "streak"),)
+    score_order: ClassVar[tuple[str, ...]] = ("Cards cleared", "Streak bonus", "Tableau cleared")
+    terminal_help: ClassVar[str] = """\
+Play a free card one rank above or below the waste's top card, any suit:
+  1 .. 7    play that column's free card (t3 works too)
+  space     draw the stock's top card (Enter, d and draw do the same)
+"""
+    layout: ClassVar[ClientLayout] = {
+        "rows": [
+            {"name": "tableau"},
+            {
+                "name": "bottom",
+                "piles": [
+                    {"kind": "stock", "field": "stock", "name": "stock"},
+                    {"kind": "waste", "fan": 1, "take": False, "drop": True},
+                    {"kind": "spacer"},
+                ],
+            },
+        ],
+        "tableau": {
+            "pick": "exposed",
+            "packed": False,
+            "build": {"colours": "any", "wrap": False, "empty": "any"},
+        },
+        "across": COLUMNS,
+        "design": {"down": 0, "up": ROWS - 1},
+        "direct": True,
+        "counter": {"label": "Streak", "field": "streak"},
+        "recycle_cost": [],
+        "watch_stuck": False,
+        "picture": [
+            *(
+                (2 + c * 11, 2 + r * 4, "up", (c + r) % 3 == 1, None)
+                for c in range(COLUMNS)
+                for r in range(ROWS)
+            ),
+            (2, 36, "down", False, None),
+            (13, 36, "up", True, None),
+        ],
+        "words": {
+            "one_line": "Clear the columns a rank up or down.",
+            "rules": [
+                "Clear the seven columns: play a column's bottom card onto the waste when it is "
+                "one rank above or below the waste's top card, whatever its suit.",
+                "With wrap off, nothing plays on a king and an ace plays only on a two; with "
+                "wrap on, the ace and king are next to each other.",
+                "Tap the stock to turn its next card onto the waste; there is no redeal. A "
+                "streak of plays without drawing scores more.",
+                "3 minutes; the time left adds a bonus.",
+            ],
+            "options": [
+                {
+                    "name": "wrap",
+                    "label": "Ace and King",
+                    "values": [
+                        {
+                            "value": False,
+                            "label": "No wrap (nothing plays on a King)",
+                            "short": "no wrapping",
+                            "rule": "No wrap: the ace is low and the king is high.",
+                        },
+                        {
+                            "value": True,
+                            "label": "Wrap (Ace and King touch)",
+                            "short": "wrapping",
+                            "rule": "Wrap: the ace and king are next to each other.",
+                        },
+                    ],
+                }
+            ],
+            "help_pointer": "Click a column's bottom card (or press 1-7) to play it on the "
+            "waste; space draws; u undoes.",
+            "help_touch": "Tap a column's bottom card to play it on the waste; tap the stock "
+            "to draw.",
+            "foundation": "the waste",
+            "home": "cleared",
+            "bonus_lines": ["Streak bonus", "Tableau cleared"],
+        },
+    }
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str], *, wrap: bool = False) -> None:
         if not isinstance(wrap, bool):
@@ -114,6 +204,20 @@ class Golf(Game):
             return Outcome(won=False, reason="stuck")
         return None
 
+    def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
+        """A move's points as the result's lines: cards cleared, the streak bonus, the
+        tableau cleared."""
+        if played.move.word == "draw" or not played.points:
+            return
+        rest = played.points - CARD_POINTS
+        yield "Cards cleared", 1, CARD_POINTS
+        if self.cards_on_foundation() == TABLEAU_CARDS:
+            bonus = CLEAR_BONUS + STOCK_CARD_BONUS * len(self._stock)
+            yield "Tableau cleared", 1, bonus
+            rest -= bonus
+        if rest:
+            yield "Streak bonus", 1, rest
+
     def time_bonus(self, elapsed: float) -> int:
         """``floor((180 - T) * C / 35)``, T the seconds used, C the cards cleared."""
         return scaled_time_bonus(
@@ -132,6 +236,32 @@ class Golf(Game):
             "streak": self._streak,
             **self._status(),
         }
+
+    @classmethod
+    def rating_features(cls, position: tuple[Any, ...]) -> dict[str, float]:
+        """How the 35 table cards chain to one another (ranks next to each other, Ace and
+        King too with wrap) and what the stock holds."""
+        wrap, columns, stock, start = position[0], position[1], position[2], position[3]
+
+        def next_to(a: int, b: int) -> bool:
+            gap = abs(a % 13 - b % 13)
+            return gap == 1 or (bool(wrap) and gap == 12)
+
+        chains = sum(next_to(col[i], col[i + 1]) for col in columns for i in range(len(col) - 1))
+        tops = [col[-1] for col in columns if col]
+        stock_ranks = [card % 13 + 1 for card in stock]
+        features: dict[str, float] = {
+            "golf_chains_in_columns": chains,
+            "golf_tops_next_to_start": sum(next_to(card, start) for card in tops),
+            "golf_tops_next_to_stock": sum(next_to(card, s) for card in tops for s in stock),
+            "golf_kings_on_table": sum(card % 13 == 12 for col in columns for card in col),
+            # under another card: in a game without wrap a king ends a chain
+            "golf_kings_buried": sum(card % 13 == 12 for col in columns for card in col[:-1]),
+            "golf_stock_distinct_ranks": len(set(stock_ranks)),
+        }
+        for rank in range(1, 14):
+            features[f"golf_stock_rank_{rank}"] = stock_ranks.count(rank)
+        return features
 
     def native_position(self) -> tuple[Any, ...]:
         """``(wrap, columns, stock, waste top)``: each column's exposed card and the
@@ -188,7 +318,7 @@ class Golf(Game):
             raise InvalidMoveError(f"{move}: in Golf a column's card goes to the waste, as t3")
         assert source.column is not None
         if source.column > COLUMNS:
-            raise InvalidMoveError(f"Golf has columns t1 to t{COLUMNS}, not {source.bare}")
+            raise InvalidMoveError(f"there is no {source.bare}: Golf has {COLUMNS} columns")
         index = source.column - 1
         column = self._columns[index]
         if not column:

@@ -19,13 +19,13 @@ from the reserve; once the reserve is empty, only the waste's top card may fill 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal, cast
 
 from patience.cards import Card, Rank, Suit
 from patience.errors import IllegalMoveError, InvalidMoveError
-from patience.games.base import Game, Outcome, Played, reveal_barrier
+from patience.games.base import Budgets, ClientLayout, Game, Outcome, Played, reveal_barrier
 from patience.moves import DRAW, Move, Place
 
 __all__ = ["Kansas", "kansas_builds_on"]
@@ -81,6 +81,90 @@ class Kansas(Game):
     name: ClassVar[str] = "kansas"
     title: ClassVar[str] = "Kansas"
     time_limit: ClassVar[int] = 300
+    budgets: ClassVar[Budgets] = Budgets(
+        # its search fills 8 million positions in 5 to 7 seconds; 24 million let a
+        # 10-second budget run out (up to about 0.9 GB for the table while it grows)
+        solve_states=24_000_000,
+        catalog_nodes=5_000_000,
+        # looking for wins only, it wins about one random deal in four within 0.3 s
+        # (docs/server.md)
+        certify_try_seconds=0.3,
+    )
+    # its greedy player draws no random number, so one playout is all of them
+    playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 1, "rollout": 8}
+    rated_by_progress: ClassVar[bool] = True
+    cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    status: ClassVar[tuple[tuple[str, str], ...]] = (("Base", "base"),)
+    terminal_help: ClassVar[str] = """\
+Moves, in the notation of game records (r is the reserve, w the waste):
+  t1>t3     the cards of column 1 that fit onto column 3 (t1:Qh>t3 names the first)
+  r>t2      reserve to column 2     w>f  waste home     t3>f  column 3 home
+  draw      turn the stock's top card (Enter too); there is no redeal
+  Qh, r, 3  tap a card, the reserve or a column: it goes home if it can
+"""
+    layout: ClassVar[ClientLayout] = {
+        "rows": [
+            {
+                "name": "top",
+                "piles": [
+                    {"kind": "reserve", "field": "reserve"},
+                    {"kind": "stock", "field": "stock", "name": "stock"},
+                    {"kind": "waste", "fan": 1, "take": True},
+                    {"kind": "spacer"},
+                    {
+                        "kind": "foundation",
+                        "by": "pile",
+                        "name": "foundation",
+                        "count": True,
+                        "base": "base",
+                        "wrap": True,
+                    },
+                ],
+            },
+            {"name": "tableau"},
+        ],
+        "tableau": {
+            "pick": "run",
+            "packed": True,
+            "build": {"colours": "any", "wrap": True, "empty": "any"},
+        },
+        "across": 7.3,
+        "design": {"down": 0, "up": 16},
+        "direct": False,
+        "counter": None,
+        "recycle_cost": [],
+        "watch_stuck": False,
+        "picture": [
+            (2, 2, "up", True, None),
+            (13, 2, "down", False, None),
+            (24, 2, "up", False, None),
+            (46, 2, "up", False, None),
+            *((46 + k * 8, 2, "slot", False, None) for k in range(1, 4)),
+            *((2 + c * 14, 19, "up", c % 3 == 1, None) for c in range(3)),
+        ],
+        "words": {
+            "one_line": "A reserve, three columns, a dealt base.",
+            "rules": [
+                "Build the four foundations up by suit from the base rank (the first card "
+                "dealt to them), turning the corner from king to ace.",
+                "The three columns build down in any suit, an ace under a two and a king under "
+                "an ace; move any run of cards together.",
+                "An emptied column fills itself from the reserve; once the reserve is gone, the "
+                "waste's top card may fill it.",
+                "Tap the stock to turn one card onto the waste; there is no redeal. One point a "
+                "card home, 52 to win.",
+            ],
+            "options": [],
+            "help_pointer": "Drag a card (with the cards on it), or click it and then where it "
+            "goes; a card that can go home goes there when clicked. Keys: arrows and Enter, d "
+            "draw, u undo.",
+            "help_touch": "Drag cards, or tap a card and then where it goes; a card that can go "
+            "home goes there when tapped.",
+            "foundation": "the foundation",
+            "home": "home",
+            "bonus_lines": [],
+        },
+    }
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str]) -> None:
         super().__init__(deal)
@@ -252,7 +336,9 @@ class Kansas(Game):
         if dest is None:
             raise InvalidMoveError(f"{move}: say where to, as {source.bare}>f or {source.bare}>t1")
         for place in (source, dest):
-            if place.kind == "h" or (place.kind == "t" and (place.column or 0) > COLUMNS):
+            if place.kind == "t" and (place.column or 0) > COLUMNS:
+                raise InvalidMoveError(f"there is no {place.bare}: Kansas has {COLUMNS} columns")
+            if place.kind == "h":
                 raise InvalidMoveError(f"Kansas has no {place.bare} (places: t1-t3, r, w, f)")
         if source.kind == "f":
             raise IllegalMoveError("cards never leave a Kansas foundation")

@@ -18,7 +18,8 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal
 
@@ -30,6 +31,7 @@ from patience.errors import (
     InvalidVariantError,
 )
 from patience.games.base import (
+    ClientLayout,
     Game,
     Outcome,
     Played,
@@ -116,6 +118,107 @@ class Klondike(Game):
     time_limit: ClassVar[int] = 300
     has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("draw", (1, 3), 1),)
+    playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
+    cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    redeals: ClassVar[int] = 8
+    information: ClassVar[tuple[str, ...]] = ("person", "known-stock")
+    status: ClassVar[tuple[tuple[str, str], ...]] = (("Recycles", "recycles"),)
+    score_order: ClassVar[tuple[str, ...]] = (
+        "Cards home",
+        "Cards turned up",
+        "Cards from the waste",
+        "Cards taken back",
+        "Waste turned over",
+    )
+    terminal_help: ClassVar[str] = """\
+Moves, in the notation of game records:
+  t3>t5     the run of column 3 that fits onto column 5 (t3:Qh>t5 names its card)
+  w>t2      waste to column 2     t4>f  column 4 home     f:h>t1  foundation back
+  draw      turn from the hand (Enter too); once it is empty, recycle the waste
+  Qh, t3, 3 tap a card or a column: it goes home if it has a place there
+"""
+    layout: ClassVar[ClientLayout] = {
+        "rows": [
+            {
+                "name": "top",
+                "piles": [
+                    {"kind": "stock", "field": "hand", "name": "hand", "recycle": True},
+                    {"kind": "waste", "fan_option": "draw", "take": True},
+                    {"kind": "spacer"},
+                    {"kind": "foundation", "by": "suit", "take": True},
+                ],
+            },
+            {"name": "tableau"},
+        ],
+        "tableau": {
+            "pick": "run",
+            "packed": False,
+            "build": {"colours": "alternate", "wrap": False, "empty": "king"},
+        },
+        "across": 7,
+        "design": {"down": 6, "up": 9},
+        "direct": False,
+        "counter": {"label": "Recycles", "field": "recycles"},
+        "recycle_cost": [
+            {"variant": {"draw": 1}, "points": -DRAW1_RECYCLE, "free": 0},
+            {"variant": {"draw": 3}, "points": -DRAW3_RECYCLE, "free": DRAW3_FREE_RECYCLES},
+        ],
+        "watch_stuck": True,
+        "picture": [
+            (2, 2, "down", False, None),
+            (13, 2, "up", True, None),
+            *((35 + k * 11, 2, "slot", False, None) for k in range(4)),
+            *(
+                (2 + c * 11, 17 + r * 2.2, "down" if r < c else "up", r == c and c % 3 == 1, None)
+                for c in range(COLUMNS)
+                for r in range(c + 1)
+            ),
+        ],
+        "words": {
+            "one_line": "The classic: build down, red on black.",
+            "rules": [
+                "Build the four foundations up by suit, from the ace to the king.",
+                "In the columns, build down in alternating colours (a red six on a black "
+                "seven); move a run of cards together. Only a king fills an empty column.",
+                "Tap the hand to turn cards onto the waste: one at a time with draw 1, three "
+                "with draw 3. An empty hand turns the waste over again (draw 1: -100 points "
+                "each time; draw 3: -20 from the third time).",
+                "A tap sends a card home when it can go there, else to the column it fits.",
+                "A face-down card turns up when it is uncovered (+10). Undo never takes back a "
+                "card you have seen turned up.",
+                "Once every card is face up and the hand is done, the rest plays itself home. "
+                "5 minutes; the time left adds a bonus.",
+            ],
+            "options": [
+                {
+                    "name": "draw",
+                    "label": "Cards drawn",
+                    "values": [
+                        {
+                            "value": 1,
+                            "label": "Draw 1 (one card at a time)",
+                            "short": "draw 1",
+                            "rule": "Draw 1: one card at a time from the hand.",
+                        },
+                        {
+                            "value": 3,
+                            "label": "Draw 3 (three at a time)",
+                            "short": "draw 3",
+                            "rule": "Draw 3: three cards at a time; only the top one plays.",
+                        },
+                    ],
+                }
+            ],
+            "help_pointer": "Drag cards, or click a card and then where it goes; a card that "
+            "can go home goes there when clicked. Click the hand to draw. Keys: arrows and "
+            "Enter, d draw, u undo.",
+            "help_touch": "Drag cards, or tap a card and then where it goes; a card that can "
+            "go home goes there when tapped. Tap the hand to draw.",
+            "foundation": "the foundation",
+            "home": "home",
+            "bonus_lines": [],
+        },
+    }
 
     def __init__(self, deal: Sequence[Card] | str | Iterable[str], *, draw: int = 1) -> None:
         if draw not in (1, 3) or isinstance(draw, bool):
@@ -169,6 +272,32 @@ class Klondike(Game):
             return Outcome(won=False, reason="ended")
         return None
 
+    def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
+        """A move's points as the result's lines: cards home, cards turned up, cards from the
+        waste, cards taken back, the waste turned over."""
+        move = played.move
+        if move.word is not None:  # draw, recycle, end
+            if move.word == "recycle":
+                yield "Waste turned over", 1, played.points
+            return
+        source = move.source
+        assert source is not None
+        if source.kind == "f":
+            yield "Cards taken back", 1, played.points
+            return
+        rest = played.points
+        flips = len(played.revealed)
+        if flips:
+            yield "Cards turned up", flips, flips * FLIP_POINTS
+            rest -= flips * FLIP_POINTS
+        if source.kind == "w":
+            yield "Cards from the waste", 1, WASTE_BONUS
+            rest -= WASTE_BONUS
+        if move.dest is not None and move.dest.kind == "f":
+            yield "Cards home", 1, rest
+        elif rest:
+            yield "Other points", 0, rest  # none by the rules; kept so the lines add up
+
     def time_bonus(self, elapsed: float) -> int:
         """``floor((300 - T) * CP / 52)``, T the seconds used, CP the cards home."""
         return scaled_time_bonus(
@@ -200,17 +329,71 @@ class Klondike(Game):
             **self._status(),
         }
 
+    @classmethod
+    def rating_features(cls, position: tuple[Any, ...]) -> dict[str, float]:
+        """Low cards buried, cards above a lower card of their suit, kings face down, and
+        what the hand offers in its first pass."""
+        draw, columns, face_down, hand = position[0], position[1], position[2], position[3]
+        buried_aces = buried_twos = blocked = kings_down = 0
+        for column, down in zip(columns, face_down, strict=True):
+            for depth, card in enumerate(column):
+                above = len(column) - 1 - depth
+                if card % 13 == 0:
+                    buried_aces += above
+                elif card % 13 == 1:
+                    buried_twos += above
+                if card % 13 == 12 and 0 < depth < down:
+                    kings_down += 1
+                blocked += any(
+                    other // 13 == card // 13 and other % 13 > card % 13
+                    for other in column[depth + 1 :]
+                )
+        step = max(1, int(draw))
+        first_pass = [hand[i] for i in range(step - 1, len(hand), step)]
+        tops = [column[-1] for column in columns if column]
+        fits = sum(
+            a % 13 + 1 == b % 13 and (a // 13 in (0, 3)) != (b // 13 in (0, 3))
+            for a in tops
+            for b in tops
+        )
+        return {
+            "klondike_buried_aces": buried_aces,
+            "klondike_buried_twos": buried_twos,
+            "klondike_blocked_by_own_suit": blocked,
+            "klondike_kings_face_down": kings_down,
+            "klondike_first_pass_low": sum(card % 13 <= 2 for card in first_pass),
+            "klondike_aces_up": sum(card % 13 == 0 for card in tops),
+            "klondike_tops_that_fit": fits,
+        }
+
+    @classmethod
+    def redealt(cls, position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
+        """The face-down cards and the hand dealt again among their places."""
+        columns, face_down, hand = position[1], position[2], position[3]
+        hidden = [
+            card for column, down in zip(columns, face_down, strict=True) for card in column[:down]
+        ]
+        hidden += list(hand)
+        rng.shuffle(hidden)
+        cards = iter(hidden)
+        again = [
+            [next(cards) for _ in range(down)] + list(column[down:])
+            for column, down in zip(columns, face_down, strict=True)
+        ]
+        return (position[0], again, face_down, [next(cards) for _ in hand], *position[4:])
+
     def native_position(self) -> tuple[Any, ...]:
         """``(draw, columns, hidden counts, stock, waste, foundation heights)``: each
-        column's exposed card, the stock's next card and the waste's top card last."""
-        piles = self.piles()
+        column's exposed card, the stock's next card and the waste's top card last; the
+        sequences as ``bytes`` of card indices and counts, which the native core reads at
+        once (lists of ints are accepted too, more slowly)."""
         return (
             self.draw_count,
-            [[card.index for card in piles[f"t{k}"]] for k in range(1, 8)],
-            self.hidden_counts(),
-            [card.index for card in reversed(piles["hand"])],
-            [card.index for card in piles["waste"]],
-            [len(piles[f"f:{suit}"]) for suit in "cdhs"],
+            [bytes(card.index for card in column) for column in self._columns],
+            bytes(self.hidden_counts()),
+            bytes(card.index for card in self._stock),
+            bytes(card.index for card in self._waste),
+            bytes(self._foundation),
         )
 
     def piles(self) -> dict[str, list[Card]]:
@@ -445,7 +628,7 @@ class Klondike(Game):
                 f"Klondike has no {what} ({place.kind!r}); the hand is drawn with 'draw'"
             )
         if place.kind == "t" and place.column is not None and place.column > COLUMNS:
-            raise InvalidMoveError(f"Klondike has columns t1 to t{COLUMNS}, not {place.bare}")
+            raise InvalidMoveError(f"there is no {place.bare}: Klondike has {COLUMNS} columns")
 
     def _exposed(self, index: int) -> Card | None:
         column = self._columns[index]

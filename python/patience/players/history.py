@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, select
 
-from patience.store.db import sessions
+from patience.store.db import daily_deals, daily_games, sessions, tournament_games, tournaments
 
 __all__ = ["RECENT", "Finished", "Statistics", "finished_games", "statistics_of", "totals_of"]
 
@@ -182,30 +182,61 @@ def finished_games(
     engine: Engine, user_id: str, *, before: float | None = None, limit: int | None = None
 ) -> Iterator[Finished]:
     """Player ``user_id``'s finished games, the newest first; with ``before``, only those
-    that ended before it (the next page), ``limit`` at most."""
+    that ended before it (the next page), ``limit`` at most.
+
+    A daily deal's or a tournament's game keeps its deal sealed until the day is over or
+    the tournament closes: its seed, and its tier where the game itself was dealt none
+    (a daily deal's, a shared tournament deal's), are given only once it is unsealed, and
+    are then the day's deal's and the committed document's (docs/fairness.md)."""
     condition = and_(sessions.c.user_id == user_id, sessions.c.ended_at.is_not(None))
     if before is not None:
         condition = and_(condition, sessions.c.ended_at < before)
-    query = select(sessions).where(condition).order_by(sessions.c.ended_at.desc())
+    query = (
+        select(
+            sessions,
+            daily_deals.c.tier.label("daily_tier"),
+            tournament_games.c.deal.label("tournament_deal"),
+            tournaments.c.secret.label("tournament_document"),
+        )
+        .select_from(
+            sessions.outerjoin(daily_games, daily_games.c.session_id == sessions.c.id)
+            .outerjoin(daily_deals, daily_deals.c.id == daily_games.c.daily_id)
+            .outerjoin(tournament_games, tournament_games.c.session_id == sessions.c.id)
+            .outerjoin(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+        )
+        .where(condition)
+        .order_by(sessions.c.ended_at.desc())
+    )
     if limit is not None:
         query = query.limit(limit)
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     now = time.time()
     for row in rows:
+        # a tournament's or a daily deal's deal stays secret until its close
+        sealed = row.sealed_until is not None and row.sealed_until > now
         yield Finished(
             id=row.id,
             game=row.game,
             variant=json.loads(row.variant),
             mode=row.mode,
-            tier=row.tier,
+            tier=row.tier if row.tier is not None or sealed else _unsealed_tier(row),
             ended_at=row.ended_at,
             won=bool(row.won),
             score=row.score or 0,
             elapsed=row.elapsed or 0.0,
-            # a tournament's deal stays secret until its close
-            seed=None
-            if row.seed is None or (row.sealed_until is not None and row.sealed_until > now)
-            else int(row.seed),
+            seed=None if row.seed is None or sealed else int(row.seed),
             created_at=row.created_at,
         )
+
+
+def _unsealed_tier(row: Any) -> int | None:
+    """The tier of an unsealed game's deal where its row has none: a daily deal's, or the
+    one a tournament committed to (every deal in its document has its tier)."""
+    if row.daily_tier is not None:
+        return int(row.daily_tier)
+    if row.tournament_document is None or row.tournament_deal is None:
+        return None
+    deals = json.loads(row.tournament_document).get("deals", [])
+    tier = deals[row.tournament_deal].get("tier") if row.tournament_deal < len(deals) else None
+    return None if tier is None else int(tier)

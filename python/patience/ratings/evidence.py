@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from patience import _core
-from patience.games import Game
+from patience.games import GAMES, Game
 from patience.rating import (
     MAX_MOVES,
     PLAYOUTS,
@@ -38,18 +38,13 @@ from patience.rating import (
 )
 from patience.solve import solve
 
-__all__ = ["CHEAP_PLAYERS", "Evidence", "feature_names", "gather", "rated_ladder", "strong_players"]
-
-CHEAP_PLAYERS: Mapping[str, tuple[str, ...]] = {
-    "golf": ("random", "greedy"),
-    "klondike": ("random", "greedy"),
-    "kansas": ("random", "greedy"),
-    "expert": ("greedy",),
-}
-"""The reference players whose playouts are cheap (well under a millisecond a game): they
-play in the cheap rating exactly as in the full one. The others (``hindsight``,
-``rollout``, Solitaire Expert's ``lookahead`` and ``solver``) are what a model stands in
-for."""
+__all__ = [
+    "Evidence",
+    "feature_names",
+    "gather",
+    "rated_ladder",
+    "strong_players",
+]
 
 
 def rated_ladder(name: str) -> list[str]:
@@ -69,7 +64,8 @@ def strong_players(name: str) -> list[str]:
     >>> strong_players("expert")
     ['lookahead', 'solver']
     """
-    return [player for player in rated_ladder(name) if player not in CHEAP_PLAYERS[name]]
+    cheap = GAMES[name].cheap_players
+    return [player for player in rated_ladder(name) if player not in cheap]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,142 +87,25 @@ class Evidence:
     """The model's inputs, by name (:func:`feature_names`)."""
 
 
-def _cards_progress(name: str, moves: list[str]) -> float:
-    """How far a playout got by its moves: the share of the cards it cleared (Golf: the 35
-    table cards; Klondike, Kansas, Expert: cards sent home, of 52 or 104)."""
-    if name == "golf":
-        return sum(move.startswith("t") for move in moves) / 35
-    home = sum(move.endswith(">f") or move.endswith(">h") for move in moves)
-    return home / (104 if name == "expert" else 52)
-
-
-def _rank(card: int) -> int:
-    return card % 13 + 1
-
-
-def _suit(card: int) -> int:
-    return card // 13
-
-
-def _golf_structure(position: tuple[Any, ...]) -> dict[str, float]:
-    """Golf: how the 35 table cards chain to one another and what the stock holds."""
-    wrap, columns, stock, start = position[0], position[1], position[2], position[3]
-
-    def next_to(a: int, b: int) -> bool:
-        gap = abs(_rank(a) - _rank(b))
-        return gap == 1 or (bool(wrap) and gap == 12)
-
-    chains = sum(next_to(col[i], col[i + 1]) for col in columns for i in range(len(col) - 1))
-    tops = [col[-1] for col in columns if col]
-    stock_ranks = [_rank(card) for card in stock]
-    table_ranks = [_rank(card) for col in columns for card in col]
-    features: dict[str, float] = {
-        "golf_chains_in_columns": chains,
-        "golf_tops_next_to_start": sum(next_to(card, start) for card in tops),
-        "golf_tops_next_to_stock": sum(next_to(card, s) for card in tops for s in stock),
-        "golf_kings_on_table": sum(rank == 13 for rank in table_ranks),
-        "golf_kings_buried": sum(
-            _rank(card) == 13 for col in columns for card in col[:-1]
-        ),  # under another card: in a game without wrap a king ends a chain
-        "golf_stock_distinct_ranks": len(set(stock_ranks)),
-    }
-    for rank in range(1, 14):
-        features[f"golf_stock_rank_{rank}"] = stock_ranks.count(rank)
-    return features
-
-
-def _klondike_structure(position: tuple[Any, ...]) -> dict[str, float]:
-    """Klondike: low cards buried, cards above a lower card of their suit, kings face down,
-    and what the hand offers in its first pass."""
-    draw, columns, face_down, hand = position[0], position[1], position[2], position[3]
-    buried_aces = buried_twos = blocked = kings_down = 0
-    for column, down in zip(columns, face_down, strict=True):
-        for depth, card in enumerate(column):
-            above = len(column) - 1 - depth
-            if _rank(card) == 1:
-                buried_aces += above
-            elif _rank(card) == 2:
-                buried_twos += above
-            if _rank(card) == 13 and depth < down and depth > 0:
-                kings_down += 1
-            blocked += any(
-                _suit(other) == _suit(card) and _rank(other) > _rank(card)
-                for other in column[depth + 1 :]
-            )
-    step = max(1, int(draw))
-    first_pass = [hand[i] for i in range(step - 1, len(hand), step)]
-    tops = [column[-1] for column in columns if column]
-    fits = sum(
-        _rank(a) + 1 == _rank(b) and (_suit(a) in (0, 3)) != (_suit(b) in (0, 3))
-        for a in tops
-        for b in tops
-    )
-    return {
-        "klondike_buried_aces": buried_aces,
-        "klondike_buried_twos": buried_twos,
-        "klondike_blocked_by_own_suit": blocked,
-        "klondike_kings_face_down": kings_down,
-        "klondike_first_pass_low": sum(_rank(card) <= 3 for card in first_pass),
-        "klondike_aces_up": sum(_rank(card) == 1 for card in tops),
-        "klondike_tops_that_fit": fits,
-    }
-
-
-_STRUCTURE = {"golf": _golf_structure, "klondike": _klondike_structure}
-
-
-def _golf_redealt(position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
-    """Golf with its stock in another order (what a player cannot see)."""
-    stock = list(position[2])
-    rng.shuffle(stock)
-    return (position[0], position[1], stock, *position[3:])
-
-
-def _klondike_redealt(position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
-    """Klondike with its face-down cards and its hand dealt again among their places."""
-    columns, face_down, hand = position[1], position[2], position[3]
-    hidden = [
-        card for column, down in zip(columns, face_down, strict=True) for card in column[:down]
-    ]
-    hidden += list(hand)
-    rng.shuffle(hidden)
-    cards = iter(hidden)
-    again = [
-        [next(cards) for _ in range(down)] + list(column[down:])
-        for column, down in zip(columns, face_down, strict=True)
-    ]
-    return (position[0], again, face_down, [next(cards) for _ in hand], *position[4:])
-
-
-_REDEALT: dict[str, Callable[[tuple[Any, ...], random.Random], tuple[Any, ...]]] = {
-    "golf": _golf_redealt,
-    "klondike": _klondike_redealt,
-}
-
-REDEALS: Mapping[str, int] = {"golf": 0, "klondike": 8}
-"""How many times :func:`gather` deals the hidden cards again (Golf's stock; Klondike's
-face-down cards and hand) and asks the solver whether the table still wins: a deal that
-wins with most orders of what a player cannot see leaves a player less to luck. Not in
-Golf: on 145 training deals it moved the model's agreement by 0.004 (within the noise) and
-doubled the cost of the cheap evidence."""
-
 REDEAL_NODES = 20_000
 """The solver's budget for each of those (an answer it cannot find counts as a loss)."""
 
 
 def _redeals(name: str, position: tuple[Any, ...], seed: int) -> dict[str, float]:
-    """The share of :data:`REDEALS` deals of the hidden cards that the solver wins within
-    :data:`REDEAL_NODES` nodes, and their mean log nodes; seeded by the playout seed."""
-    redealt = _REDEALT.get(name)
-    count = REDEALS.get(name, 0)
-    if redealt is None or count == 0:
+    """The share of the game's :attr:`~patience.games.Game.redeals` deals of the hidden
+    cards that the solver wins within :data:`REDEAL_NODES` nodes, and their mean log nodes;
+    seeded by the playout seed. A deal that wins with most orders of what a player cannot
+    see leaves a player less to luck."""
+    cls = GAMES[name]
+    count = cls.redeals
+    if count == 0:
         return {}
     rng = random.Random(seed)
     wins, effort = 0, 0.0
     for _ in range(count):
         outcome, _moves, nodes, _seconds, _reason = _core.solve(
             name,
-            redealt(position, rng),
+            cls.redealt(position, rng),
             max_nodes=REDEAL_NODES,
             max_seconds=60.0,
             max_states=4 * REDEAL_NODES,
@@ -235,6 +114,70 @@ def _redeals(name: str, position: tuple[Any, ...], seed: int) -> dict[str, float
         wins += outcome == "solved"
         effort += math.log10(1 + nodes)
     return {"redeals_won": wins / count, "redeals_log_nodes": effort / count}
+
+
+def _cheap_ladder(name: str, playout_seed: int) -> list[tuple[str, list[int]]]:
+    """The cheap players of game ``name``, each with the playout seeds
+    :func:`patience.rating.rate` gives it for ``playout_seed``."""
+    cheap = GAMES[name].cheap_players
+    return [
+        (player, _seeds(playout_seed, index, PLAYOUTS[name][player]))
+        for index, player in enumerate(rated_ladder(name))
+        if player in cheap
+    ]
+
+
+Played = tuple[bool, int, int]
+"""One playout as evidence: whether it won, the cards its moves cleared (by the game's
+:attr:`~patience.games.Game.cleared_moves`), and its length in moves."""
+
+
+def _evidence(
+    game: Game,
+    position: tuple[Any, ...],
+    *,
+    nodes: int,
+    moves: int,
+    first_won: int,
+    first_legal: int,
+    playouts: Mapping[str, list[Played]],
+    playout_seed: int,
+) -> Evidence:
+    """A certified deal's :class:`Evidence` from what the solver and the cheap players
+    said of it."""
+    cls = type(game)
+    cards = cls.cleared_cards or 52 * cls.decks
+    features: dict[str, float] = {"log_nodes": math.log10(1 + nodes), "cert_moves": moves}
+    rates, progress, counts = {}, {}, {}
+    for player, played in playouts.items():
+        count = len(played)
+        wins, results, cleared, lengths = 0, 0.0, 0.0, 0
+        for won, counted, length in played:
+            wins += won
+            share = counted / cards
+            results += 1.0 if won else (share if cls.rated_by_progress else 0.0)
+            cleared += 1.0 if won else share
+            lengths += length
+        rates[player] = wins / count
+        progress[player] = results / count
+        counts[player] = count
+        features[f"{player}_wins"] = rates[player]
+        features[f"{player}_cleared"] = cleared / count
+        features[f"{player}_length"] = lengths / count
+    first_moves = first_won / first_legal if first_legal else 0.0
+    features["first_moves"] = first_moves
+    features["legal_first_moves"] = first_legal
+    features.update(_redeals(game.name, position, playout_seed))
+    features.update(cls.rating_features(position))
+    return Evidence(
+        nodes=nodes,
+        moves=moves,
+        first_moves=first_moves,
+        rates=rates,
+        progress=progress,
+        playouts=counts,
+        features=features,
+    )
 
 
 def gather(
@@ -252,59 +195,38 @@ def gather(
             + (f" ({certified.reason})" if certified.reason else "")
         )
     position = game.native_position()
-    ladder = rated_ladder(game.name)
-    features: dict[str, float] = {
-        "log_nodes": math.log10(1 + certified.nodes),
-        "cert_moves": len(certified.moves),
-    }
-    rates, progress, counts = {}, {}, {}
-    for index, player in enumerate(ladder):
-        if player not in CHEAP_PLAYERS[game.name]:
-            continue
-        count = PLAYOUTS[game.name][player]
-        wins, results, cleared, lengths = 0, 0.0, 0.0, 0
-        for seed in _seeds(playout_seed, index, count):
+    starts, ends = type(game).cleared_moves
+    playouts: dict[str, list[Played]] = {}
+    for player, seeds in _cheap_ladder(game.name, playout_seed):
+        playouts[player] = []
+        for seed in seeds:
             won, moves = _core.playout(game.name, position, player, seed, MAX_MOVES)
-            wins += won
-            share = _cards_progress(game.name, moves)
-            results += 1.0 if won else (share if game.name == "kansas" else 0.0)
-            cleared += 1.0 if won else share
-            lengths += len(moves)
-        rates[player] = wins / count
-        progress[player] = results / count
-        counts[player] = count
-        features[f"{player}_wins"] = rates[player]
-        features[f"{player}_cleared"] = cleared / count
-        features[f"{player}_length"] = lengths / count
-    first_moves = _winning_first_moves(game)
-    features["first_moves"] = first_moves
-    features["legal_first_moves"] = len(game.legal_moves())
-    features.update(_redeals(game.name, position, playout_seed))
-    structure = _STRUCTURE.get(game.name)
-    if structure is not None:
-        features.update(structure(position))
-    return Evidence(
+            counted = sum(move.startswith(starts) or move.endswith(ends) for move in moves)
+            playouts[player].append((won, counted, len(moves)))
+    legal = len(game.legal_moves())
+    return _evidence(
+        game,
+        position,
         nodes=certified.nodes,
         moves=len(certified.moves),
-        first_moves=first_moves,
-        rates=rates,
-        progress=progress,
-        playouts=counts,
-        features=features,
+        first_won=round(_winning_first_moves(game) * legal),
+        first_legal=legal,
+        playouts=playouts,
+        playout_seed=playout_seed,
     )
 
 
-def feature_names(name: str) -> list[str]:
-    """The names of the features :func:`gather` gives for game ``name``, in a fixed order
-    (one deal's evidence is gathered to learn them)."""
-    from patience.games import game_class
+def feature_names(name: str, variant: Mapping[str, object]) -> list[str]:
+    """The names of the features :func:`gather` gives for deals of game ``name`` and
+    ``variant``, in a fixed order (one deal's evidence is gathered to learn them).
 
-    variants: dict[str, dict[str, object]] = {"golf": {"wrap": True}, "klondike": {"draw": 3}}
-    game = game_class(name).from_seed(1, variants.get(name, {}))
+    >>> feature_names("golf", {"wrap": True})[:2]
+    ['log_nodes', 'cert_moves']
+    """
+    cls = GAMES[name]
     for seed in range(1, 200):
-        game = game_class(name).from_seed(seed, variants.get(name, {}))
         try:
-            return list(gather(game, node_limit=200_000).features)
+            return list(gather(cls.from_seed(seed, variant), node_limit=200_000).features)
         except NotCertifiedError:
             continue
-    raise AssertionError(f"no {name} deal of seeds 1-199 certified")  # pragma: no cover
+    raise AssertionError("no deal of seeds 1-199 certified")  # pragma: no cover

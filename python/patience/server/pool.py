@@ -18,9 +18,11 @@ solver no time at all; ``normal``, the server's own.
 Memory is bounded too (``memory_mb``, ``PATIENCE_SOLVER_MEMORY_MB``): a search's table of
 positions, which is what grows, is capped so that the process stays within the budget (a
 search that fills it stops undecided: no hint, or the next seed), the process's data is
-limited to the budget by the kernel (``RLIMIT_DATA``) as a backstop, and a solver process
-that dies is replaced (its request is answered 503). Workers end with the server, even one
-killed with SIGKILL (:func:`_end_with_parent`), and leave Ctrl-C to it.
+limited to the budget by the kernel (``RLIMIT_DATA``) as a backstop (a search refused
+memory there ends undecided as a full table does; the native core never aborts on it), and
+a solver process that dies anyway is replaced (its request is answered 503). Workers end
+with the server, even one killed with SIGKILL (:func:`_end_with_parent`), and leave Ctrl-C
+to it.
 
 >>> import asyncio
 >>> pool = SolverPool(workers=1, queue=0)

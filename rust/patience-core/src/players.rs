@@ -13,6 +13,45 @@
 use crate::game::NativeGame;
 use crate::shuffle::SplitMix64;
 
+/// What a player may know of the cards a person at the table cannot see: the model of
+/// information it plays under. Every player sees at least what a person sees.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Information {
+    /// A person's: face-down cards, and the order of a stock not yet turned through, are
+    /// unknown (a person learns the stock's order by watching it go by).
+    #[default]
+    Person,
+    /// The stock's order is known from the start; only the face-down tableau cards are
+    /// hidden. The setting of the published Klondike players (lonelybot's, and Bjarnason,
+    /// Fern and Tadepalli's), kept so that our players can be measured against them.
+    KnownStock,
+}
+
+impl Information {
+    /// Every model, by name.
+    pub const ALL: [(&'static str, Information); 2] = [
+        ("person", Information::Person),
+        ("known-stock", Information::KnownStock),
+    ];
+
+    /// The model called `name`.
+    pub fn named(name: &str) -> Option<Information> {
+        Information::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, model)| model)
+    }
+
+    /// The model's name.
+    pub fn name(self) -> &'static str {
+        Information::ALL
+            .iter()
+            .find(|(_, model)| *model == self)
+            .map(|(n, _)| *n)
+            .expect("every model is named")
+    }
+}
+
 /// A game with reference players.
 pub trait Players: NativeGame {
     /// What a person sees of a position and remembers of the game so far.
@@ -28,6 +67,18 @@ pub trait Players: NativeGame {
     /// What a person sees of this position. Two positions that differ only in where the
     /// cards the player cannot see lie have the same observation.
     fn observe(&self) -> Self::Observation;
+
+    /// The models of information this game's players can play under (see
+    /// [`Players::observe_as`]); [`Information::Person`] first, and by default alone.
+    const INFORMATION: &'static [Information] = &[Information::Person];
+
+    /// What a player sees of this position under `information`, one of
+    /// [`Players::INFORMATION`]: [`Players::observe`] for a person. Two positions that
+    /// differ only in where the cards the model hides lie have the same observation.
+    fn observe_as(&self, information: Information) -> Self::Observation {
+        let _ = information;
+        self.observe()
+    }
 
     /// How far a game in this position has come towards a win, from 0 to 1, and 1 exactly
     /// when it is won: what a playout's result is measured by. By default a game is won or
@@ -74,8 +125,23 @@ pub fn playout<G: Players>(
     seed: u64,
     max_moves: usize,
 ) -> Playout<G::Move> {
+    playout_as(start, player, seed, max_moves, Information::Person)
+}
+
+/// [`playout`] with the player seeing what `information` (one of
+/// [`Players::INFORMATION`]) shows.
+///
+/// # Panics
+/// As [`playout`], and when the game's players do not play under `information`.
+pub fn playout_as<G: Players>(
+    start: &G,
+    player: usize,
+    seed: u64,
+    max_moves: usize,
+    information: Information,
+) -> Playout<G::Move> {
     assert!(player < G::PLAYERS.len(), "no player {player}");
-    playout_with(start, seed, max_moves, |view, memory, rng| {
+    playout_with_as(start, seed, max_moves, information, |view, memory, rng| {
         G::choose(view, memory, player, rng)
     })
 }
@@ -90,14 +156,33 @@ pub fn playout_with<G: Players>(
     start: &G,
     seed: u64,
     max_moves: usize,
+    choose: impl FnMut(&G::Observation, &mut G::Memory, &mut SplitMix64) -> Option<G::Move>,
+) -> Playout<G::Move> {
+    playout_with_as(start, seed, max_moves, Information::Person, choose)
+}
+
+/// [`playout_with`] under the model of information `information`.
+///
+/// # Panics
+/// As [`playout_with`], and when the game's players do not play under `information`.
+pub fn playout_with_as<G: Players>(
+    start: &G,
+    seed: u64,
+    max_moves: usize,
+    information: Information,
     mut choose: impl FnMut(&G::Observation, &mut G::Memory, &mut SplitMix64) -> Option<G::Move>,
 ) -> Playout<G::Move> {
+    assert!(
+        G::INFORMATION.contains(&information),
+        "{} players do not play under {information:?}",
+        G::NAME
+    );
     let mut rng = SplitMix64::new(seed);
     let mut state = start.clone();
     let mut memory = G::Memory::default();
     let mut moves = Vec::new();
     while !state.won() && moves.len() < max_moves {
-        let Some(mv) = choose(&state.observe(), &mut memory, &mut rng) else {
+        let Some(mv) = choose(&state.observe_as(information), &mut memory, &mut rng) else {
             break;
         };
         assert!(

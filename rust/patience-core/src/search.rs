@@ -150,8 +150,18 @@ impl<'a> Meter<'a> {
 
     /// Counts one node; `Err(reason)` once the search must stop. `node_limit` lets a
     /// phase stop before the budget's own limit.
+    #[inline]
     pub(crate) fn tick(&mut self, node_limit: u64) -> Result<(), String> {
         self.nodes += 1;
+        if self.nodes % 4096 != 0 && self.nodes <= node_limit.min(self.budget.max_nodes) {
+            return Ok(());
+        }
+        self.tick_slowly(node_limit)
+    }
+
+    /// [`Meter::tick`] once in 4,096 nodes, or at the node limit.
+    #[cold]
+    fn tick_slowly(&mut self, node_limit: u64) -> Result<(), String> {
         if self.nodes > node_limit.min(self.budget.max_nodes) {
             return Err(NODE_LIMIT.into());
         }
@@ -202,22 +212,36 @@ impl<M> Default for Kept<M> {
     }
 }
 
+/// Room made in [`Kept`]'s bytes before a position is packed into them: more than the
+/// largest packed position of any game (Solitaire Expert's 104 cards and its piles'
+/// lengths).
+const PACKED_ROOM: usize = 256;
+
 impl<M: Copy> Kept<M> {
     /// Keeps a position reached from position `parent` (`u32::MAX` for the start) by
-    /// `moves`, `pack` appending its bytes; returns its index.
+    /// `moves`, `pack` appending its bytes; returns its index, or `None`, keeping nothing,
+    /// when the process is refused the memory to keep it. A solver process runs within a
+    /// limit on its memory (the server's pool sets one with the kernel), and an arena that
+    /// doubles past it must end the search undecided, as a full table does, not abort the
+    /// process.
     pub(crate) fn push(
         &mut self,
         parent: u32,
         moves: &[M],
         pack: impl FnOnce(&mut Vec<u8>),
-    ) -> u32 {
+    ) -> Option<u32> {
+        self.parents.try_reserve(1).ok()?;
+        self.moves_end.try_reserve(1).ok()?;
+        self.bytes_end.try_reserve(1).ok()?;
+        self.moves.try_reserve(moves.len()).ok()?;
+        self.bytes.try_reserve(PACKED_ROOM).ok()?;
         let index = self.parents.len() as u32;
         self.parents.push(parent);
         self.moves.extend_from_slice(moves);
         self.moves_end.push(self.moves.len());
         pack(&mut self.bytes);
         self.bytes_end.push(self.bytes.len());
-        index
+        Some(index)
     }
 
     fn span(ends: &[usize], at: usize) -> std::ops::Range<usize> {
@@ -318,6 +342,7 @@ impl KeySet {
     /// or was searched only under another restriction; it now holds `mark`), `Some(false)`
     /// if it was searched in full or under the same mark, `None` if it is new but the set
     /// is full. With mark 0 throughout it is a plain set: `Some(true)` when `key` is new.
+    #[inline]
     pub(crate) fn visit(&mut self, key: u64, mark: u8) -> Option<bool> {
         if key == 0 {
             return match self.has_zero {
@@ -355,9 +380,18 @@ impl KeySet {
         Some(true)
     }
 
+    /// Doubles the table; when the process is refused the memory (a solver process runs
+    /// within a limit), the set keeps what it holds and is full from now on, so that the
+    /// search ends undecided instead of aborting the process.
     fn grow(&mut self) {
         let size = self.blocks.len() * 2;
-        let old = std::mem::replace(&mut self.blocks, vec![EMPTY_BLOCK; size]);
+        let mut blocks = Vec::new();
+        if blocks.try_reserve_exact(size).is_err() {
+            self.limit = self.len();
+            return;
+        }
+        blocks.resize(size, EMPTY_BLOCK);
+        let old = std::mem::replace(&mut self.blocks, blocks);
         for block in &old {
             for (&key, &mark) in block.keys.iter().zip(&block.marks) {
                 if key != 0 {

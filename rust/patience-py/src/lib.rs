@@ -12,13 +12,13 @@ use patience_core::game::{NativeGame, SolveOptions};
 use patience_core::golf::{self, Golf};
 use patience_core::kansas::{self, Kansas};
 use patience_core::klondike::{Klondike, Move, COLUMNS};
-use patience_core::players::{player_index, playout as play_game, Players};
+use patience_core::players::{player_index, playout_as as play_game, Information, Players};
 use patience_core::search::{Budget, Outcome, Report};
 use patience_core::shuffle;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -54,6 +54,11 @@ fn small(values: &[u16]) -> PyResult<Vec<u8>> {
 /// from a Python list (converting through `Vec<u16>` cost more than solving an easy
 /// Klondike deal); any other sequence goes through that conversion.
 fn bytes_from(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(bytes) = value.cast::<PyBytes>() {
+        // as `native_position()` gives them: read at once (the position's check that
+        // follows refuses a card or count out of range)
+        return Ok(bytes.as_bytes().to_vec());
+    }
     match value.cast::<PyList>() {
         Ok(list) => list
             .iter()
@@ -132,14 +137,18 @@ fn klondike_from(position: Position) -> PyResult<Klondike> {
     Ok(state)
 }
 
-fn position_of(state: &Klondike) -> Position {
+/// A Klondike position as `native_position()` gives it: [`Position`] with `bytes` for
+/// its lists (a `Vec<u8>` reaches Python as `bytes`), which are read at once.
+type PositionBytes = (u8, Vec<Vec<u8>>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
+fn position_of(state: &Klondike) -> PositionBytes {
     (
         state.draw,
-        state.columns.iter().map(|column| wide(column)).collect(),
-        wide(&state.hidden),
-        wide(&state.stock),
-        wide(&state.waste),
-        wide(&state.foundation),
+        state.columns.to_vec(),
+        state.hidden.to_vec(),
+        state.stock.clone(),
+        state.waste.clone(),
+        state.foundation.to_vec(),
     )
 }
 
@@ -276,6 +285,10 @@ trait Bridge: NativeGame {
     fn name_of(_py: Python<'_>, _mv: &Self::Move) -> Option<Py<PyString>> {
         None
     }
+    /// The names of `moves` by [`Bridge::name_of`], if it names them.
+    fn names_of(py: Python<'_>, moves: &[Self::Move]) -> Option<Vec<Py<PyString>>> {
+        moves.iter().map(|mv| Self::name_of(py, mv)).collect()
+    }
 }
 
 /// Klondike's move names, by [`klondike_name_index`].
@@ -345,6 +358,19 @@ impl Bridge for Klondike {
                 .collect()
         });
         Some(names[klondike_name_index(mv)].clone_ref(py))
+    }
+    fn names_of(py: Python<'_>, moves: &[Move]) -> Option<Vec<Py<PyString>>> {
+        let names = KLONDIKE_NAMES.get_or_init(py, || {
+            (0..94)
+                .map(|index| PyString::new(py, &klondike_named(index).to_string()).unbind())
+                .collect()
+        });
+        Some(
+            moves
+                .iter()
+                .map(|mv| names[klondike_name_index(mv)].clone_ref(py))
+                .collect(),
+        )
     }
 }
 bridge!(Golf, GolfPosition, golf_from, golf_position_of);
@@ -468,12 +494,8 @@ fn solve(
 fn answer<G: Bridge>(py: Python<'_>, report: Report<G::Move>) -> SolveAnswer {
     let (outcome, moves, reason) = match report.outcome {
         Outcome::Solved(moves) => {
-            if let Some(first) = moves.first() {
-                if G::name_of(py, first).is_some() {
-                    let moves = moves
-                        .iter()
-                        .map(|mv| G::name_of(py, mv).expect("every move has its name"))
-                        .collect();
+            if !moves.is_empty() {
+                if let Some(moves) = G::names_of(py, &moves) {
                     return (
                         "solved".to_string(),
                         moves,
@@ -520,6 +542,21 @@ fn players(game: &str) -> PyResult<Vec<&'static str>> {
     by_game!(game, G => Ok(G::PLAYERS.to_vec()))
 }
 
+/// The model of information called `name`, one `G`'s players play under, or a
+/// `ValueError` naming those.
+fn information_of<G: Players>(name: &str) -> PyResult<Information> {
+    Information::named(name)
+        .filter(|model| G::INFORMATION.contains(model))
+        .ok_or_else(|| {
+            let known: Vec<&str> = G::INFORMATION.iter().map(|model| model.name()).collect();
+            PyValueError::new_err(format!(
+                "no {} model of information {name:?} (models: {})",
+                G::NAME,
+                known.join(", ")
+            ))
+        })
+}
+
 /// The index of player `name` of game `G`, or a `ValueError` naming the ladder.
 fn player_of<G: Players>(name: &str) -> PyResult<usize> {
     player_index::<G>(name).ok_or_else(|| {
@@ -532,35 +569,42 @@ fn player_of<G: Players>(name: &str) -> PyResult<usize> {
 }
 
 /// The move reference player `player` makes in a position of game `game` (seeing only
-/// what a person sees of it, and remembering nothing of earlier positions), with the
-/// player's randomness seeded by `seed`; `None` when it has none.
+/// what the model of information `information` shows of it, a person's by default, and
+/// remembering nothing of earlier positions), with the player's randomness seeded by
+/// `seed`; `None` when it has none.
 #[pyfunction]
+#[pyo3(signature = (game, position, player, seed, information = "person"))]
 fn choose(
     py: Python<'_>,
     game: &str,
     position: &Bound<'_, PyAny>,
     player: &str,
     seed: u64,
+    information: &str,
 ) -> PyResult<Option<String>> {
     fn each<G: Bridge + Players>(
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         player: &str,
         seed: u64,
+        information: &str,
     ) -> PyResult<Option<String>> {
         let index = player_of::<G>(player)?;
-        let view = G::from_py(position)?.observe();
+        let information = information_of::<G>(information)?;
+        let view = G::from_py(position)?.observe_as(information);
         let mut rng = shuffle::SplitMix64::new(seed);
         Ok(py
             .detach(|| G::choose(&view, &mut G::Memory::default(), index, &mut rng))
             .map(|mv| mv.to_string()))
     }
-    by_game!(game, G => each::<G>(py, position, player, seed))
+    by_game!(game, G => each::<G>(py, position, player, seed, information))
 }
 
 /// A game played from a position of game `game` by reference player `player` with seed
-/// `seed`, at most `max_moves` moves: `(won, moves)`. The GIL is released while playing.
+/// `seed`, at most `max_moves` moves, the player seeing what `information` shows (a
+/// person's view by default): `(won, moves)`. The GIL is released while playing.
 #[pyfunction]
+#[pyo3(signature = (game, position, player, seed, max_moves, information = "person"))]
 fn playout(
     py: Python<'_>,
     game: &str,
@@ -568,6 +612,7 @@ fn playout(
     player: &str,
     seed: u64,
     max_moves: usize,
+    information: &str,
 ) -> PyResult<(bool, Vec<String>)> {
     fn each<G: Bridge + Players>(
         py: Python<'_>,
@@ -575,16 +620,18 @@ fn playout(
         player: &str,
         seed: u64,
         max_moves: usize,
+        information: &str,
     ) -> PyResult<(bool, Vec<String>)> {
         let index = player_of::<G>(player)?;
+        let information = information_of::<G>(information)?;
         let start = G::from_py(position)?;
-        let game = py.detach(|| play_game(&start, index, seed, max_moves));
+        let game = py.detach(|| play_game(&start, index, seed, max_moves, information));
         Ok((
             game.won,
             game.moves.iter().map(ToString::to_string).collect(),
         ))
     }
-    by_game!(game, G => each::<G>(py, position, player, seed, max_moves))
+    by_game!(game, G => each::<G>(py, position, player, seed, max_moves, information))
 }
 
 /// How far reference player `player` gets from a position of game `game` in each of the
@@ -592,6 +639,7 @@ fn playout(
 /// position each ended in, 1.0 exactly for a win (the core's `Players::progress`: won or
 /// lost, but Kansas's share of cards home). The GIL is released while playing.
 #[pyfunction]
+#[pyo3(signature = (game, position, player, seeds, max_moves, information = "person"))]
 fn results(
     py: Python<'_>,
     game: &str,
@@ -599,6 +647,7 @@ fn results(
     player: &str,
     seeds: Vec<u64>,
     max_moves: usize,
+    information: &str,
 ) -> PyResult<Vec<f64>> {
     fn each<G: Bridge + Players>(
         py: Python<'_>,
@@ -606,17 +655,19 @@ fn results(
         player: &str,
         seeds: &[u64],
         max_moves: usize,
+        information: &str,
     ) -> PyResult<Vec<f64>> {
         let index = player_of::<G>(player)?;
+        let information = information_of::<G>(information)?;
         let start = G::from_py(position)?;
         Ok(py.detach(|| {
             seeds
                 .iter()
-                .map(|&seed| play_game(&start, index, seed, max_moves).progress)
+                .map(|&seed| play_game(&start, index, seed, max_moves, information).progress)
                 .collect()
         }))
     }
-    by_game!(game, G => each::<G>(py, position, player, &seeds, max_moves))
+    by_game!(game, G => each::<G>(py, position, player, &seeds, max_moves, information))
 }
 
 /// The native core of `patience`.

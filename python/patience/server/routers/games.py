@@ -18,7 +18,8 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 def list_games() -> list[dict[str, Any]]:
     """Every game: name, title, clock, variant options, whether timed games get deals the
     solver proved winnable, whether practice games offer hints, the difficulties its deals
-    can be chosen by (none while its deals are not rated) and the variants that are."""
+    can be chosen by (none while its deals are not rated), the variants that are, and the
+    ``layout`` the browser client draws and plays it from, with its words (docs/api.md)."""
     return [
         {
             "name": cls.name,
@@ -33,6 +34,7 @@ def list_games() -> list[dict[str, Any]]:
             "hints": cls.name in SOLVABLE_GAMES,
             "difficulties": list(DIFFICULTIES) if rated else [],
             "rated_variants": rated,
+            "layout": cls.layout,
         }
         for cls in GAMES.values()
         for rated in [[v for v in cls.variants() if is_rated(cls.name, v)]]

@@ -24,7 +24,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 from starlette.concurrency import run_in_threadpool
 
 from patience.errors import IllegalMoveError, PatienceError
-from patience.games import game_class
+from patience.games import GAMES, game_class
 from patience.rating import DIFFICULTIES
 from patience.session import RELAXED_SECONDS
 from patience.solve import SOLVABLE_GAMES
@@ -100,7 +100,7 @@ Seed = Annotated[int | None, BeforeValidator(_seed)]
 class NewGame(BaseModel):
     """A request for a new game."""
 
-    game: str = Field(description="klondike, golf, kansas or expert", max_length=32)
+    game: str = Field(description=f"a game's name: {', '.join(GAMES)}", max_length=32)
     variant: dict[str, Any] = Field(default_factory=dict, description='e.g. {"draw": 3}')
     seed: Seed = Field(
         default=None,

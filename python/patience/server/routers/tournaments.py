@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from patience.errors import PatienceError
+from patience.games import GAMES
 from patience.players import User
 from patience.tournaments import Tournaments
 
@@ -41,7 +42,7 @@ class NewTournament(BaseModel):
     """A tournament to make."""
 
     name: str = Field(max_length=64)
-    game: str = Field(max_length=32, description="klondike, golf, kansas or expert")
+    game: str = Field(max_length=32, description=f"a game's name: {', '.join(GAMES)}")
     variant: dict[str, Any] = Field(default_factory=dict)
     policy: Literal["shared", "tier"] = Field(
         description="one deal shared by every entrant, or one deal of `tier` per attempt"

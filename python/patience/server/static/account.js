@@ -233,7 +233,7 @@ export async function historyPage(page) {
           ["Date", timeElement(game.ended_at)],
           ["Game", title],
           ["Deal", game.seed === null ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, "sealed") : dealNumber(game.seed)],
-          ["Tier", game.tier ?? "unrated"],
+          ["Tier", game.tier ?? (game.seed === null ? "sealed" : "unrated")], // (shown with the deal, at the close)
           ["Result", RESULT(game)],
           ["Score", game.mode === "relaxed" ? "" : game.score],
           ["Time", timePlayed(game.elapsed)],

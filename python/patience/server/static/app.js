@@ -12,6 +12,7 @@ import * as sound from "./audio.js";
 import { drawBoard, fitBoard, resetFit } from "./board.js";
 import { ask, asking } from "./dialog.js";
 import { dealNumber, variantWords } from "./dom.js";
+import { gameOf, layoutOf, loadGames, wordOf } from "./games.js";
 import { attachInput } from "./input.js";
 import { chosenVariant, drawLobby, lobbyHooks, renderOptions, updateForm } from "./lobby.js";
 import { currentLook, loadLook, lookControls, onLookChange } from "./look.js";
@@ -19,7 +20,6 @@ import * as motion from "./motion.js";
 import { sourceOf } from "./moves.js";
 import { playOut } from "./playout.js";
 import { dealLink, showResult } from "./result.js";
-import { HELP_POINTER, HELP_TOUCH } from "./rules.js";
 import { forgetGame, keepGame, keepSetting, setting } from "./saved.js";
 import { StuckWatch } from "./stuck.js";
 import { moveWords, playedWords, reasonWords } from "./words.js";
@@ -37,7 +37,7 @@ let stuckDismissed = false;
 async function showLobby() {
   leaveTable();
   $("lobby").hidden = false;
-  if (!games.length) games = await api.games();
+  if (!games.length) games = await loadGames();
   await drawLobby(games);
 }
 
@@ -94,7 +94,7 @@ $("new-game").addEventListener("submit", async (event) => {
 });
 
 // While a deal is on its way, the lobby says what is happening: a timed deal may be
-// certified by the solver as it is dealt (seconds, for Kansas and Expert).
+// certified by the solver as it is dealt (seconds, for the games whose solver is slower).
 async function dealing(request, action, failed) {
   $("start").disabled = true;
   const words = request.mode === "timed" || request.daily
@@ -160,6 +160,7 @@ function titleText(answer, request = auth?.request) {
 }
 
 async function show(answer, { dealt = false } = {}) {
+  if (!layoutOf(answer.game)) await loadGames().catch(() => null); // the board is drawn from it
   const ticket = ++showing;
   const same = view?.id === answer.id;
   const before = same ? view.board : null;
@@ -222,10 +223,10 @@ async function show(answer, { dealt = false } = {}) {
   updateStuck(answer);
   if (answer.result) {
     forgetGame(answer.id);
-    if (!games.length) games = await api.games().catch(() => []); // a game opened by its link
+    if (!games.length) games = await loadGames().catch(() => []); // a game opened by its link
     if (ticket !== showing) return;
     showResult($("result"), answer, {
-      timeBonus: games.find((g) => g.name === answer.game)?.time_bonus ?? true,
+      timeBonus: gameOf(answer.game)?.time_bonus ?? true,
       daily: Boolean(auth?.request?.daily),
     });
     if (answer.result.won) sound.play("win");
@@ -242,14 +243,13 @@ function undoWords(reason) {
   return reasonWords(reason).replace(/^./, (c) => c.toLowerCase());
 }
 
+// The game's counter beside the score ("Streak 3"), as its layout names it.
 function counterText(answer) {
-  const board = answer.board;
-  if (answer.game === "golf") return `Streak ${board.streak ?? 0}`;
-  if (answer.game === "klondike") return `Recycles ${board.recycles ?? 0}`;
-  return "";
+  const counter = layoutOf(answer.game)?.counter;
+  return counter ? `${counter.label} ${answer.board[counter.field] ?? 0}` : "";
 }
 
-// The variant as every page names it (dom.js): "Golf, wrap" on the table, in the history,
+// The variant as every page names it (dom.js): ", draw 3" on the table, in the history,
 // the statistics and the replay alike.
 function variantText(variant) {
   const words = variantWords(variant);
@@ -268,7 +268,8 @@ function announce(text) {
   $("announce").textContent = text;
 }
 
-// "No more moves" (Klondike, from what the player has seen): say so and offer the end.
+// "No more moves" (in a game whose layout watches for it, judged from what the player has
+// seen): say so and offer the end.
 function updateStuck(answer) {
   const now = stuck.update(answer);
   if (!now) stuckDismissed = false;
@@ -294,7 +295,7 @@ function renderBoard(answer, options = {}) {
   drawBoard(board, answer, options);
   input.afterDraw({ hadFocus });
   const touch = window.matchMedia("(pointer: coarse)").matches;
-  $("help").textContent = (touch ? HELP_TOUCH : HELP_POINTER)[answer.game];
+  $("help").textContent = wordOf(answer.game, touch ? "help_touch" : "help_pointer");
 }
 
 // -- moves -------------------------------------------------------------------------------
@@ -355,12 +356,19 @@ const input = attachInput(board, {
   action: (word, how) => stockPressed(word, how),
 });
 
+// What turning the waste over costs now, as the game's layout says (null: nothing).
+function recycleCost(answer) {
+  const board = answer.board;
+  const cost = (layoutOf(answer.game)?.recycle_cost ?? []).find((each) =>
+    Object.entries(each.variant).every(([key, value]) => board.variant?.[key] === value));
+  return cost && (board.recycles ?? 0) >= cost.free ? cost.points : null;
+}
+
 // The stock pressed: a draw, or a recycle, which asks first when it costs points, whether
 // it came from a click, a tap or a key (one rule), until the player says not to ask again.
 async function stockPressed(word) {
-  const costs = view.game === "klondike" && view.mode !== "relaxed" && (view.board.variant.draw === 1 || view.board.recycles >= 2);
-  if (word === "recycle" && costs && !setting("recycleWithoutAsking", false)) {
-    const points = view.board.variant.draw === 1 ? 100 : 20;
+  const points = view.mode !== "relaxed" ? recycleCost(view) : null;
+  if (word === "recycle" && points && !setting("recycleWithoutAsking", false)) {
     const yes = await ask(`The hand is empty. Turn the waste over to the hand for -${points} points?`, "Turn it over", {
       option: {
         label: "Don't ask again",
@@ -391,6 +399,7 @@ $("end").addEventListener("click", async () => {
 // board has changed is not shown (it would name cards no longer there).
 $("hint").addEventListener("click", async () => {
   clearHint();
+  $("error").textContent = "";
   const asked = view;
   try {
     const hint = await api.hint(auth.id, auth.token);
@@ -406,22 +415,23 @@ $("hint").addEventListener("click", async () => {
     from?.classList.add("hint-source");
     if (dest) {
       const target = dest === "f"
-        ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, asked.board)] ?? board.querySelector('[data-dest="f"]')
+        ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, asked.board, asked.game)] ?? board.querySelector('[data-dest="f"]')
         : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
       target?.classList.add("hint-dest");
     }
   } catch (error) { if (view === asked) refused(error); }
 });
-// Which foundation pile a card goes to: its suit's (Klondike), or the pile it builds on,
-// else the first empty one.
-function homeIndex(card, position) {
+// Which foundation pile a card goes to: its suit's (foundations one a suit), or the pile it
+// builds on, else the first empty one.
+function homeIndex(card, position, game) {
   if (!card) return 0;
   const suit = card.slice(-1);
   if (!Array.isArray(position.foundation)) return Math.max(0, Object.keys(position.foundation).indexOf(suit));
   const ranks = "A23456789TJQK";
   const below = ranks[(ranks.indexOf(card[0]) + 12) % 13] + suit;
-  // (only Kansas turns the corner from king to ace)
-  const onto = card[0] === "A" && position.game !== "kansas" ? -1 : position.foundation.findIndex((slot) => slot?.top === below);
+  // (an ace goes on a king only where the foundations turn the corner)
+  const wrap = layoutOf(game)?.rows.some((line) => line.piles?.some((pile) => pile.kind === "foundation" && pile.wrap));
+  const onto = card[0] === "A" && !wrap ? -1 : position.foundation.findIndex((slot) => slot?.top === below);
   return onto >= 0 ? onto : Math.max(0, position.foundation.findIndex((slot) => slot === null));
 }
 
@@ -460,6 +470,8 @@ $("replay-deal").addEventListener("click", () => {
   startAgain({ ...request, mode: "practice", seed: view.seed });
 });
 $("to-lobby").addEventListener("click", showLobby);
+// The table's own way back, labelled (the title does the same): the game goes on meanwhile.
+$("back-to-lobby").addEventListener("click", () => $("home").click());
 $("typed").addEventListener("submit", (event) => {
   event.preventDefault();
   if (asking()) return; // the question is answered first
@@ -495,19 +507,25 @@ document.addEventListener("keydown", (event) => {
   if (board.dataset.playingOut) { motion.finish(board); return; } // a key ends the play-out
   if (asking() || !$("result").hidden) return;
   if (!view || $("table").hidden || event.target.matches("input, select, textarea")) return;
+  if (!["Tab", "Shift", "Control", "Alt", "Meta"].includes(event.key)) $("error").textContent = ""; // the next action clears a message
   if (input.keydown(event)) return;
   if (event.target.matches("button, a, summary") && (event.key === "Enter" || event.key === " ")) return;
   const key = event.key.toLowerCase();
   if (key === "u") {
     event.preventDefault();
     if (!$("undo").disabled) $("undo").click();
-    else if ($("undo-why").textContent) { $("error").textContent = $("undo-why").textContent; sound.play("refuse"); }
+    else if ($("undo-why").textContent) {
+      $("error").textContent = $("undo-why").textContent;
+      announce(`Not allowed: ${$("undo-why").textContent}`); // as a refused move is said
+      sound.play("refuse");
+    }
     return;
   }
   if (key === "m") { event.preventDefault(); toggleSound(); return; }
   if (key === "/") { event.preventDefault(); $("move-input").focus(); return; }
-  if (view.game === "golf") {
-    if (/^[1-7]$/.test(key)) { event.preventDefault(); send(`t${key}`); }
+  if (layoutOf(view.game)?.direct) {
+    // a game played card by card: a column's number plays it, space and d draw
+    if (/^[1-9]$/.test(key) && Number(key) <= (view.board.tableau?.length ?? 0)) { event.preventDefault(); send(`t${key}`); }
     else if (key === " " || key === "d") { event.preventDefault(); send("draw"); }
     return;
   }
@@ -517,8 +535,12 @@ document.addEventListener("keydown", (event) => {
     if (stock) { input.clearPick(); stockPressed(stock.dataset.action, { fromKey: true }); }
   }
 });
-// A press anywhere ends the play-out (the board after it is drawn at once).
-document.addEventListener("pointerdown", () => { if (board.dataset.playingOut) motion.finish(board); }, true);
+// A press anywhere ends the play-out (the board after it is drawn at once), and clears the
+// message of the action before (what this press does may say something new).
+document.addEventListener("pointerdown", () => {
+  if (board.dataset.playingOut) motion.finish(board);
+  if (!$("table").hidden) $("error").textContent = "";
+}, true);
 
 // A dialog keeps the focus: Tab and Shift+Tab go round its controls.
 for (const overlay of [$("result"), $("confirm")]) {
@@ -630,7 +652,7 @@ document.addEventListener("patience:play", (event) => {
 document.addEventListener("patience:daily", (event) => startDaily(event.detail.game, event.detail.variant));
 document.addEventListener("patience:refresh", () => refresh());
 
-// A deal by its link: /?game=klondike&draw=3&seed=42 deals it as a practice game.
+// A deal by its link: /?game=NAME&OPTION=VALUE&seed=42 deals it as a practice game.
 function linkedRequest() {
   const query = new URLSearchParams(location.search);
   const game = query.get("game");
@@ -648,7 +670,7 @@ function linkedRequest() {
 
 async function resume() {
   // the games' rules (the result names a time bonus only for a game that has one)
-  games = await api.games().catch(() => []);
+  games = await loadGames().catch(() => []);
   loadLook();
   const linked = linkedRequest();
   if (linked) {

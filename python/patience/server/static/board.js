@@ -17,6 +17,7 @@
 // away) has the class `under`.
 
 import { cardElement, cardName, parts, SUITS } from "./cards.js";
+import { layoutOf } from "./games.js";
 
 const SUIT_WORDS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const RANKS = "A23456789TJQK";
@@ -54,7 +55,8 @@ function under(card, place) {
   return made;
 }
 
-// The card below `top` on a foundation built up by suit (Kansas turns the corner).
+// The card below `top` on a foundation built up by suit (`wrap`: turning the corner from
+// king to ace).
 function below(top, wrap = false) {
   const { rank, suit } = parts(top);
   const index = RANKS.indexOf(rank);
@@ -124,8 +126,8 @@ function wastePile(waste, shown, { src = "w", all = false } = {}) {
   return made;
 }
 
-function columns(tableau, { golf = false } = {}) {
-  const made = element("div", "row tableau");
+function columns(tableau, { pick = "run", packed = false } = {}) {
+  const made = element("div", `row tableau${packed ? " packed" : ""}`);
   tableau.forEach((column, index) => {
     const place = `t${index + 1}`;
     const item = element("div", "column", { "data-dest": place });
@@ -134,8 +136,8 @@ function columns(tableau, { golf = false } = {}) {
       const faceUp = k >= column.hidden;
       const card = faceUp ? column.cards[k - column.hidden] : null;
       const exposed = k === total - 1;
-      // a face-up card can be picked up (in Golf, only a column's exposed card)
-      const src = faceUp && (exposed || !golf) ? (exposed ? place : `${place}:${card}`) : null;
+      // a face-up card can be picked up (where only the exposed card plays, only that one)
+      const src = faceUp && (exposed || pick === "run") ? (exposed ? place : `${place}:${card}`) : null;
       const drawn = src ? playable(card, src, place) : keyed(cardElement(card), card ?? `down:${place}:${k}`, place);
       drawn.classList.toggle("face-up", faceUp);
       item.append(drawn);
@@ -168,70 +170,84 @@ function foundationCards(top, place, { src = null, wrap = false, count = 2 } = {
   return lower ? [under(lower, place), shown] : [shown];
 }
 
-const BOARDS = {
-  klondike(board, options) {
-    const foundations = Object.entries(board.foundation).map(([suit, top]) =>
-      pile({
-        dest: "f",
-        label: `foundation, ${SUIT_WORDS[suit]}${top ? `, up to the ${cardName(top)}` : ", empty"}`,
-        cards: foundationCards(top, `f:${suit}`, { src: `f:${suit}` }),
-        watermark: SUITS[suit],
-      }));
-    const recycle = !board.hand && board.waste.length ? "recycle" : "draw";
-    const stock = stockPile(board.hand, recycle, "hand");
-    const waste = wastePile(board.waste, board.variant.draw, { all: options.all });
-    return [row("top", stock, waste, spacer(), ...foundations), columns(board.tableau)];
+// A rank as a pile's mark says it ("10", not "T").
+const rankWords = (rank) => (rank === "T" ? "10" : rank);
+
+// Each kind of pile of a game's layout (GET /api/games, docs/api.md): what it draws from
+// the board, as a list of elements of its row.
+const PILES = {
+  stock(spec, board) {
+    const count = board[spec.field];
+    const word = spec.recycle && !count && board.waste.length ? "recycle" : "draw";
+    return [stockPile(count, word, spec.name)];
   },
-  golf(board, options) {
-    const waste = wastePile(board.waste, 1, { src: null, all: options.all });
-    waste.dataset.dest = "w";
-    waste.setAttribute("role", "button");
-    waste.classList.add("stop"); // a place a card is dragged to, or reached by keys
-    return [columns(board.tableau, { golf: true }), row("bottom", stockPile(board.stock, "draw", "stock"), waste, spacer())];
+  waste(spec, board, options) {
+    const shown = spec.fan_option ? board.variant[spec.fan_option] : spec.fan ?? 1;
+    const made = wastePile(board.waste, shown, { src: spec.take ? "w" : null, all: options.all });
+    if (spec.drop) {
+      made.dataset.dest = "w";
+      made.setAttribute("role", "button");
+      made.classList.add("stop"); // a place a card is dragged to, or reached by keys
+    }
+    return [made];
   },
-  kansas(board, options) {
-    const top = board.reserve.top;
-    const reserve = pile({
-      label: `reserve, ${plural(board.reserve.cards, "card")}${top ? `, ${cardName(top)} on top` : ""}`,
+  spacer: () => [spacer()],
+  reserve(spec, board) {
+    const { cards, top } = board[spec.field];
+    const made = pile({
+      label: `reserve, ${plural(cards, "card")}${top ? `, ${cardName(top)} on top` : ""}`,
       cards: top ? [playable(top, "r")] : [],
     });
-    if (board.reserve.cards) reserve.append(countBadge(board.reserve.cards));
-    reserve.classList.add("reserve");
-    const foundations = board.foundation.map((slot, index) =>
-      pile({
-        dest: "f",
-        label: `foundation ${index + 1}, ${slot ? `${plural(slot.cards, "card")}, ${cardName(slot.top)} on top` : `empty, takes a ${board.base === "T" ? "10" : board.base}`}`,
-        cards: slot ? foundationCards(slot.top, `f${index}`, { wrap: true, count: slot.cards }) : [],
-        watermark: slot ? "" : board.base === "T" ? "10" : board.base,
-      }));
-    return [row("top", reserve, stockPile(board.stock, "draw", "stock"), wastePile(board.waste, 1, { all: options.all }), spacer(), ...foundations), columns(board.tableau)];
+    if (cards) made.append(countBadge(cards));
+    made.classList.add("reserve");
+    return [made];
   },
-  expert(board) {
-    const cards = board.hand.map((card, index) => {
+  cell(spec, board) {
+    const held = board[spec.field];
+    const cards = held.map((card, index) => {
       const made = playable(card, `h:${card}`, "h");
       made.classList.add("fanned");
       made.style.setProperty("--index", String(index));
       return made;
     });
-    const hand = pile({ dest: "h", label: `hand, ${board.hand.length} of 4 cards`, cards });
-    hand.classList.add("hand");
-    const piles = element("div", "piles");
-    piles.append(...board.foundation.map((slot, index) =>
-      pile({ dest: "f", label: `pile ${index + 1}, ${slot ? `${cardName(slot.top)} on top` : "empty"}`, cards: slot ? foundationCards(slot.top, `f${index}`) : [] })));
-    return [row("top", hand, spacer(), piles), columns(board.tableau)];
+    const made = pile({ dest: "h", label: `${spec.name}, ${held.length} of ${spec.size} cards`, cards });
+    made.classList.add(spec.name);
+    return [made];
+  },
+  foundation(spec, board) {
+    if (spec.by === "suit") {
+      return Object.entries(board.foundation).map(([suit, top]) =>
+        pile({
+          dest: "f",
+          label: `foundation, ${SUIT_WORDS[suit]}${top ? `, up to the ${cardName(top)}` : ", empty"}`,
+          cards: foundationCards(top, `f:${suit}`, { src: spec.take ? `f:${suit}` : null }),
+          watermark: SUITS[suit],
+        }));
+    }
+    const base = spec.base ? rankWords(board[spec.base]) : "";
+    const made = board.foundation.map((slot, index) => {
+      const filled = slot ? `${spec.count ? `${plural(slot.cards, "card")}, ` : ""}${cardName(slot.top)} on top` : `empty${base ? `, takes a ${base}` : ""}`;
+      const place = `f${index}`;
+      return pile({
+        dest: "f",
+        label: `${spec.name} ${index + 1}, ${filled}`,
+        cards: slot ? foundationCards(slot.top, place, { src: spec.take ? place : null, wrap: Boolean(spec.wrap), count: spec.count ? slot.cards : 2 }) : [],
+        watermark: slot ? "" : base,
+      });
+    });
+    if (!spec.group) return made;
+    const group = element("div", "piles");
+    group.append(...made);
+    return [group];
   },
 };
 
-// How many card widths each game needs across, the widest row (Solitaire Expert's piles
-// go in two rows of four on a narrow screen: its ten columns are then the widest row).
-const ACROSS = { klondike: 7, golf: 7, kansas: 7.3, expert: 11 };
-const NARROW_EXPERT = 560;
-
-// The longest column a game usually has (face-down cards, and face-up cards past the
-// first): the cards are sized at the deal for it to fit, fanned tight, and keep their size
-// while every column fits (about the longest of a Klondike game won, and of a long game of
-// Kansas or Solitaire Expert; a longer column makes them smaller).
-const DESIGN = { klondike: { down: 6, up: 9 }, golf: { down: 0, up: 4 }, kansas: { down: 0, up: 16 }, expert: { down: 0, up: 16 } };
+// The rows of a game's board, top to bottom, as its layout lays them out.
+function rows(layout, board, options) {
+  return layout.rows.map((line) => line.name === "tableau"
+    ? columns(board.tableau, layout.tableau)
+    : row(line.name, ...line.piles.flatMap((spec) => PILES[spec.kind](spec, board, options))));
+}
 
 const coarse = () => window.matchMedia("(pointer: coarse)").matches;
 
@@ -247,7 +263,7 @@ export function drawBoard(container, answer, { interactive = true, height = null
   container.classList.toggle("still", !interactive);
   if (container.dataset.game !== game) delete container.fixedSize;
   container.dataset.game = game;
-  container.replaceChildren(...BOARDS[game](board, { all }));
+  container.replaceChildren(...rows(layoutOf(game), board, { all }));
   if (!interactive) {
     for (const item of container.querySelectorAll("[data-src], [data-action], .stop")) {
       delete item.dataset.src;
@@ -278,27 +294,27 @@ function lengthsOf(columnsRow) {
 
 /** Fit a drawn board to its container again (after the window changed size). */
 export function fitBoard(container) {
-  const game = container.dataset.game;
+  const layout = layoutOf(container.dataset.game);
   const columnsRow = container.querySelector(".tableau");
-  if (!game || !columnsRow) return;
+  if (!layout || !columnsRow) return;
   const width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
   const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - 6);
   const large = document.body.classList.contains("large-index");
-  const narrow = game === "expert" && width < NARROW_EXPERT;
+  const narrow = Boolean(layout.narrow) && width < layout.narrow.width;
   container.classList.toggle("narrow", narrow);
   const gap = width < 600 ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
   const lengths = lengthsOf(columnsRow);
   const key = `${width}x${Math.round(height)}|${large}|${finger}`;
-  const settings = { gap, height, top, finger, design: DESIGN[game] };
+  const settings = { gap, height, top, finger, design: layout.design, layout };
   const fixed = container.fixedSize;
   // The size chosen for this game and window, while the columns fit it.
   if (fixed?.key === key) {
     const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger });
     if (laid.fits && bottomOf(container, top) <= height) return;
   }
-  const across = narrow ? 10 : ACROSS[game];
+  const across = narrow ? layout.narrow.across : layout.across;
   const fromWidth = (width - gap * Math.ceil(across)) / across;
   const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, 120)));
   // The widest cards whose rows fit across and whose usual longest column (and every
@@ -344,8 +360,7 @@ const MIN_CARD = 26;
 // phone on its side) keeps them this wide rather, and fits the columns there are.
 const comfort = () => (window.innerHeight < 500 ? 56 : 44);
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, design }) {
-  const game = container.dataset.game;
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, design, layout }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   const indexSize = Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * (large ? 0.34 : 0.25)));
@@ -358,7 +373,9 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   container.style.setProperty("--fan-step", `${step}px`);
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
-  const below = game === "golf" ? cardH + gap * 2 : 0;
+  // (a row of piles under the columns keeps its place below them)
+  const pilesBelow = layout.rows.findIndex((line) => line.name === "tableau") < layout.rows.length - 1;
+  const below = pilesBelow ? cardH + gap * 2 : 0;
   const room = height - tableauTop - below;
   const floorUp = Math.max(Math.round(indexSize * 1.15 + 2), finger);
   const floorDown = Math.max(3, Math.round(cardH * 0.05));
@@ -367,7 +384,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   // (a face-down card's strip is 0.4 of a face-up card's)
   const usualLongest = design ?? { up: 0, down: 0 };
-  design = design ?? DESIGN[game];
+  design = design ?? layout.design;
   const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
   const wantUp = Math.max(usual, Math.min(spread, Math.round(cardH * (cardW < 48 ? 0.8 : 0.6))));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
@@ -397,13 +414,13 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     tallest = Math.max(tallest, cardH + offset);
   });
   // The tableau keeps the height of the game's usual longest column: what is below it
-  // (Golf's stock and waste, the help) stays where it is as the columns grow and shorten.
+  // (a row of piles under them, the help) stays where it is as the columns grow and shorten.
   const designHeight = cardH + design.up * Math.min(wantUp, Math.max(floorUp, Math.floor((room - cardH) / Math.max(1, design.up))));
   columnsRow.style.minHeight = `${Math.min(room, Math.max(designHeight, tallest))}px`;
   return { fits, cardW };
 }
 
-// How far apart sideways-fanned cards are (Solitaire Expert's hand, a draw-3 waste): far
+// How far apart sideways-fanned cards are (cards held in a hand, a draw-3 waste): far
 // enough that the corner of each (rank and suit: "10♠" is the widest) stays in view at any
 // card size and corner size.
 function cornerStep(container, cardW) {

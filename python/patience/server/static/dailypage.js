@@ -27,19 +27,50 @@ function leaveForTable() {
   window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
 
-/** #/daily: today's deals, each with its standing, and yesterday's. */
+/** #/daily: today's deals, each with the player's own game of it (won or played, its
+ * score and rank in the day's standing, or the way to play it), and yesterday's; a
+ * signed-in player's daily streak. */
 export async function dailyListPage(page) {
   const today = await daily.today();
+  const player = currentPlayer();
   page.append(
     h("h2", {}, "Daily deals"),
-    h("p", { class: "lead" }, `One deal a game a day, the same for everyone, played on the clock. Today's (${dayWords(today.day)}) ends in ${untilWords(today.ends_at)}; its deal number and its best games are shown once the day is over.`),
+    h("p", { class: "lead" }, `One deal a game a day, the same for everyone, played on the clock. Today's (${dayWords(today.day)}) ends in ${untilWords(today.ends_at)}; its deal number and its best games are shown once the day is over.`));
+  if (today.streak) {
+    const days = (count) => `${count} day${count === 1 ? "" : "s"}`;
+    page.append(h("p", { id: "daily-streak", class: "daily-streak" },
+      h("b", {}, `Daily streak: ${days(today.streak.current_streak)}`),
+      ` (best ${days(today.streak.best_streak)}) · ${today.streak.played} played, ${today.streak.won} won. Days in a row with a daily deal won.`));
+  } else if (!player) {
+    page.append(h("p", { class: "help" }, h("a", { href: "#/account" }, "Sign in"), " to be in the standings and keep a daily streak."));
+  }
+  page.append(
     h("h3", {}, "Today"),
-    h("ul", { class: "links daily-days", id: "daily-today" }, today.deals.map((deal) => h("li", {},
-      h("a", { href: link(deal.game, deal.variant) }, name(deal)),
-      deal.games ? ` · ${deal.games} played` : ""))),
+    h("ul", { class: "daily-days daily-today", id: "daily-today" }, today.deals.map((deal) => h("li", { "data-game": deal.game },
+      h("span", { class: "daily-name" }, h("a", { href: link(deal.game, deal.variant) }, name(deal)),
+        h("span", { class: "daily-count" }, deal.games ? ` · ${deal.games} played` : "")),
+      h("span", { class: "daily-mine" }, mineWords(deal.me)),
+      playButton(deal)))),
     h("h3", {}, `Yesterday (${dayWords(today.yesterday)})`),
     h("ul", { class: "links daily-days", id: "daily-yesterday" }, today.deals.map((deal) => h("li", {},
       h("a", { href: link(deal.game, deal.variant, today.yesterday) }, name(deal))))));
+}
+
+// The player's own game of today's deal, in words: "Won · score 65 in 2:10 · rank 1 of 3".
+function mineWords(me) {
+  if (!me) return "";
+  if (me.running) return "Your game is running";
+  const rank = me.rank ? ` · rank ${me.rank} of ${me.ranked}` : "";
+  return `${me.won ? "Won" : "Played"} · score ${me.score}${me.elapsed === null || me.elapsed === undefined ? "" : ` in ${timePlayed(me.elapsed)}`}${rank}`;
+}
+
+// Play (or go on with) today's deal; one played already shows so, with its standing.
+function playButton(deal) {
+  const start = (words) => h("button", { type: "button", class: "small daily-play", "aria-label": `${words}: ${name(deal)}`,
+    onclick: () => { leaveForTable(); play(deal.game, deal.variant); } }, words);
+  if (deal.me?.running) return start("Continue");
+  if (deal.me) return h("a", { class: "daily-done", href: link(deal.game, deal.variant), "aria-label": `Played: ${name(deal)}'s standing` }, "Played \u2713");
+  return start("Play");
 }
 
 /** #/daily/GAME/VARIANT[/DAY]: one day's deal. */

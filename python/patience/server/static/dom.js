@@ -69,10 +69,11 @@ export function when(unix) {
 /** A <time> element for a Unix time. */
 export const timeElement = (unix) => h("time", { datetime: new Date(unix * 1000).toISOString() }, when(unix));
 
-/** A variant in words, the lobby's option names: "draw 3", "wrap", "no wrap". */
+/** A variant in words, by its options' names: "draw 3", "wrap", "no wrap" (an option that
+ * is on or off is its name, or "no" and its name). */
 export function variantWords(variant) {
   const parts = Object.entries(variant ?? {}).map(([key, value]) =>
-    key === "draw" ? `draw ${value}` : key === "wrap" ? (value ? "wrap" : "no wrap") : `${key} ${value}`);
+    value === true ? key : value === false ? `no ${key}` : `${key} ${value}`);
   return parts.join(", ");
 }
 

@@ -1,12 +1,13 @@
 // How a player moves cards on the board: drag and drop (dropped where the card overlaps
-// most, the target lit while dragging, the card gliding back when refused; in Golf a
-// column's card dragged to the waste), tap (a card with a place on the foundations goes
+// most, the target lit while dragging, the card gliding back when refused; in a game played
+// card by card, its layout's `direct`, a column's card dragged to the waste), tap (a card with a place on the foundations goes
 // there, else to the column it fits, the best of several; any other is picked, then tap
 // where it goes), double-click, and keys (arrows and Tab between cards and piles, Enter to
 // pick and to place, Enter twice to send home, Escape to let go). Nothing waits for the
 // cards' motion: a press or a key finishes it at once.
 
 import { cardName } from "./cards.js";
+import { layoutOf } from "./games.js";
 import { finish } from "./motion.js";
 import { tapColumn } from "./moves.js";
 import { placeWords } from "./words.js";
@@ -34,7 +35,8 @@ export function attachInput(board, hooks) {
   let focusMemory = null; // { place, x, y }
   let origins = null; // where a drop's cards were let go, for the motion layer
 
-  const golf = () => hooks.view()?.game === "golf";
+  // a game played card by card: a card's place is its move (the game's layout, games.js)
+  const direct = () => Boolean(layoutOf(hooks.view()?.game)?.direct);
   const canGoHome = (src) => Boolean(hooks.view()?.legal_moves?.includes(`${src}>f`));
 
   function clearPick() {
@@ -57,7 +59,7 @@ export function attachInput(board, hooks) {
   }
 
   // A column's exposed card is sent by its place alone (the server moves the run that fits);
-  // where the rules need the card named (two of Kansas's groups fit), it is named: the move
+  // where the rules need the card named (two groups of a column fit), it is named: the move
   // is then the card's that was dragged or tapped.
   function named(src, dest) {
     const legal = hooks.view()?.legal_moves ?? [];
@@ -86,7 +88,7 @@ export function attachInput(board, hooks) {
     let bestArea = 0;
     for (const dest of board.querySelectorAll("[data-dest]")) {
       if (dest.dataset.dest === from) continue;
-      if (golf() && dest.dataset.dest !== "w") continue; // a Golf card goes to the waste only
+      if (direct() && dest.dataset.dest !== "w") continue; // played card by card: to the waste only
       const rect = dest.getBoundingClientRect();
       const width = Math.min(ghostRect.right, rect.right) - Math.max(ghostRect.left, rect.left);
       const height = Math.min(ghostRect.bottom, rect.bottom) - Math.max(ghostRect.top, rect.top);
@@ -189,7 +191,7 @@ export function attachInput(board, hooks) {
     // where the cards were let go: an accepted move slides them from there to their place
     origins = new Map([...ghost.children].map((copy, index) => [moving[index].dataset.key, copy.getBoundingClientRect()]));
     let accepted = false;
-    if (target && golf()) accepted = await hooks.send(source.dataset.src);
+    if (target && direct()) accepted = await hooks.send(source.dataset.src);
     else if (target) accepted = await place(source.dataset.src, target.dataset.dest);
     if (!accepted) {
       origins = null;
@@ -219,14 +221,15 @@ export function attachInput(board, hooks) {
   board.addEventListener("click", (event) => {
     if (suppressClick) { suppressClick = false; return; }
     // The second click of a double click on a card is the double click's (see dblclick); on
-    // the stock, or in Golf, it is a move of its own (quick clicks each draw or play).
-    if (event.detail > 1 && !golf() && !event.target.closest("[data-action]")) return;
+    // the stock, or in a game played card by card, it is a move of its own (quick clicks
+    // each draw or play).
+    if (event.detail > 1 && !direct() && !event.target.closest("[data-action]")) return;
     activate(event.target, { pointer: true });
   });
 
   board.addEventListener("dblclick", (event) => {
     const source = event.target.closest("[data-src]");
-    if (!source || golf()) return;
+    if (!source || direct()) return;
     const src = source.dataset.src;
     if (lastHome.src === src && performance.now() - lastHome.at < 1000) return; // already sent
     sendHome(src);
@@ -239,7 +242,7 @@ export function attachInput(board, hooks) {
     const action = target.closest("[data-action]");
     if (action) { clearPick(); hooks.action(action.dataset.action, { fromKey: !pointer }); return; }
     const source = target.closest("[data-src]");
-    if (golf()) {
+    if (direct()) {
       if (source) hooks.send(source.dataset.src);
       return;
     }
@@ -334,8 +337,8 @@ export function attachInput(board, hooks) {
       focusStop(neighbour(document.activeElement, event.key) ?? document.activeElement);
       return true;
     }
-    // (in Golf, space always draws, as its keys have it)
-    if (inBoard && (event.key === "Enter" || (event.key === " " && !golf()))) {
+    // (in a game played card by card, space always draws, as its keys have it)
+    if (inBoard && (event.key === "Enter" || (event.key === " " && !direct()))) {
       event.preventDefault();
       activate(document.activeElement);
       return true;

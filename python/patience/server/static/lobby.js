@@ -4,18 +4,11 @@
 
 import { api, currentPlayer, daily } from "./api.js";
 import { h, variantWords } from "./dom.js";
+import { optionWords, valueWords } from "./games.js";
 import { gamePicture } from "./pictures.js";
-import { RULES, VARIANT_RULES, VARIANT_WORDS } from "./rules.js";
 import { forgetGame, savedGames } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
-
-const ONE_LINE = {
-  klondike: "The classic: build down, red on black.",
-  golf: "Clear the columns a rank up or down.",
-  kansas: "A reserve, three columns, a dealt base.",
-  expert: "Two decks, all face up, a hand of four.",
-};
 
 let games = [];
 let counting = null; // the timer of the Continue clocks
@@ -38,9 +31,9 @@ export async function drawLobby(list) {
     const input = h("input", { type: "radio", name: "game", value: game.name, id: `game-${game.name}` });
     input.checked = game.name === chosen;
     choice.append(h("label", { class: "game-card", for: `game-${game.name}` },
-      input, gamePicture(game.name),
+      input, gamePicture(game.layout?.picture),
       h("span", { class: "game-name" }, game.title),
-      h("span", { class: "game-line" }, ONE_LINE[game.name] ?? "")));
+      h("span", { class: "game-line" }, game.layout?.words.one_line ?? "")));
   }
   renderOptions();
   for (const [key, value] of options) {
@@ -58,9 +51,9 @@ export function renderOptions() {
   const options = $("options");
   options.replaceChildren();
   for (const option of game?.options ?? []) {
-    const group = h("fieldset", { class: "variant" }, h("legend", {}, VARIANT_WORDS[`${game.name}:${option.name}`] ?? option.name));
+    const group = h("fieldset", { class: "variant" }, h("legend", {}, optionWords(game, option.name)?.label ?? option.name));
     for (const value of option.values) {
-      const words = VARIANT_WORDS[`${game.name}:${option.name}:${value}`] ?? `${option.name} ${value}`;
+      const words = valueWords(game, option.name, value)?.label ?? `${option.name} ${value}`;
       const input = h("input", { type: "radio", name: `option:${option.name}`, value: JSON.stringify(value) });
       input.checked = value === option.default;
       group.append(h("label", {}, input, ` ${words}`));
@@ -96,9 +89,9 @@ export function updateForm() {
   if (!rated) document.querySelector('input[name="difficulty"][value=""]').checked = true;
   $("seed-row").hidden = form.get("mode") === "timed" || Boolean(form.get("difficulty"));
   $("rules-title").textContent = game ? game.title : "";
-  const lines = [...(RULES[game?.name] ?? [])];
+  const lines = [...(game?.layout?.words.rules ?? [])];
   for (const [key, value] of Object.entries(variant)) {
-    const line = VARIANT_RULES[`${game?.name}:${key}:${value}`];
+    const line = valueWords(game, key, value)?.rule;
     if (line) lines.push(line);
   }
   $("rules").replaceChildren(...lines.map((line) => h("li", {}, line)));

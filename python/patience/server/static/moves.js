@@ -4,20 +4,19 @@
 // The server decides what is legal; this only reads its legal moves and the board.
 
 import { parts } from "./cards.js";
+import { layoutOf } from "./games.js";
 
 const RANKS = "A23456789TJQK";
 const rankOf = (card) => RANKS.indexOf(parts(card).rank) + 1;
 const isRed = (card) => "dh".includes(parts(card).suit);
 
 /** Whether `card` goes on a column whose exposed card is `target` (null: empty), by the
- * building rule of `game`'s columns. */
+ * building rule of `game`'s columns (its layout's `tableau.build`). */
 export function buildsOn(card, target, game) {
-  if (game === "kansas") {
-    if (!target) return true; // an empty column takes what the rules let fill it
-    return rankOf(target) === 1 ? rankOf(card) === 13 : rankOf(card) === rankOf(target) - 1;
-  }
-  if (!target) return rankOf(card) === 13;
-  return rankOf(card) === rankOf(target) - 1 && isRed(card) !== isRed(target);
+  const build = layoutOf(game)?.tableau.build ?? { colours: "alternate", wrap: false, empty: "king" };
+  if (!target) return build.empty === "any" || rankOf(card) === 13; // "any": what the rules let fill it
+  const below = build.wrap && rankOf(target) === 1 ? 13 : rankOf(target) - 1;
+  return rankOf(card) === below && (build.colours === "any" || isRed(card) !== isRed(target));
 }
 
 /** The card a move's source picks up on `board`: a named card (t3:Qh, h:Qs), the first

@@ -25,43 +25,11 @@ function card(x, y, kind, red = false, width = W) {
   return group;
 }
 
-const red = (k) => k % 3 === 1;
-
-const LAYOUTS = {
-  klondike(add) {
-    add(2, 2, "down");
-    add(13, 2, "up", true);
-    for (let k = 0; k < 4; k++) add(35 + k * 11, 2, "slot");
-    for (let c = 0; c < 7; c++) {
-      for (let r = 0; r < c; r++) add(2 + c * 11, 17 + r * 2.2, "down");
-      add(2 + c * 11, 17 + c * 2.2, "up", red(c));
-    }
-  },
-  golf(add) {
-    for (let c = 0; c < 7; c++) for (let r = 0; r < 5; r++) add(2 + c * 11, 2 + r * 4, "up", red(c + r));
-    add(2, 36, "down");
-    add(13, 36, "up", true);
-  },
-  kansas(add) {
-    add(2, 2, "up", true);
-    add(13, 2, "down");
-    add(24, 2, "up");
-    add(46, 2, "up");
-    for (let k = 1; k < 4; k++) add(46 + k * 8, 2, "slot");
-    for (let c = 0; c < 3; c++) add(2 + c * 14, 19, "up", red(c));
-  },
-  expert(add) {
-    const w = 6.6;
-    for (let k = 0; k < 4; k++) add(2 + k * 2.6, 2, "up", red(k), w);
-    for (let k = 0; k < 8; k++) add(17 + k * 7.7, 2, "slot", false, w);
-    for (let c = 0; c < 10; c++) for (let r = 0; r < 7; r++) add(2 + c * 7.7, 15 + r * 3, "up", red(c + r), w);
-  },
-};
-
-/** The picture of game `name`'s layout, for a player who does not know the game. */
-export function gamePicture(name) {
+/** The picture of a game's layout (its `layout.picture`: cards at [x, y, kind, red,
+ * width]), for a player who does not know the game. */
+export function gamePicture(cards = []) {
   const picture = svg("svg", { viewBox: "0 0 80 50", class: "picture", "aria-hidden": "true", focusable: "false" });
   picture.append(svg("rect", { x: 0, y: 0, width: 80, height: 50, rx: 3, fill: "rgba(0,0,0,.22)" }));
-  LAYOUTS[name]?.((x, y, kind, isRed = false, width = W) => picture.append(card(x, y, kind, isRed, width)));
+  for (const [x, y, kind, isRed = false, width = null] of cards) picture.append(card(x, y, kind, isRed, width ?? W));
   return picture;
 }

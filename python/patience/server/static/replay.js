@@ -6,6 +6,7 @@
 
 import { accounts } from "./api.js";
 import { dealNumber, h, pageKeys, variantWords } from "./dom.js";
+import { loadGames } from "./games.js";
 import { stepWords } from "./words.js";
 
 const PACE = 700; // milliseconds a move while playing
@@ -22,7 +23,8 @@ export async function replayPage(page, id, { open = false } = {}) {
   let replay;
   let drawBoard;
   try {
-    [replay, { drawBoard }] = await Promise.all([open ? accounts.publicReplay(id) : accounts.replay(id), import("./board.js")]);
+    // (the board is drawn from the game's layout: the games are loaded first)
+    [replay, { drawBoard }] = await Promise.all([open ? accounts.publicReplay(id) : accounts.replay(id), import("./board.js"), loadGames()]);
   } catch (error) {
     page.append(h("p", { class: "error", role: "alert" }, error.message));
     return;

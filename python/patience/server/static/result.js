@@ -1,14 +1,16 @@
 // The end of a game: an overlay in view that tells why it ended, the score's breakdown and
-// the deal's number, with a win shown as a cascade of cards (a still fan of the four
-// kings when the player asks for reduced motion).
+// the deal's number, with a win shown as a cascade of cards: the four kings of the
+// foundations, or in a game without foundations the last four cards cleared to the waste (a
+// still fan of them when the player asks for reduced motion).
 
 import { cardElement } from "./cards.js";
 import { dealNumber, timePlayed } from "./dom.js";
+import { layoutOf, wordOf } from "./games.js";
 import { outcomeWords } from "./words.js";
 
 const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
 
-/** The query that deals `answer`'s deal again: /?game=klondike&draw=3&seed=42. */
+/** The query that deals `answer`'s deal again: /?game=NAME&OPTION=VALUE&seed=42. */
 export function dealLink(answer) {
   if (answer.seed === null || answer.seed === undefined) return null;
   const query = new URLSearchParams({ game: answer.game });
@@ -34,17 +36,17 @@ const signed = (points) => (points > 0 ? `+${points}` : points < 0 ? `\u2212${-p
  * played, the difficulty and the deal. A relaxed game has no score: its cards and time. */
 export function showResult(panel, answer, { timeBonus = true, daily = false } = {}) {
   const result = answer.result;
-  const golf = answer.game === "golf";
+  const home = wordOf(answer.game, "home", "home"); // where the game's cards go: "home", "cleared"
   const relaxed = answer.mode === "relaxed";
   panel.querySelector("#result-title").textContent = outcomeWords(result);
-  // The time bonus grows with the cards played home (cleared, in Golf) and the time left.
+  // The time bonus grows with the cards played home (or cleared) and the time left.
   const reasons = {
-    won: golf ? "Every card is cleared." : "Every card is home.",
+    won: `Every card is ${home}.`,
     stuck: "No move is left that could change the game.",
     timeout: timeBonus ? "The clock ran out; a game out of time gets no time bonus." : "The clock ran out.",
     closed: "The tournament closed while this attempt was running; it counts with its score as it stood, without a time bonus.",
     ended: timeBonus && !relaxed
-      ? `You stopped playing; the time bonus counts the time left and the cards ${golf ? "cleared" : "home"}.`
+      ? `You stopped playing; the time bonus counts the time left and the cards ${home}.`
       : "You stopped playing.",
   };
   let reason = reasons[result.won ? "won" : result.reason] ?? "";
@@ -53,16 +55,17 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
   const list = panel.querySelector("#breakdown");
   list.replaceChildren();
   if (relaxed) {
-    row(list, golf ? "Cards cleared" : "Cards home", result.cards_home);
+    row(list, `Cards ${home}`, result.cards_home);
   } else {
     const lines = result.lines ?? [];
+    const bonuses = layoutOf(answer.game)?.words.bonus_lines ?? []; // shown without a count
     for (const line of lines) {
-      const count = line.count && line.label !== "Tableau cleared" && line.label !== "Streak bonus" ? ` (${line.count})` : "";
+      const count = line.count && !bonuses.includes(line.label) ? ` (${line.count})` : "";
       row(list, `${line.label}${count}`, signed(line.points), "line");
     }
-    if (!lines.length) row(list, golf ? "Cards cleared" : "Cards home", result.cards_home);
+    if (!lines.length) row(list, `Cards ${home}`, result.cards_home);
     row(list, "Points", result.points, "sum");
-    if (timeBonus) row(list, "Time bonus", signed(result.time_bonus)); // Kansas and Expert have none
+    if (timeBonus) row(list, "Time bonus", signed(result.time_bonus)); // a game without a time bonus has none
     row(list, "Score", result.score, "total");
   }
   row(list, "Time played", timePlayed(result.elapsed));
@@ -77,7 +80,7 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     anchor.textContent = `Deal ${dealNumber(answer.seed)}`;
     row(list, "Deal", anchor);
   } else if (daily) {
-    row(list, "Deal", "today's, shown when the day is over");
+    row(list, "Deal", "shown when today is over");
   }
   if (daily) {
     const standing = document.createElement("a");
@@ -96,16 +99,25 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
   const cascade = panel.querySelector("#cascade");
   cascade.replaceChildren();
   panel.hidden = false;
-  if (result.won) celebrate(cascade);
+  if (result.won) celebrate(cascade, winningCards(answer));
   panel.querySelector("#again").focus();
 }
 
-function celebrate(cascade) {
-  const kings = ["Kh", "Ks", "Kd", "Kc"];
+// The cards a win shows: what the game built (its foundations' kings), or in a game whose
+// layout has no foundations the last cards cleared, the top of the waste, the last first.
+function winningCards(answer) {
+  const rows = layoutOf(answer.game)?.rows ?? [];
+  const built = rows.some((line) => (line.piles ?? []).some((pile) => pile.kind === "foundation"));
+  if (built || !answer.board?.waste) return ["Kh", "Ks", "Kd", "Kc"];
+  return answer.board.waste.slice(-4).reverse();
+}
+
+function celebrate(cascade, cards) {
+  if (!cards.length) return;
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const count = still ? 4 : 16;
+  const count = still ? cards.length : cards.length * 4;
   for (let k = 0; k < count; k++) {
-    const card = cardElement(kings[k % 4]);
+    const card = cardElement(cards[k % cards.length]);
     card.setAttribute("aria-hidden", "true");
     card.removeAttribute("role");
     card.classList.add("cascade-card");

@@ -5,8 +5,8 @@
 
 import { api, currentPlayer, tournaments } from "./api.js";
 import { ask } from "./dialog.js";
-import { VARIANT_WORDS } from "./rules.js";
 import { alertLine, duration, facts, h, timeElement, timePlayed, variantWords } from "./dom.js";
+import { optionWords, valueWords } from "./games.js";
 
 const PAGE = 20; // standings rows a page
 const LIVE = 5000; // milliseconds between two reads of live standings
@@ -53,9 +53,9 @@ async function createForm() {
   const options = h("div", { class: "options" });
   const drawOptions = () => {
     const game = games.find((g) => g.name === gameSelect.value);
-    options.replaceChildren(...(game?.options ?? []).map((option) => h("label", { class: "field" }, h("span", {}, VARIANT_WORDS[`${game.name}:${option.name}`] ?? option.name),
+    options.replaceChildren(...(game?.options ?? []).map((option) => h("label", { class: "field" }, h("span", {}, optionWords(game, option.name)?.label ?? option.name),
       h("select", { name: `option:${option.name}` }, option.values.map((value) =>
-        h("option", { value: JSON.stringify(value), selected: value === option.default }, VARIANT_WORDS[`${game.name}:${option.name}:${value}`] ?? String(value)))))));
+        h("option", { value: JSON.stringify(value), selected: value === option.default }, valueWords(game, option.name, value)?.label ?? String(value)))))));
   };
   gameSelect.addEventListener("change", drawOptions);
   drawOptions();

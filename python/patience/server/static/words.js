@@ -2,6 +2,7 @@
 // "Moved the seven of hearts onto the eight of clubs, 5 points", never "t1>t3".
 
 import { cardName } from "./cards.js";
+import { wordOf } from "./games.js";
 import { movedCard } from "./moves.js";
 
 const SUIT_WORDS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
@@ -12,7 +13,7 @@ export function placeWords(place, game) {
   if (place === "w") return "the waste";
   if (place === "r") return "the reserve";
   if (place === "h") return "the hand";
-  if (place === "f") return game === "expert" ? "the piles" : "the foundation";
+  if (place === "f") return wordOf(game, "foundation", "the foundation");
   if (place.startsWith("f:")) return `the ${SUIT_WORDS[place[2]] ?? place.slice(2)} foundation`;
   if (place.startsWith("h:")) return "the hand";
   return place;
@@ -42,12 +43,11 @@ export function playedWords(last, before, after, game) {
   }
   if (move === "recycle") return `Turned the waste over to the hand${points}`;
   if (move === "undo") return `Took back a move${points}`;
-  if (move === "draw" && game === "golf") return `Drew${after?.waste?.at(-1) ? ` the ${cardName(after.waste.at(-1))}` : ""}`;
   if (move === "end") return "Ended the game";
   const [source, dest] = move.split(">");
   const card = sourceCard(move, before, game);
   const what = card ? `the ${cardName(card)}` : `a card from ${placeWords(source, game)}`;
-  if (!dest) return `Played ${what} onto the waste${points}${auto}`; // Golf
+  if (!dest) return `Played ${what} onto the waste${points}${auto}`; // a card played by its place
   if (dest === "f") return `Sent ${what} to ${placeWords("f", game)}${points}${auto}`;
   if (dest === "h") return `Put ${what} in the hand${points}${auto}`;
   if (/^t\d+$/.test(dest)) {

@@ -923,7 +923,12 @@ fn best_first(
     let mut seen = KeySet::new(budget.max_states);
     seen.visit(root.key(), 0);
     let mut kept: Kept<ExpertMove> = Kept::default();
-    kept.push(u32::MAX, path, |bytes| root.pack_into(bytes));
+    if kept
+        .push(u32::MAX, path, |bytes| root.pack_into(bytes))
+        .is_none()
+    {
+        return Outcome::Unknown(search::TABLE_FULL.into());
+    }
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(root.distance()), Reverse(0u32)));
     let mut overflow = false;
@@ -952,8 +957,11 @@ fn best_first(
             match seen.visit(position.key(), 0) {
                 Some(true) => {
                     let distance = position.state.distance_with(position.breaks.iter().sum());
-                    let child = kept.push(index, &path, |bytes| position.state.pack_into(bytes));
-                    queue.push((Reverse(distance), Reverse(child)));
+                    match kept.push(index, &path, |bytes| position.state.pack_into(bytes)) {
+                        Some(child) => queue.push((Reverse(distance), Reverse(child))),
+                        // no memory for it: the pass can no longer be exhaustive
+                        None => overflow = true,
+                    }
                 }
                 Some(false) => {}
                 None => overflow = true,

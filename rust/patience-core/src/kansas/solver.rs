@@ -811,7 +811,12 @@ fn best_first(
     let mut seen = KeySet::new(budget.max_states);
     seen.visit(position.key(), 0);
     let mut kept = Kept::default();
-    kept.push(u32::MAX, &first, |bytes| position.state.pack_into(bytes));
+    if kept
+        .push(u32::MAX, &first, |bytes| position.state.pack_into(bytes))
+        .is_none()
+    {
+        return ended(Ended::Stopped(search::TABLE_FULL.into()), &position);
+    }
     let mut queue = BinaryHeap::new();
     queue.push((Reverse(position.state.distance()), Reverse(0u32)));
     let mut overflow = false;
@@ -854,8 +859,13 @@ fn best_first(
             }
             match seen.visit(position.key(), 0) {
                 Some(true) => {
-                    let child = kept.push(index, &moves, |bytes| position.state.pack_into(bytes));
-                    queue.push((Reverse(position.state.distance()), Reverse(child)));
+                    match kept.push(index, &moves, |bytes| position.state.pack_into(bytes)) {
+                        Some(child) => {
+                            queue.push((Reverse(position.state.distance()), Reverse(child)))
+                        }
+                        // no memory for it: the pass can no longer be exhaustive
+                        None => overflow = true,
+                    }
                 }
                 Some(false) => {}
                 None => overflow = true,

@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::{solver, Klondike, Move, COLUMNS};
-use crate::players::{playout_with, Players};
+use crate::players::{playout_with, playout_with_as, Information, Players};
 use crate::search::{Budget, Outcome};
 use crate::shuffle::{fisher_yates, SplitMix64};
 
@@ -48,6 +48,9 @@ pub struct KlondikeView {
     pub waste: Vec<u8>,
     /// Cards on each suit's foundation.
     pub foundation: [u8; 4],
+    /// The hand's order, next card last, when the model of information shows it
+    /// ([`Information::KnownStock`]); `None` for a person, who learns it by watching.
+    pub known_stock: Option<Vec<u8>>,
 }
 
 /// What a Klondike player remembers between moves.
@@ -63,19 +66,32 @@ pub struct KlondikeMemory {
     idle: usize,
     /// The tables seen so far (a hash of each view).
     visited: HashSet<u64>,
+    /// The rest of a line `planner` chose, next move last: moves that turn up nothing, so
+    /// that they stay what was planned.
+    plan: Vec<Move>,
 }
 
 /// A view's hash, the same in every run (the standard library's SipHash with its fixed
 /// keys).
+/// What a person sees is hashed, never the hand's order a model of information may show:
+/// the tables a player remembers are the ones a person sees.
 fn fingerprint(view: &KlondikeView) -> u64 {
     let mut hasher = DefaultHasher::new();
-    view.hash(&mut hasher);
+    view.draw.hash(&mut hasher);
+    view.face_up.hash(&mut hasher);
+    view.hidden.hash(&mut hasher);
+    view.stock.hash(&mut hasher);
+    view.waste.hash(&mut hasher);
+    view.foundation.hash(&mut hasher);
     hasher.finish()
 }
 
 impl KlondikeMemory {
     /// Learns from what the player sees now.
     fn see(&mut self, view: &KlondikeView) {
+        if let Some(stock) = &view.known_stock {
+            self.known_stock = Some(stock.clone());
+        }
         let recycled = view.waste.is_empty()
             && self.last_stock == 0
             && view.stock > 0
@@ -98,7 +114,7 @@ impl KlondikeMemory {
 
 impl KlondikeView {
     /// Cards the player can place: face up, on the waste, home, or known in the hand.
-    fn placed(&self, memory: &KlondikeMemory) -> u64 {
+    pub(crate) fn placed(&self, memory: &KlondikeMemory) -> u64 {
         let mut bits = 0u64;
         let seen = self.face_up.iter().flatten().chain(&self.waste);
         for &card in seen.chain(memory.known_stock.iter().flatten()) {
@@ -145,7 +161,8 @@ impl KlondikeView {
 impl Players for Klondike {
     type Observation = KlondikeView;
     type Memory = KlondikeMemory;
-    const PLAYERS: &'static [&'static str] = &["random", "greedy", "hindsight"];
+    const PLAYERS: &'static [&'static str] = &["random", "greedy", "hindsight", "planner"];
+    const INFORMATION: &'static [Information] = &[Information::Person, Information::KnownStock];
 
     fn observe(&self) -> KlondikeView {
         KlondikeView {
@@ -155,6 +172,14 @@ impl Players for Klondike {
             stock: self.stock.len(),
             waste: self.waste.clone(),
             foundation: self.foundation,
+            known_stock: None,
+        }
+    }
+
+    fn observe_as(&self, information: Information) -> KlondikeView {
+        KlondikeView {
+            known_stock: (information == Information::KnownStock).then(|| self.stock.clone()),
+            ..self.observe()
         }
     }
 
@@ -168,6 +193,7 @@ impl Players for Klondike {
             0 => (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize]),
             1 => greedy(view, memory, moves),
             2 => hindsight(view, memory, known, moves, rng, SAMPLES, SAMPLE_NODES),
+            3 => planner(view, memory, known, moves, rng, &PLANNER),
             _ => panic!("no Klondike player {player}"),
         })
     }
@@ -180,7 +206,7 @@ impl Players for Klondike {
 fn decide(
     view: &KlondikeView,
     memory: &mut KlondikeMemory,
-    pick: impl FnOnce(&KlondikeMemory, &Klondike, &[Move]) -> Option<Move>,
+    pick: impl FnOnce(&mut KlondikeMemory, &Klondike, &[Move]) -> Option<Move>,
 ) -> Option<Move> {
     memory.see(view);
     let known = view.sample(memory, None);
@@ -291,6 +317,317 @@ fn hindsight(
     }
 }
 
+/// How `planner` spends its effort on a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannerSettings {
+    /// Nodes the solver may expand on one sample.
+    pub nodes: u64,
+    /// Samples solved for a line in one pull of the bandit.
+    pub batch: usize,
+    /// The decision is made once a line has been tried on this many samples.
+    pub samples: usize,
+    /// Nodes for solving a position with nothing hidden, whose line is then followed.
+    pub exact_nodes: u64,
+}
+
+/// The ladder's `planner`.
+pub const PLANNER: PlannerSettings = PlannerSettings {
+    nodes: 1_000,
+    batch: 4,
+    samples: 40,
+    exact_nodes: 2_000_000,
+};
+
+/// `planner`: the strongest Klondike player of the ladder, on the design in principle of
+/// lonelybot's (Vuong Hy's) player; the code is ours.
+///
+/// - Its candidates are *lines*: a single move that turns up a card, sends a card home or
+///   moves a run; and, where the player knows the talon's order (it watched a recycle, or
+///   the model of information shows it), every card the talon can offer taken by the draws
+///   and recycles that bring it to the waste's top, then played home or onto a column (the
+///   draws turn up nothing new then). With the talon not known, a draw is a line of its
+///   own (it turns up a card). A line to a table the player has seen before is left out.
+/// - The cards it cannot place are dealt into the places they could be, at random, once
+///   for each sample; the same samples serve every line. A line is tried on a sample by
+///   playing it there and solving what follows with the exact solver within
+///   [`PlannerSettings::nodes`] nodes (running out counts as no win).
+/// - The lines are arms of a UCB1 bandit: each pull tries a line on its next
+///   [`PlannerSettings::batch`] samples, so the samples go where the best lines are close;
+///   it decides for the first line tried on [`PlannerSettings::samples`] samples, and
+///   plays the line's moves one by one (they turn up nothing until the last).
+/// - Once nothing is hidden (no card it cannot place, or only one card for one place), it
+///   solves the position itself and follows the solver's line (lonelybot solved the
+///   position before its move there and played any line). With no line winning any
+///   sample it plays as `greedy`.
+fn planner(
+    view: &KlondikeView,
+    memory: &mut KlondikeMemory,
+    known: &Klondike,
+    moves: &[Move],
+    rng: &mut SplitMix64,
+    settings: &PlannerSettings,
+) -> Option<Move> {
+    if let Some(mv) = memory.plan.pop() {
+        if moves.contains(&mv) {
+            return Some(mv);
+        }
+        memory.plan.clear();
+    }
+    if moves.is_empty() {
+        return None;
+    }
+    let unseen = 52 - view.placed(memory).count_ones() as usize;
+    if unseen <= 1 {
+        // nothing hidden: the position is `known` (one unseen card has one place)
+        let budget = Budget {
+            max_nodes: settings.exact_nodes,
+            max_seconds: f64::INFINITY,
+            max_states: 8_000_000,
+        };
+        if let Outcome::Solved(line) = solver::solve(known, &budget, &mut || false).outcome {
+            if let Some((&first, rest)) = line.split_first() {
+                memory.plan = rest.iter().rev().copied().collect();
+                return Some(first);
+            }
+        }
+        return greedy(view, memory, moves);
+    }
+    let lines = planner_lines(known, memory);
+    if lines.is_empty() {
+        return greedy(view, memory, moves);
+    }
+    if lines.len() == 1 {
+        return play_line(memory, &lines[0]);
+    }
+    let mut samples: Vec<Klondike> = Vec::new();
+    let mut wins = vec![0usize; lines.len()];
+    let mut tried = vec![0usize; lines.len()];
+    let budget = Budget {
+        max_nodes: settings.nodes,
+        max_seconds: f64::INFINITY,
+        max_states: 4 * settings.nodes as usize,
+    };
+    let mut total = 0usize;
+    let chosen = loop {
+        // UCB1: every line once, then the highest upper bound
+        let arm = (0..lines.len())
+            .max_by(|&a, &b| {
+                let bound = |i: usize| match tried[i] {
+                    0 => f64::INFINITY,
+                    n => {
+                        wins[i] as f64 / n as f64
+                            + (2.0 * (total.max(1) as f64).ln() / n as f64).sqrt()
+                    }
+                };
+                bound(a).total_cmp(&bound(b)).then(b.cmp(&a))
+            })
+            .expect("two lines or more");
+        // decided: a line tried on enough samples, or one that won every sample of two
+        // pulls or more (nothing can beat it)
+        if tried[arm] >= settings.samples
+            || (tried[arm] >= 2 * settings.batch && wins[arm] == tried[arm])
+        {
+            break arm;
+        }
+        while samples.len() < tried[arm] + settings.batch {
+            samples.push(view.sample(memory, Some(rng)));
+        }
+        for sample in &samples[tried[arm]..tried[arm] + settings.batch] {
+            let mut after = sample.clone();
+            for &mv in &lines[arm] {
+                after.apply(mv);
+            }
+            let won = after.is_solved()
+                || matches!(
+                    solver::solve(&after, &budget, &mut || false).outcome,
+                    Outcome::Solved(_)
+                );
+            wins[arm] += usize::from(won);
+        }
+        tried[arm] += settings.batch;
+        total += settings.batch;
+    };
+    if std::env::var_os("PLANDEBUG").is_some() {
+        eprintln!(
+            "unseen {unseen} lines {} chosen {:?} wins {} tried {}",
+            lines.len(),
+            lines[chosen],
+            wins[chosen],
+            tried[chosen]
+        );
+    }
+    if wins.iter().all(|&w| w == 0) {
+        return greedy(view, memory, moves);
+    }
+    play_line(memory, &lines[chosen])
+}
+
+/// Plays the first move of `line` and keeps the rest as the plan.
+fn play_line(memory: &mut KlondikeMemory, line: &[Move]) -> Option<Move> {
+    let (&first, rest) = line.split_first()?;
+    memory.plan = rest.iter().rev().copied().collect();
+    Some(first)
+}
+
+/// Whether `mv` from `state` can be taken back by a legal move (a run moved that turns up
+/// nothing, a card home that turns up nothing, a card back from a foundation): the moves
+/// that [`planner_lines`] strings together before a move that cannot.
+fn reversible(state: &Klondike, mv: Move) -> bool {
+    match mv {
+        Move::ColumnToColumn { from, start, .. } => {
+            start > state.hidden[from as usize] || state.hidden[from as usize] == 0
+        }
+        Move::ColumnToFoundation(from) => {
+            let i = from as usize;
+            state.columns[i].len() > state.hidden[i] as usize + 1 || state.hidden[i] == 0
+        }
+        Move::FoundationToColumn { .. } => true,
+        _ => false,
+    }
+}
+
+/// Reversible moves a line may string together before its last move.
+const LINE_DEPTH: usize = 3;
+
+/// `planner`'s candidate lines from `known` (the position with the unseen cards in
+/// ascending order): up to [`LINE_DEPTH`] moves that can be taken back, each to a table
+/// not seen before, then one that cannot (a card turned up, a card taken from the talon, a
+/// draw that turns up a card nobody has seen). Where the player knows the talon's order, a
+/// card taken from it is one line with the draws and recycles that bring it to the
+/// waste's top (they turn up nothing then). One line to each table, the shortest.
+fn planner_lines(known: &Klondike, memory: &KlondikeMemory) -> Vec<Vec<Move>> {
+    let talon_known = memory.known_stock.is_some() || known.stock.is_empty();
+    let mut lines: Vec<Vec<Move>> = Vec::new();
+    let mut tables: HashSet<u64> = memory.visited.clone();
+    let mut frontier: Vec<(Klondike, Vec<Move>)> = vec![(known.clone(), Vec::new())];
+    tables.insert(fingerprint(&known.observe()));
+    for depth in 0..=LINE_DEPTH {
+        let mut next = Vec::new();
+        for (state, path) in &frontier {
+            let mut ends: Vec<Vec<Move>> = Vec::new();
+            for mv in state.legal_moves() {
+                if reversible(state, mv) {
+                    if depth < LINE_DEPTH {
+                        let mut after = state.clone();
+                        after.apply(mv);
+                        if tables.insert(fingerprint(&after.observe())) {
+                            let mut longer = path.clone();
+                            longer.push(mv);
+                            next.push((after, longer));
+                        }
+                    }
+                    continue;
+                }
+                match mv {
+                    Move::Draw | Move::Recycle if talon_known => {}
+                    _ => ends.push(vec![mv]),
+                }
+            }
+            if talon_known {
+                ends.extend(talon_lines(state));
+            }
+            for end in ends {
+                let mut after = state.clone();
+                for &mv in &end {
+                    after.apply(mv);
+                }
+                if !memory.visited.contains(&fingerprint(&after.observe())) {
+                    let mut line = path.clone();
+                    line.extend(end);
+                    lines.push(line);
+                }
+            }
+        }
+        frontier = next;
+    }
+    // one line to each position up to arrangement (the solver sees no difference between
+    // them), the shortest: the lines were found shortest first
+    let mut seen = HashSet::new();
+    lines.retain(|line| {
+        let mut after = known.clone();
+        for &mv in line {
+            after.apply(mv);
+        }
+        seen.insert(up_to_arrangement(&after))
+    });
+    lines
+}
+
+/// A hash of `state` up to the arrangement of its placed cards (the abstraction of
+/// `klondike::sets`): the foundations, the face-down counts, the face-up cards lying on
+/// face-down ones, the other face-up cards as a set, the hand and the waste.
+fn up_to_arrangement(state: &Klondike) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    state.foundation.hash(&mut hasher);
+    state.hidden.hash(&mut hasher);
+    let mut surface = 0u64;
+    let mut placed = 0u64;
+    for (i, column) in state.columns.iter().enumerate() {
+        let base = state.hidden[i] as usize;
+        for (k, &card) in column.iter().enumerate().skip(base) {
+            if k == base && base > 0 {
+                surface |= 1 << card;
+            } else {
+                placed |= 1 << card;
+            }
+        }
+    }
+    surface.hash(&mut hasher);
+    placed.hash(&mut hasher);
+    state.stock.hash(&mut hasher);
+    state.waste.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// With the talon's order known: each card the talon can offer, taken by the draws and
+/// recycles that bring it to the waste's top and played home or onto a column.
+fn talon_lines(state: &Klondike) -> Vec<Vec<Move>> {
+    let mut lines = Vec::new();
+    let mut turned = state.clone();
+    let mut turns: Vec<Move> = Vec::new();
+    let cycle = 2 * (turned.stock.len() + turned.waste.len()) + 2;
+    for _ in 0..=cycle {
+        for mv in turned.legal_moves() {
+            if matches!(mv, Move::WasteToFoundation | Move::WasteToColumn(_)) {
+                let mut line = turns.clone();
+                line.push(mv);
+                lines.push(line);
+            }
+        }
+        let turn = if turned.stock.is_empty() {
+            Move::Recycle
+        } else {
+            Move::Draw
+        };
+        if !turned.legal_moves().contains(&turn) {
+            break;
+        }
+        turned.apply(turn);
+        turns.push(turn);
+        if turned.stock == state.stock && turned.waste == state.waste {
+            break;
+        }
+    }
+    lines
+}
+
+/// A game played from `start` by `planner` with `settings` under `information`: for
+/// measuring it (`examples/klondike_planner.rs`). Returns whether it won.
+pub fn planner_playout(
+    start: &Klondike,
+    seed: u64,
+    settings: &PlannerSettings,
+    information: Information,
+    max_moves: usize,
+) -> bool {
+    playout_with_as(start, seed, max_moves, information, |view, memory, rng| {
+        decide(view, memory, |memory, known, moves| {
+            planner(view, memory, known, moves, rng, settings)
+        })
+    })
+    .won
+}
+
 /// A game played from `start` by `hindsight` with `samples` samples of `nodes` nodes each
 /// instead of the ladder's ([`SAMPLES`], [`SAMPLE_NODES`]): for measuring how strength
 /// grows with its budget (`examples/hindsight_budget.rs`). Returns whether it won.
@@ -340,12 +677,15 @@ mod tests {
         found
     }
 
-    /// The position with its face-down cards and its hand dealt again at random.
-    fn reshuffled(game: &Klondike, rng: &mut SplitMix64) -> Klondike {
+    /// The position with its face-down cards (and, unless `keep_stock`, its hand) dealt
+    /// again at random.
+    fn reshuffled(game: &Klondike, rng: &mut SplitMix64, keep_stock: bool) -> Klondike {
         let mut hidden: Vec<u8> = (0..COLUMNS)
             .flat_map(|i| game.columns[i][..game.hidden[i] as usize].to_vec())
-            .chain(game.stock.iter().copied())
             .collect();
+        if !keep_stock {
+            hidden.extend(game.stock.iter().copied());
+        }
         fisher_yates(&mut hidden, rng);
         let mut other = game.clone();
         let mut next = hidden.into_iter();
@@ -354,27 +694,36 @@ mod tests {
                 *slot = next.next().unwrap();
             }
         }
-        for slot in &mut other.stock {
-            *slot = next.next().unwrap();
+        if !keep_stock {
+            for slot in &mut other.stock {
+                *slot = next.next().unwrap();
+            }
         }
         other
     }
 
-    #[test]
-    fn no_player_peeks_at_a_hidden_card() {
+    /// Every player, under `information`, chooses the same move in positions that differ
+    /// only in the cards that model hides (`planner`, seconds a game, on one position in
+    /// 100, `hindsight` on one in 20).
+    fn no_peeking(information: Information) {
         let mut rng = SplitMix64::new(5);
+        let keep_stock = information == Information::KnownStock;
         for draw in [1, 3] {
             for (i, game) in positions(1000, draw).into_iter().enumerate() {
-                let other = reshuffled(&game, &mut rng);
+                let other = reshuffled(&game, &mut rng, keep_stock);
                 other.check().unwrap();
-                assert_eq!(game.observe(), other.observe());
-                let players = if i % 20 == 0 { 3 } else { 2 };
+                assert_eq!(game.observe_as(information), other.observe_as(information));
+                let players = match i {
+                    _ if i % 100 == 0 => 4,
+                    _ if i % 20 == 0 => 3,
+                    _ => 2,
+                };
                 for player in 0..players {
                     let seed = i as u64 * 7 + player as u64;
                     let choose = |g: &Klondike| {
                         let mut memory = KlondikeMemory::default();
                         Klondike::choose(
-                            &g.observe(),
+                            &g.observe_as(information),
                             &mut memory,
                             player,
                             &mut SplitMix64::new(seed),
@@ -384,6 +733,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn no_player_peeks_at_a_hidden_card() {
+        no_peeking(Information::Person);
+    }
+
+    #[test]
+    fn with_the_hand_known_no_player_peeks_at_a_face_down_card() {
+        no_peeking(Information::KnownStock);
+        // and the model does show the hand: another hand looks different
+        let game = Klondike::from_seed(3, 3).unwrap();
+        let mut other = game.clone();
+        other.stock.swap(0, 1);
+        assert_eq!(game.observe(), other.observe());
+        assert_ne!(
+            game.observe_as(Information::KnownStock),
+            other.observe_as(Information::KnownStock)
+        );
     }
 
     #[test]

@@ -529,7 +529,7 @@ fn parents(card: u8) -> [u8; 2] {
 /// rule 3 is in `S` and must go home or on a card itself. (Our rule; it generalises the
 /// well-known deadlock of a card buried under a higher card of its suit with both cards it
 /// could go on buried under it.)
-fn has_stuck_card(state: &Klondike) -> bool {
+pub(crate) fn has_stuck_card(state: &Klondike) -> bool {
     let bit = |card: u8| 1u64 << card;
     let mut in_tableau = 0u64;
     let mut above = [0u64; 52];
@@ -601,59 +601,8 @@ fn has_stuck_card(state: &Klondike) -> bool {
 /// (draw 1 reaches every talon card at any time, and its other moves are draw 3's, so it
 /// wins whatever draw 3 wins); the complete draw-3 search gets what is left.
 pub fn solve(start: &Klondike, budget: &Budget, stop: &mut dyn FnMut() -> bool) -> Report {
-    let started = std::time::Instant::now();
-    if has_stuck_card(start) {
-        return Meter::new(budget, stop).report(Outcome::Unsolvable);
-    }
-    if start.draw == 1 {
-        return crate::klondike::sets::solve(start, budget, stop)
-            .unwrap_or_else(|_| solve_with(start, budget, Pruning::Full, stop));
-    }
-    // Draw 3: a short search first (most deals are decided in it); then the same position
-    // in draw 1, which wins whatever draw 3 wins (every talon card is always within
-    // reach, and the other moves are the same), so a draw-3 deal lost in draw 1 is lost;
-    // then the complete draw-3 search with what is left of the budget.
-    let mut nodes = 0;
-    let spent = |report: &Report, nodes: &mut u64| *nodes += report.nodes;
-    let short = Budget {
-        max_nodes: budget.max_nodes.min(200_000),
-        ..budget.clone()
-    };
-    let first = match crate::klondike::sets::solve(start, &short, stop) {
-        Ok(report) => report,
-        Err(_) => return solve_with(start, budget, Pruning::Full, stop),
-    };
-    if !matches!(first.outcome, Outcome::Unknown(_)) {
-        return first;
-    }
-    spent(&first, &mut nodes);
-    let mut easier = start.clone();
-    easier.draw = 1;
-    let relaxed_budget = Budget {
-        max_nodes: budget.max_nodes / 2,
-        max_seconds: budget.max_seconds / 2.0,
-        ..budget.clone()
-    };
-    if let Ok(relaxed) = crate::klondike::sets::solve(&easier, &relaxed_budget, stop) {
-        spent(&relaxed, &mut nodes);
-        if relaxed.outcome == Outcome::Unsolvable {
-            return Report {
-                outcome: Outcome::Unsolvable,
-                nodes,
-                seconds: started.elapsed().as_secs_f64(),
-            };
-        }
-    }
-    let rest = Budget {
-        max_nodes: budget.max_nodes.saturating_sub(nodes),
-        max_seconds: (budget.max_seconds - started.elapsed().as_secs_f64()).max(0.0),
-        ..budget.clone()
-    };
-    let mut last = crate::klondike::sets::solve(start, &rest, stop)
-        .unwrap_or_else(|_| solve_with(start, &rest, Pruning::Full, stop));
-    last.nodes += nodes;
-    last.seconds = started.elapsed().as_secs_f64();
-    last
+    crate::klondike::sets::solve(start, budget, stop)
+        .unwrap_or_else(|_| solve_with(start, budget, Pruning::Full, stop))
 }
 
 /// [`solve`] by the search over real positions only (the one that handles any position).

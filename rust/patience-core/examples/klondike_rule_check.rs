@@ -1,0 +1,116 @@
+//! The Klondike solver with and without each of its rules on seeded deals: `cargo run
+//! --release -p patience-core --example klondike_rule_check -- DRAW FIRST COUNT [NODES
+//! [THREADS]]`.
+//!
+//! Every deal of seeds `FIRST .. FIRST + COUNT` is solved three times within `NODES` nodes
+//! (default 2,000,000; a node budget, not a time limit, so that a run repeats exactly):
+//! with every rule, without the safe moves home, and without the rule that a card put down
+//! from the talon is used next (draw 1, and the draw-1 search inside a draw-3 solve).
+//! Prints, for each rule, the deals decided both ways and the seeds whose verdicts
+//! differ (there must be none), and how many each way left undecided. `THREADS` (default
+//! 2) share the seeds.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use patience_core::klondike::sets::{self, Rules};
+use patience_core::klondike::Klondike;
+use patience_core::search::{Budget, Outcome};
+
+fn verdict<M>(outcome: &Outcome<M>) -> Option<bool> {
+    match outcome {
+        Outcome::Solved(_) => Some(true),
+        Outcome::Unsolvable => Some(false),
+        Outcome::Unknown(_) => None,
+    }
+}
+
+/// For one rule: deals decided with and without it, seeds that differ, undecided with the
+/// rule, undecided without it.
+#[derive(Default)]
+struct Tally {
+    both: u64,
+    differ: Vec<u64>,
+    undecided_with: u64,
+    undecided_without: u64,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: u64| {
+        args.get(i)
+            .map_or(default, |a| a.parse().expect("a whole number"))
+    };
+    let draw = arg(0, 1) as u8;
+    let first = arg(1, 0);
+    let count = arg(2, 1000);
+    let budget = Budget {
+        max_nodes: arg(3, 2_000_000),
+        max_seconds: f64::INFINITY,
+        max_states: 8_000_000,
+    };
+    let threads = arg(4, 2).max(1);
+    let all = Rules {
+        safe: true,
+        talon_used_next: true,
+    };
+    let without = [
+        ("safe moves home", Rules { safe: false, ..all }),
+        (
+            "the card down from the talon used next",
+            Rules {
+                talon_used_next: false,
+                ..all
+            },
+        ),
+    ];
+    let next = AtomicU64::new(first);
+    let tallies: Mutex<[Tally; 2]> = Mutex::new(Default::default());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let seed = next.fetch_add(1, Ordering::Relaxed);
+                if seed >= first + count {
+                    break;
+                }
+                let deal = Klondike::from_seed(seed, draw).expect("a deal");
+                let solve = |rules| {
+                    let report =
+                        sets::solve_rules(&deal, &budget, rules, &mut || false).expect("a deal");
+                    verdict(&report.outcome)
+                };
+                let with = solve(all);
+                let results: Vec<Option<bool>> =
+                    without.iter().map(|&(_, rules)| solve(rules)).collect();
+                let mut tallies = tallies.lock().expect("no thread panicked");
+                for (tally, other) in tallies.iter_mut().zip(results) {
+                    match (with, other) {
+                        (Some(a), Some(b)) => {
+                            tally.both += 1;
+                            if a != b {
+                                tally.differ.push(seed);
+                            }
+                        }
+                        (None, _) => tally.undecided_with += 1,
+                        (_, None) => tally.undecided_without += 1,
+                    }
+                }
+            });
+        }
+    });
+    let tallies = tallies.into_inner().expect("no thread panicked");
+    println!(
+        "draw {draw}, seeds {first} to {}, {} nodes a solve",
+        first + count - 1,
+        budget.max_nodes
+    );
+    for ((name, _), tally) in without.iter().zip(tallies.iter()) {
+        let mut differ = tally.differ.clone();
+        differ.sort_unstable();
+        println!(
+            "without {name}: decided both ways {}, verdicts differ on {:?}; \
+             undecided with every rule {}, undecided without this one {}",
+            tally.both, differ, tally.undecided_with, tally.undecided_without
+        );
+    }
+}
