@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from patience.catalog import CERTIFY_NODES, public_seed_stream
 from patience.dealkey import DealKey
-from patience.games import new_game
-from patience.rating import RATING_VERSION, difficulty_score, rate
+from patience.games import GAMES, new_game
+from patience.rating import RATING_VERSION, NotCertifiedError, difficulty_score, rate
 from patience.ratings import FULL, ModelError, RatingPolicy, load_model, shipped_model
-from patience.ratings.cheap import in_sample, rate_for_catalog
-from patience.ratings.evidence import gather
+from patience.ratings.cheap import in_sample, rate_for_catalog, rate_many_for_catalog
+from patience.ratings.evidence import gather, gather_many
 from patience.ratings.model import model_file_name
 from patience.store.catalog import generate, model_agreement
 from patience.store.db import deals, make_engine, migrate
@@ -92,6 +93,55 @@ def test_deals_near_a_tiers_edge_get_the_full_rating() -> None:
     assert inside is not None
     assert (at_edge["method"], at_edge["full_reason"]) == ("full", "edge")
     assert inside["method"] == "cheap"
+
+
+# Deals of every game (a few of the slow ones), from a public stream of their own.
+BATCHES = [("golf", GOLF_WRAP, 120), ("golf", {"wrap": False}, 40), ("klondike", {"draw": 3}, 12)]
+BATCHES += [("klondike", {"draw": 1}, 6), ("expert", {}, 3), ("kansas", {}, 2)]
+
+
+@pytest.mark.parametrize(("name", "variant", "count"), BATCHES)
+def test_the_batched_evidence_is_the_per_deal_evidence(
+    name: str, variant: dict[str, object], count: int
+) -> None:
+    """gather_many (one native call for the lot) gives, deal by deal, what gather gives,
+    certified or not; and every certificate it gives, replayed by the engine of record,
+    wins."""
+    seeds = public_seed_stream(name, variant, 6)
+    games = [GAMES[name].from_seed(next(seeds), variant) for _ in range(count)]
+    many = gather_many(games, node_limit=CERTIFY_NODES[name])
+    certified = 0
+    for game, item in zip(games, many, strict=True):
+        try:
+            one = gather(game, node_limit=CERTIFY_NODES[name])
+        except NotCertifiedError:
+            assert item.evidence is None
+            assert item.certificate == ()
+            continue
+        certified += 1
+        assert item.evidence == one
+        replay = game.copy()
+        for move in item.certificate:
+            replay.play(move)
+        outcome = replay.outcome()
+        assert outcome is not None
+        assert outcome.won
+        assert len(item.certificate) == one.moves
+    assert certified > 0
+
+
+def test_a_chunk_rated_at_once_gets_each_deals_own_rating() -> None:
+    """A catalog job's chunk rated at once (the model's verdicts in one call, the sampled
+    and edge deals in full) gets, seed by seed, the rating rate_for_catalog gives alone."""
+    policy = RatingPolicy(full_share=0.1, edge_margin=0.0)
+    seeds = [3_000 + k for k in range(30)]
+    games = [golf(seed) for seed in seeds]
+    many = rate_many_for_catalog(games, seeds, node_limit=2_000_000, policy=policy)
+    one = [rate_for_catalog(golf(s), s, node_limit=2_000_000, policy=policy) for s in seeds]
+    assert many == one
+    methods = {rating["method"] for rating in many if rating is not None}
+    assert methods == {"cheap", "full"}
+    assert any(rating is None for rating in many)
 
 
 def test_the_sample_is_chosen_by_seed_and_holds_its_share() -> None:

@@ -30,7 +30,7 @@ from sqlalchemy import Connection, Engine, and_, case, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from patience.batch import run, solve_seeds
-from patience.catalog import CatalogDeal, catalog_deal
+from patience.catalog import CatalogDeal, catalog_deals
 from patience.dealkey import DealKey
 from patience.errors import PatienceError
 from patience.games import game_class, variant_key
@@ -49,6 +49,7 @@ __all__ = [
     "Taken",
     "Tiers",
     "add",
+    "add_many",
     "counts",
     "export",
     "fill",
@@ -139,7 +140,7 @@ def _catalog_tasks(
     """Certify and rate a group of seeds: one task for many deals, since a deal rated by the
     model costs milliseconds and a task on a Dask cluster about as much."""
     name, variant, seeds, policy = task
-    return [catalog_deal(name, variant, seed, policy=policy) for seed in seeds]
+    return catalog_deals(name, variant, seeds, policy=policy) if seeds else []
 
 
 def generate(
@@ -220,9 +221,11 @@ def generate(
                 break
         at = time.time()
         with engine.begin() as connection:
-            for deal in rows:
-                certified = Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
-                added += add(connection, name, checked, certified, at=at, origin=key.origin)
+            certified = [
+                Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
+                for deal in rows
+            ]
+            added += add_many(connection, name, checked, certified, at=at, origin=key.origin)
             _advance(connection, job, name, checked, key, stream, start, position, have)
     return Generated(added, present, tried)
 
@@ -321,6 +324,41 @@ def add(
     except IntegrityError:
         return False
     return True
+
+
+def add_many(
+    connection: Connection,
+    name: str,
+    variant: Mapping[str, Any],
+    certified: list[Certified],
+    *,
+    at: float,
+    origin: str,
+) -> int:
+    """:func:`add` for many deals in one statement (a catalog job's chunk); one at a time
+    when one of them is there already. How many were added."""
+    if not certified:
+        return 0
+    rows = [
+        {
+            "game": name,
+            "variant": variant_key(variant),
+            "seed": str(deal.seed),
+            "nodes": deal.nodes,
+            "seconds": deal.seconds,
+            "moves": deal.moves,
+            "added_at": at,
+            "origin": origin,
+            **_rating_columns(deal.rating),
+        }
+        for deal in certified
+    ]
+    try:
+        with connection.begin_nested():
+            connection.execute(insert(deals), rows)
+    except IntegrityError:
+        return sum(add(connection, name, variant, deal, at=at, origin=origin) for deal in certified)
+    return len(rows)
 
 
 Tiers = tuple[int, int]
