@@ -15,9 +15,9 @@ import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, Protocol, Self
+from typing import Any, ClassVar, Literal, Protocol, Self, cast
 
-from patience.cards import Card, parse_deal, shuffled_deck
+from patience.cards import Card, checked_deal, parse_deal, shuffled_deck
 from patience.errors import (
     GameOverError,
     InvalidDealError,
@@ -473,6 +473,8 @@ def coerce_deal(deal: Sequence[Card] | str | Iterable[str], *, decks: int) -> tu
     if isinstance(deal, str):
         return parse_deal(deal, decks=decks)
     items: list[object] = list(deal)
+    if all(isinstance(item, Card) for item in items):
+        return checked_deal(cast(list[Card], items), decks=decks)
     if all(isinstance(item, Card | str) for item in items):
         return parse_deal([str(item) for item in items], decks=decks)
     raise InvalidDealError("a deal is a list of cards or card strings")
