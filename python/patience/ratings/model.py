@@ -109,8 +109,15 @@ class RatingModel:
         return self.predict_many([evidence])[0]
 
     def predict_many(self, found: list[Evidence]) -> list[Prediction]:
-        """:meth:`predict` for many deals at once (one call into LightGBM)."""
+        """:meth:`predict` for many deals at once (one call into LightGBM).
+
+        >>> shipped_model("golf", {"wrap": True}).predict_many([])
+        []
+        """
         import numpy as np
+
+        if not found:
+            return []
 
         try:
             rows = [[evidence.features[name] for name in self.features] for evidence in found]

@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from patience.batch import run, solve_seeds
+from patience.batch import Workers, solve_seeds
 from patience.catalog import CatalogDeal, catalog_deals
 from patience.dealkey import DealKey
 from patience.errors import PatienceError
@@ -187,46 +187,45 @@ def generate(
     if progress is not None:
         progress(min(have, count), count)
     workers = 8 if scheduler is not None else (jobs or os.cpu_count() or 1)
-    while have < count:
-        size = min(chunk, max(2 * workers, math.ceil(1.25 * (count - have))))
-        batch = [
-            key.seed(name, checked, stream, index) for index in range(position, position + size)
-        ]
-        with engine.connect() as connection:
-            done = stored(connection, name, checked, batch)
-        todo = [seed for seed in batch if seed not in done]
-        size = max(1, math.ceil(len(todo) / (4 * workers)))  # about four tasks a worker
-        groups = [(name, checked, todo[i : i + size], policy) for i in range(0, len(todo), size)]
-        results = iter(
-            deal
-            for group in run(_catalog_tasks, groups, jobs=jobs, scheduler=scheduler)
-            for deal in group
-        )
-        rows: list[CatalogDeal] = []
-        start = position
-        for seed in batch:
-            position += 1
-            if seed in done:
-                have += 1
-            else:
-                tried += 1
-                deal = next(results)
-                if deal is None:
-                    continue
-                rows.append(deal)
-                have += 1
-            if progress is not None:
-                progress(have, count)
-            if have >= count:
-                break
-        at = time.time()
-        with engine.begin() as connection:
-            certified = [
-                Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
-                for deal in rows
+    with Workers(jobs=jobs, scheduler=scheduler) as pool:
+        while have < count:
+            size = min(chunk, max(2 * workers, math.ceil(1.25 * (count - have))))
+            batch = [
+                key.seed(name, checked, stream, index) for index in range(position, position + size)
             ]
-            added += add_many(connection, name, checked, certified, at=at, origin=key.origin)
-            _advance(connection, job, name, checked, key, stream, start, position, have)
+            with engine.connect() as connection:
+                done = stored(connection, name, checked, batch)
+            todo = [seed for seed in batch if seed not in done]
+            size = max(1, math.ceil(len(todo) / (4 * workers)))  # about four tasks a worker
+            groups = [
+                (name, checked, todo[i : i + size], policy) for i in range(0, len(todo), size)
+            ]
+            results = iter(deal for group in pool.map(_catalog_tasks, groups) for deal in group)
+            rows: list[CatalogDeal] = []
+            start = position
+            for seed in batch:
+                position += 1
+                if seed in done:
+                    have += 1
+                else:
+                    tried += 1
+                    deal = next(results)
+                    if deal is None:
+                        continue
+                    rows.append(deal)
+                    have += 1
+                if progress is not None:
+                    progress(have, count)
+                if have >= count:
+                    break
+            at = time.time()
+            with engine.begin() as connection:
+                certified = [
+                    Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
+                    for deal in rows
+                ]
+                added += add_many(connection, name, checked, certified, at=at, origin=key.origin)
+                _advance(connection, job, name, checked, key, stream, start, position, have)
     return Generated(added, present, tried)
 
 
