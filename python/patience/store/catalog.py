@@ -200,7 +200,7 @@ def generate(
             groups = [
                 (name, checked, todo[i : i + size], policy) for i in range(0, len(todo), size)
             ]
-            results = iter(deal for group in pool.map(_catalog_tasks, groups) for deal in group)
+            results = (deal for group in pool.map(_catalog_tasks, groups) for deal in group)
             rows: list[CatalogDeal] = []
             start = position
             for seed in batch:
@@ -218,6 +218,7 @@ def generate(
                     progress(have, count)
                 if have >= count:
                     break
+            results.close()  # its tasks' futures let go while the workers are there
             at = time.time()
             with engine.begin() as connection:
                 certified = [
