@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from patience import _core
 from patience.games.klondike import Klondike
-from patience.solve import DEFAULT_MAX_STATES, _replayed
+from patience.solve import DEFAULT_MAX_STATES, replayed
 
 PEERS = ("lonelybot", "pyksolve")
 PEER_SETTINGS = {
@@ -130,9 +130,9 @@ class Patience:
     def replay(self) -> int:
         """Replays the certificates kept (``CertificateError`` if one does not win)."""
         for game, moves in self.certificates:
-            _replayed(game, moves)
-        replayed, self.certificates = len(self.certificates), []
-        return replayed
+            replayed(game, moves)
+        count, self.certificates = len(self.certificates), []
+        return count
 
 
 @dataclass

@@ -519,6 +519,22 @@ def test_serving_on_is_said_once_the_server_answers_and_ctrl_c_stops_it(tmp_path
             ["deals", "calibrate", "golf", "--count", "1", "--write", "{tmp}/no/cal.json"],
             "no folder",
         ),
+        (
+            [
+                "deals",
+                "train-model",
+                "golf",
+                "--training-set",
+                "{tmp}/no/t.jsonl",
+                "--version",
+                "v1",
+            ],
+            "no folder",
+        ),
+        (
+            ["deals", "generate", "golf", "--model", "{tmp}/model.json"],
+            "cannot read the rating model",
+        ),
         (["tournament", "verify", "{tmp}/published.json"], "No such file or directory"),
         (["tournament", "verify", "http://127.0.0.1:{port}/"], "Connection refused"),
         (["solve", "klondike", "--record", "{tmp}/game.json"], "cannot read"),

@@ -17,7 +17,7 @@ from patience.games import GAMES, new_game
 from patience.games.base import Outcome
 from patience.games.golf import Golf
 from patience.games.klondike import Klondike
-from patience.solve import SOLVABLE_GAMES, CertificateError, _replayed, solve
+from patience.solve import SOLVABLE_GAMES, CertificateError, replayed, solve
 
 PATIENCE = Path(sys.executable).parent / "patience"
 
@@ -90,9 +90,9 @@ def test_a_broken_certificate_fails_loudly() -> None:
     result = solve(game)
     moves = list(result.moves)
     with pytest.raises(CertificateError, match="does not win"):
-        _replayed(game, moves[:-1])
+        replayed(game, moves[:-1])
     with pytest.raises(CertificateError, match="was refused"):
-        _replayed(game, ["t1>t1", *moves])
+        replayed(game, ["t1>t1", *moves])
 
 
 def test_every_game_has_a_solver() -> None:

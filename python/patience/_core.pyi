@@ -58,3 +58,20 @@ def results(
     """How far reference player ``player`` gets from ``position`` with each seed: 1.0 for
     a win, else the game's progress (the share of cards home in a game rated by progress,
     ``Game.rated_by_progress``; the others: 0.0)."""
+
+def evidence(
+    game: str,
+    positions: list[Position],
+    *,
+    max_nodes: int,
+    max_seconds: float,
+    max_states: int,
+    first_move_nodes: int,
+    players: list[tuple[str, list[int]]],
+    max_moves: int,
+    prefixes: list[str],
+    suffixes: list[str],
+) -> list[tuple[str, list[str], int, int, int, list[list[tuple[bool, int, int]]]]]:
+    """The cheap evidence of each position in one call: ``(outcome, certificate, nodes,
+    first moves that still win, legal first moves, playouts)``, each certificate replayed
+    in the core's engine, each playout ``(won, counted moves, moves)``."""

@@ -23,7 +23,15 @@ from patience.games import game_class
 from patience.rating import wilson_interval
 from patience.solve import solve
 
-__all__ = ["SeedResult", "Summary", "run", "solve_seeds", "summarise", "wilson_interval"]
+__all__ = [
+    "SeedResult",
+    "Summary",
+    "Workers",
+    "run",
+    "solve_seeds",
+    "summarise",
+    "wilson_interval",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,6 +61,53 @@ def run(
         return
     with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
         yield from pool.map(function, tasks, chunksize=max(1, len(tasks) // (8 * workers)))
+
+
+class Workers:
+    """Where :func:`run` runs its tasks, kept for many calls (a catalog job's chunks): local
+    processes started once, which keep what they load (the rating model, the native core's
+    tables), or one client of the Dask cluster at ``scheduler``. A context manager.
+
+    >>> with Workers(jobs=1) as workers:
+    ...     list(workers.map(abs, [-2, 3])), list(workers.map(abs, [-4]))
+    ([2, 3], [4])
+    """
+
+    def __init__(self, *, jobs: int | None = None, scheduler: str | None = None) -> None:
+        self.jobs = jobs or os.cpu_count() or 1
+        self.scheduler = scheduler
+        self._pool: ProcessPoolExecutor | None = None
+        self._client: Any = None
+
+    def __enter__(self) -> Workers:
+        if self.scheduler is not None:
+            from distributed import Client  # imported here: only cluster runs need it
+
+            self._client = Client(self.scheduler, timeout="20s")  # type: ignore[no-untyped-call]
+        elif self.jobs > 1:
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._client is not None:
+            self._client.close()
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+    def map(self, function: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
+        """``function`` applied to each of ``tasks``, the results in the tasks' order."""
+        if self._client is not None:
+            futures = self._client.map(function, list(tasks), pure=False)
+            try:
+                for future in futures:
+                    yield future.result()
+            finally:
+                self._client.cancel(futures)
+        elif self._pool is not None and len(tasks) > 1:
+            chunksize = max(1, len(tasks) // (8 * self.jobs))
+            yield from self._pool.map(function, tasks, chunksize=chunksize)
+        else:
+            yield from map(function, tasks)
 
 
 def _run_on_cluster(function: Callable[[T], R], tasks: Sequence[T], scheduler: str) -> Iterator[R]:

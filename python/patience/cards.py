@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from patience.errors import InvalidCardError, InvalidDealError
@@ -33,6 +33,7 @@ __all__ = [
     "Rank",
     "SplitMix64",
     "Suit",
+    "checked_deal",
     "fnv1a64",
     "format_cards",
     "ordered_deck",
@@ -239,15 +240,29 @@ def parse_deal(cards: str | Iterable[str], *, decks: int = 1) -> tuple[Card, ...
         parsed = parse_cards(cards)
     except InvalidCardError as error:
         raise InvalidDealError(str(error)) from None
+    return checked_deal(parsed, decks=decks)
+
+
+def checked_deal(cards: Sequence[Card], *, decks: int = 1) -> tuple[Card, ...]:
+    """``cards`` checked as a deal of ``decks`` full decks, as :func:`parse_deal` checks
+    one (for cards that are cards already, such as :func:`shuffled_deck` deals).
+
+    >>> len(checked_deal(ordered_deck(2), decks=2))
+    104
+    >>> checked_deal(ordered_deck()[:51] + [Card.parse("Ac")])
+    Traceback (most recent call last):
+    ...
+    patience.errors.InvalidDealError: every card must appear once; found Ac twice, Ks never
+    """
     expected = DECK_SIZE * decks
-    if len(parsed) != expected:
-        raise InvalidDealError(f"a deal has {expected} cards, this one has {len(parsed)}")
-    counts = Counter(parsed)
-    wrong = [card for card in _CARDS if counts[card] != decks]
+    if len(cards) != expected:
+        raise InvalidDealError(f"a deal has {expected} cards, this one has {len(cards)}")
+    counts = Counter(card.index for card in cards)
+    wrong = [card for card in _CARDS if counts[card.index] != decks]
     if wrong:
-        found = ", ".join(f"{card} {_times(counts[card])}" for card in wrong)
+        found = ", ".join(f"{card} {_times(counts[card.index])}" for card in wrong)
         raise InvalidDealError(f"every card must appear {_times(decks)}; found {found}")
-    return tuple(parsed)
+    return tuple(cards)
 
 
 def _times(count: int) -> str:

@@ -1,5 +1,5 @@
-"""``patience deals generate | pick | rate | export | report | calibrate``: catalogs of
-certified, rated deals, in the database the server uses (``PATIENCE_DATABASE_URL``)."""
+"""``patience deals generate | pick | rate | export | report | calibrate | train-model``:
+catalogs of certified, rated deals, in the database the server uses (``PATIENCE_DATABASE_URL``)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ from patience.dealkey import DealKey, default_key_path
 from patience.errors import PatienceError
 from patience.games import GAMES, Game, variant_key, variant_words
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
+from patience.ratings.cheap import RatingPolicy
+from patience.ratings.model import load_model
+from patience.ratings.training import TRAINING_STREAM
 from patience.solve import SOLVABLE_GAMES
 
 __all__ = [
@@ -74,6 +77,7 @@ def add_commands(
             help="seeds written at a time (default 64)",
         )
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
+        _rating_options(parser)
     deal_commands.add_parser(
         "key", help="the deal key's file and fingerprint (made on first use; never printed)"
     )
@@ -101,6 +105,7 @@ def add_commands(
     report = deal_commands.add_parser("report", help="the catalog: deals per game, variant, tier")
     report.add_argument("--png", type=Path, help="also draw the distribution to this PNG")
     report.add_argument("--json", action="store_true", help="print one JSON object")
+    _train_options(deal_commands, game_parsers)
     calibrate = deal_commands.add_parser(
         "calibrate", help="rate deals of a calibration stream and set the tiers' cut scores"
     )
@@ -112,6 +117,143 @@ def add_commands(
         parser.add_argument(
             "--write", type=Path, help="the calibration file to update (default: print only)"
         )
+
+
+def _rating_options(parser: argparse.ArgumentParser) -> None:
+    """How ``deals generate`` rates its deals (:mod:`patience.ratings.cheap`)."""
+    how = parser.add_argument_group(
+        "rating (the model on most deals, the full ladder where it matters)"
+    )
+    how.add_argument(
+        "--full", action="store_true", help="rate every deal with the full ladder (slow)"
+    )
+    how.add_argument(
+        "--full-share",
+        type=cli_types.share,
+        help="the share of deals also rated in full, as a sample (default: the model's)",
+    )
+    how.add_argument(
+        "--edge-margin",
+        type=cli_types.share,
+        help="rate in full a deal whose model score is this near a tier's edge "
+        "(default: the model's)",
+    )
+    how.add_argument("--model", type=Path, help="a rating model file instead of the one shipped")
+
+
+def _policy(args: argparse.Namespace) -> RatingPolicy:
+    """The rating policy of ``deals generate``'s options; a model file given is checked now,
+    not in the middle of the job."""
+    if args.full and (args.model or args.full_share is not None or args.edge_margin is not None):
+        raise PatienceError(
+            "--full rates every deal in full: no --model, --full-share or --edge-margin"
+        )
+    if args.model is not None:
+        load_model(args.model, game=args.game, variant=variant_from(args, GAMES[args.game]))
+    return RatingPolicy(
+        use_model=not args.full,
+        full_share=args.full_share,
+        edge_margin=args.edge_margin,
+        model_path=None if args.model is None else str(args.model.resolve()),
+    )
+
+
+def _train_options(deal_commands: Any, game_parsers: Any) -> None:
+    train = deal_commands.add_parser(
+        "train-model",
+        help="rate deals of a public stream in full and train the rating model on them",
+    )
+    for parser in game_parsers(train, PLAYER_GAMES):
+        parser.add_argument(
+            "--training-set",
+            type=Path,
+            required=True,
+            help="the training set, JSON lines (rows already there are kept)",
+        )
+        parser.add_argument(
+            "--count", type=cli_types.positive, default=500, help="deals to train on"
+        )
+        parser.add_argument(
+            "--stream",
+            type=_stream,
+            default=TRAINING_STREAM,
+            help=f"the public seed stream (default {TRAINING_STREAM})",
+        )
+        parser.add_argument(
+            "--jobs", type=cli_types.positive, help="local processes (default: all cores)"
+        )
+        parser.add_argument(
+            "--version",
+            required=True,
+            help="the model's version, kept in its file (the shipped ones: GAME-VARIANT-N)",
+        )
+        parser.add_argument(
+            "--full-share",
+            type=cli_types.share,
+            default=0.01,
+            help="the share of a catalog job's deals rated in full as a sample (default 0.01)",
+        )
+        parser.add_argument(
+            "--edge-margin",
+            type=cli_types.share,
+            default=0.0,
+            help="rate in full deals whose model score is this near a tier's edge (default 0)",
+        )
+        parser.add_argument("--write", type=Path, help="the model file to write")
+
+
+def _train_model(args: argparse.Namespace) -> int:
+    from patience.ratings.fit import train
+    from patience.ratings.training import collect, digest, read, refresh
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9.-]{0,63}", args.version):
+        raise PatienceError(
+            f"a model's version is lower-case letters, digits, '.' and '-', not {args.version!r}"
+        )
+    for path in (args.training_set, args.write):
+        if path is not None and not path.parent.is_dir():
+            raise PatienceError(f"cannot write {path}: no folder {path.parent}")
+    cls = GAMES[args.game]
+    variant = cls.check_variant(variant_from(args, cls))
+    try:
+        rows = read(args.training_set) if args.training_set.exists() else []
+    except (OSError, ValueError) as error:
+        raise PatienceError(f"{args.training_set} is not a training set: {error}") from None
+    if rows and (rows[0].get("features") is None or not rows[0].get("full")):
+        raise PatienceError(f"{args.training_set} is not a training set: no features or ratings")
+    if len(rows) < args.count:
+        print(
+            f"rating {args.count - len(rows)} deals of stream {args.stream} in full ...",
+            file=sys.stderr,
+        )
+        collect(
+            args.training_set, args.game, variant, args.count, stream=args.stream, jobs=args.jobs
+        )
+        rows = read(args.training_set)
+    if refresh(args.training_set, args.game, variant, jobs=args.jobs):
+        print(f"the features of {args.training_set} were gathered again", file=sys.stderr)
+    rows = read(args.training_set)[: args.count]
+    model = train(
+        args.game,
+        variant,
+        rows,
+        version=args.version,
+        training={
+            "stream": args.stream,
+            "file": str(args.training_set),
+            "sha256": digest(args.training_set),
+        },
+        edge_margin=args.edge_margin,
+        full_share=args.full_share,
+    )
+    summary = {
+        key: value for key, value in model.items() if key not in ("booster", "booster_sha256")
+    }
+    print(json.dumps(summary))
+    if args.write:
+        args.write.write_text(json.dumps(model, indent=1, sort_keys=True) + "\n")
+        load_model(args.write, game=args.game, variant=variant)  # it reads back
+    return 0
 
 
 def _stream(text: str) -> int:
@@ -190,6 +332,7 @@ def run_command(args: argparse.Namespace) -> int | None:
         "export": _export,
         "report": _report,
         "calibrate": _calibrate,
+        "train-model": _train_model,
         "key": _key,
         "retire": _retire,
     }
@@ -217,6 +360,7 @@ def _generate(args: argparse.Namespace) -> int:
     from patience.store.catalog import generate, unused
 
     variant = variant_from(args, GAMES[args.game])
+    policy = _policy(args)
     key = deal_key()
     engine = open_database()
     columns = (
@@ -251,6 +395,7 @@ def _generate(args: argparse.Namespace) -> int:
                 scheduler=args.scheduler,
                 chunk=args.chunk,
                 progress=advance,
+                policy=policy,
             )
         except OSError as error:  # the cluster cannot be reached, or went away
             engine.dispose()
@@ -379,11 +524,12 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from patience.store.catalog import counts
+    from patience.store.catalog import counts, model_agreement
 
     engine = open_database()
     with engine.connect() as connection:
         rows = counts(connection)
+        models = model_agreement(connection)
     if args.png:
         try:
             _draw(engine, rows, args.png)
@@ -393,7 +539,7 @@ def _report(args: argparse.Namespace) -> int:
             return 1
     engine.dispose()
     if args.json:
-        print(json.dumps({"deals": rows}))
+        print(json.dumps({"deals": rows, "models": [_model_json(m) for m in models]}))
         return 0
     if not rows:
         print("the catalog is empty: patience deals generate GAME --count N fills it")
@@ -404,9 +550,44 @@ def _report(args: argparse.Namespace) -> int:
             f"{describe(row['game'], row['variant'])}: {tier}: {row['deals']} "
             f"deal{'' if row['deals'] == 1 else 's'}, {row['unused']} unused{retired}"
         )
+    for model in models:
+        print(_model_text(model))
     if args.png:
         print(f"drawn to {args.png}")
     return 0
+
+
+def _model_json(model: Any) -> dict[str, Any]:
+    return {
+        "game": model.game,
+        "variant": model.variant,
+        "model": model.model,
+        "cheap": model.cheap,
+        "full": model.full,
+        "sample": None if model.sample is None else model.sample.to_json(),
+        "all_full": None if model.all_full is None else model.all_full.to_json(),
+    }
+
+
+def _model_text(model: Any) -> str:
+    """One line on a rating model's agreement with the full ladder in the catalog."""
+    head = (
+        f"{describe(model.game, model.variant)}: model {model.model}: {model.cheap} deals "
+        f"rated by the model, {model.full} in full beside it"
+    )
+    parts = []
+    for label, figures in (("sample", model.sample), ("sample and edges", model.all_full)):
+        if figures is not None:
+            parts.append(
+                f"{label} ({figures.deals}): Spearman {figures.spearman:.3f}, "
+                f"same tier {figures.same_tier:.0%}, within one {figures.within_one:.0%}, "
+                f"{figures.moved} moved by more"
+            )
+    return head + (
+        "; agreement with the full ladder on the " + "; on the ".join(parts)
+        if parts
+        else "; no agreement yet (too few deals rated both ways)"
+    )
 
 
 def _draw(engine: Engine, rows: list[dict[str, Any]], path: Path) -> None:
@@ -467,7 +648,11 @@ def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
         for index, player in enumerate(players):
             means = []
             for t in tiers:
-                values = [d[measure][player] for d in deals if d["tier"] == t]
+                values = [
+                    d[measure][player]
+                    for d in deals
+                    if d["tier"] == t and player in (d[measure] or {})
+                ]
                 means.append(statistics.fmean(values) if values else math.nan)  # a gap
             rate_axis.plot(tiers, means, styles[index % len(styles)], label=player)
         what = "mean share of cards home" if by_progress else "mean win rate"

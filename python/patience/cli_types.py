@@ -143,3 +143,15 @@ def minutes(text: str) -> float:
     if value is None or value < 0:
         raise argparse.ArgumentTypeError("a number of minutes, 0 or more, such as 30")
     return value
+
+
+def share(text: str) -> float:
+    """A share from 0 to 1 (a fraction, not a percentage).
+
+    >>> share("0.05")
+    0.05
+    """
+    value = _number(text)
+    if value is None or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError("a share from 0 to 1, such as 0.05")
+    return value

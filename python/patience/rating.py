@@ -42,6 +42,7 @@ from patience.solve import solve
 
 __all__ = [
     "DIFFICULTIES",
+    "FIRST_MOVE_NODES",
     "INFORMATION",
     "PLAYER_GAMES",
     "PLAYOUTS",
@@ -425,7 +426,11 @@ def rate(
     )
 
 
-def _winning_first_moves(game: Game, node_limit: int = 200_000) -> float:
+FIRST_MOVE_NODES = 200_000
+"""The solver's budget for each first move of :attr:`Rating.first_moves`."""
+
+
+def _winning_first_moves(game: Game, node_limit: int = FIRST_MOVE_NODES) -> float:
     """The share of ``game``'s legal moves after which the solver still finds a win within
     ``node_limit`` nodes (a move it cannot decide counts as not winning)."""
     moves = game.legal_moves()

@@ -29,6 +29,7 @@ __all__ = [
     "NoSolverError",
     "SolveResult",
     "cap_states",
+    "replayed",
     "solve",
     "solve_deal",
 ]
@@ -158,11 +159,11 @@ def solve(
     )
     if outcome not in ("solved", "unsolvable", "unknown"):  # pragma: no cover - glue contract
         raise CertificateError(f"the solver answered {outcome!r}")
-    certificate = _replayed(start, moves) if outcome == "solved" else ()
+    certificate = replayed(start, moves) if outcome == "solved" else ()
     return SolveResult(cast(SolveOutcome, outcome), certificate, nodes, seconds, reason, start)
 
 
-def _replayed(start: Game, moves: list[str]) -> tuple[str, ...]:
+def replayed(start: Game, moves: list[str]) -> tuple[str, ...]:
     """The certificate as the engine of record plays it: every move legal, ending in a won
     game (the engine plays out a solved position by itself, so the solver's last moves may
     be ones the engine made on its own)."""

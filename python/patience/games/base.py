@@ -11,12 +11,13 @@ from __future__ import annotations
 import abc
 import copy
 import math
+import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, Protocol, Self
+from typing import Any, ClassVar, Literal, Protocol, Self, cast
 
-from patience.cards import Card, parse_deal, shuffled_deck
+from patience.cards import Card, checked_deal, parse_deal, shuffled_deck
 from patience.errors import (
     GameOverError,
     InvalidDealError,
@@ -187,6 +188,19 @@ class Game(abc.ABC):
     rated_by_progress: ClassVar[bool] = False
     """Whether a reference player's measure is its mean share of cards home rather than its
     win rate (a game whose own score counts the cards home)."""
+    cheap_players: ClassVar[tuple[str, ...]] = ()
+    """The reference players whose playouts cost well under a millisecond a game: a catalog
+    job's cheap rating (:mod:`patience.ratings`) plays them exactly as a full rating does,
+    and a rating model stands in for the others."""
+    redeals: ClassVar[int] = 0
+    """How many times a cheap rating deals again what a player cannot see
+    (:meth:`redealt`) and asks the solver whether the table still wins (0: never)."""
+    cleared_moves: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), (">f", ">h"))
+    """The moves that clear a card, by name, for :meth:`playout_cleared`: those starting
+    with one of the first strings or ending with one of the second (by default the moves
+    that send a card home)."""
+    cleared_cards: ClassVar[int | None] = None
+    """The cards a playout has to clear (None: every card of the deal)."""
     terminal_help: ClassVar[str]
     """What ``help`` shows in the terminal, before the lines every game shares."""
     status: ClassVar[tuple[tuple[str, str], ...]] = ()
@@ -209,6 +223,30 @@ class Game(abc.ABC):
             and value["value"] == variant[option["name"]]
         ]
         return " · ".join([cls.title, *shorts])
+
+    @classmethod
+    def playout_cleared(cls, moves: Sequence[str]) -> float:
+        """How far a reference player's playout got, by its moves (a cheap rating's
+        feature): the share of :attr:`cleared_cards` its :attr:`cleared_moves` cleared.
+
+        >>> Game.playout_cleared(["t1>f", "w>h", "t2>t3"])
+        0.038461538461538464
+        """
+        starts, ends = cls.cleared_moves
+        cleared = sum(move.startswith(starts) or move.endswith(ends) for move in moves)
+        return cleared / (cls.cleared_cards or 52 * cls.decks)
+
+    @classmethod
+    def rating_features(cls, position: tuple[Any, ...]) -> dict[str, float]:
+        """Features of a deal read off its :meth:`native_position` for a rating model
+        (:mod:`patience.ratings.evidence`), by name; none by default."""
+        return {}
+
+    @classmethod
+    def redealt(cls, position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
+        """``position`` with what a player cannot see dealt again by ``rng``, for a game
+        with :attr:`redeals`."""
+        raise NotImplementedError(f"{cls.name} deals nothing again for a rating")
 
     def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
         """What one move (or one automatic step) of this game scored, as (line, count,
@@ -435,6 +473,8 @@ def coerce_deal(deal: Sequence[Card] | str | Iterable[str], *, decks: int) -> tu
     if isinstance(deal, str):
         return parse_deal(deal, decks=decks)
     items: list[object] = list(deal)
+    if all(isinstance(item, Card) for item in items):
+        return checked_deal(cast(list[Card], items), decks=decks)
     if all(isinstance(item, Card | str) for item in items):
         return parse_deal([str(item) for item in items], decks=decks)
     raise InvalidDealError("a deal is a list of cards or card strings")

@@ -97,6 +97,7 @@ class Expert(Game):
     # its players hide nothing from themselves and vary only in how they break ties, so a
     # few playouts do
     playouts: ClassVar[Mapping[str, int]] = {"greedy": 4, "lookahead": 4, "solver": 4}
+    cheap_players: ClassVar[tuple[str, ...]] = ("greedy",)
     terminal_help: ClassVar[str] = """\
 Moves, in the notation of game records (h is the hand, at most 4 cards):
   t3>t5     the string of column 3 that fits onto column 5 (t3:Qh>t5 names it)

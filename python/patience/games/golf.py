@@ -80,6 +80,9 @@ class Golf(Game):
     has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("wrap", (False, True), False),)
     playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
+    cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    cleared_moves: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = (("t",), ())
+    cleared_cards: ClassVar[int | None] = 35
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Streak", "streak"),)
     score_order: ClassVar[tuple[str, ...]] = ("Cards cleared", "Streak bonus", "Tableau cleared")
     terminal_help: ClassVar[str] = """\
@@ -234,6 +237,36 @@ Play a free card one rank above or below the waste's top card, any suit:
             "streak": self._streak,
             **self._status(),
         }
+
+    @classmethod
+    def rating_features(cls, position: tuple[Any, ...]) -> dict[str, float]:
+        """How the 35 table cards chain to one another (ranks next to each other, Ace and
+        King too with wrap) and what the stock holds."""
+        wrap, columns, stock, start = position[0], position[1], position[2], position[3]
+
+        # the ranks (0 to 12) next to each rank
+        near = [[r for r in (k - 1, k + 1) if 0 <= r < 13] for k in range(13)]
+        if wrap:
+            near[0].append(12)
+            near[12].append(0)
+        chains = sum(
+            col[i + 1] % 13 in near[col[i] % 13] for col in columns for i in range(len(col) - 1)
+        )
+        tops = [col[-1] % 13 for col in columns if col]
+        stock_ranks = [card % 13 + 1 for card in stock]
+        in_stock = [stock_ranks.count(rank) for rank in range(1, 14)]
+        features: dict[str, float] = {
+            "golf_chains_in_columns": chains,
+            "golf_tops_next_to_start": sum(start % 13 in near[top] for top in tops),
+            "golf_tops_next_to_stock": sum(in_stock[r] for top in tops for r in near[top]),
+            "golf_kings_on_table": sum(card % 13 == 12 for col in columns for card in col),
+            # under another card: in a game without wrap a king ends a chain
+            "golf_kings_buried": sum(card % 13 == 12 for col in columns for card in col[:-1]),
+            "golf_stock_distinct_ranks": len(set(stock_ranks)),
+        }
+        for rank in range(1, 14):
+            features[f"golf_stock_rank_{rank}"] = in_stock[rank - 1]
+        return features
 
     def native_position(self) -> tuple[Any, ...]:
         """``(wrap, columns, stock, waste top)``: each column's exposed card and the

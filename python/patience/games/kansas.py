@@ -93,6 +93,7 @@ class Kansas(Game):
     # its greedy player draws no random number, so one playout is all of them
     playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 1, "rollout": 8}
     rated_by_progress: ClassVar[bool] = True
+    cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Base", "base"),)
     terminal_help: ClassVar[str] = """\
 Moves, in the notation of game records (r is the reserve, w the waste):

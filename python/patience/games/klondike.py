@@ -18,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Literal
@@ -118,6 +119,8 @@ class Klondike(Game):
     has_time_bonus: ClassVar[bool] = True
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("draw", (1, 3), 1),)
     playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
+    cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
+    redeals: ClassVar[int] = 8
     information: ClassVar[tuple[str, ...]] = ("person", "known-stock")
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Recycles", "recycles"),)
     score_order: ClassVar[tuple[str, ...]] = (
@@ -328,6 +331,59 @@ Moves, in the notation of game records:
             "recycles": self._recycles,
             **self._status(),
         }
+
+    @classmethod
+    def rating_features(cls, position: tuple[Any, ...]) -> dict[str, float]:
+        """Low cards buried, cards above a lower card of their suit, kings face down, and
+        what the hand offers in its first pass."""
+        draw, columns, face_down, hand = position[0], position[1], position[2], position[3]
+        buried_aces = buried_twos = blocked = kings_down = 0
+        for column, down in zip(columns, face_down, strict=True):
+            for depth, card in enumerate(column):
+                above = len(column) - 1 - depth
+                if card % 13 == 0:
+                    buried_aces += above
+                elif card % 13 == 1:
+                    buried_twos += above
+                if card % 13 == 12 and 0 < depth < down:
+                    kings_down += 1
+                blocked += any(
+                    other // 13 == card // 13 and other % 13 > card % 13
+                    for other in column[depth + 1 :]
+                )
+        step = max(1, int(draw))
+        first_pass = [hand[i] for i in range(step - 1, len(hand), step)]
+        tops = [column[-1] for column in columns if column]
+        fits = sum(
+            a % 13 + 1 == b % 13 and (a // 13 in (0, 3)) != (b // 13 in (0, 3))
+            for a in tops
+            for b in tops
+        )
+        return {
+            "klondike_buried_aces": buried_aces,
+            "klondike_buried_twos": buried_twos,
+            "klondike_blocked_by_own_suit": blocked,
+            "klondike_kings_face_down": kings_down,
+            "klondike_first_pass_low": sum(card % 13 <= 2 for card in first_pass),
+            "klondike_aces_up": sum(card % 13 == 0 for card in tops),
+            "klondike_tops_that_fit": fits,
+        }
+
+    @classmethod
+    def redealt(cls, position: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
+        """The face-down cards and the hand dealt again among their places."""
+        columns, face_down, hand = position[1], position[2], position[3]
+        hidden = [
+            card for column, down in zip(columns, face_down, strict=True) for card in column[:down]
+        ]
+        hidden += list(hand)
+        rng.shuffle(hidden)
+        cards = iter(hidden)
+        again = [
+            [next(cards) for _ in range(down)] + list(column[down:])
+            for column, down in zip(columns, face_down, strict=True)
+        ]
+        return (position[0], again, face_down, [next(cards) for _ in hand], *position[4:])
 
     def native_position(self) -> tuple[Any, ...]:
         """``(draw, columns, hidden counts, stock, waste, foundation heights)``: each

@@ -29,11 +29,13 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from patience.batch import run, solve_seeds
-from patience.catalog import CatalogDeal, catalog_deal
+from patience.batch import Workers, solve_seeds
+from patience.catalog import CatalogDeal, catalog_deals
 from patience.dealkey import DealKey
 from patience.errors import PatienceError
 from patience.games import game_class, variant_key
+from patience.ratings.cheap import MODEL, RatingPolicy
+from patience.ratings.fit import Agreement, agreement
 
 from .db import catalog_jobs, deals, sessions, tournaments
 
@@ -43,13 +45,16 @@ __all__ = [
     "Certified",
     "Filled",
     "Generated",
+    "ModelAgreement",
     "Taken",
     "Tiers",
     "add",
+    "add_many",
     "counts",
     "export",
     "fill",
     "generate",
+    "model_agreement",
     "practice_tier",
     "retire",
     "stored",
@@ -129,9 +134,13 @@ class Generated:
     tried: int
 
 
-def _catalog_task(task: tuple[str, dict[str, Any], int]) -> CatalogDeal | None:
-    name, variant, seed = task
-    return catalog_deal(name, variant, seed)
+def _catalog_tasks(
+    task: tuple[str, dict[str, Any], list[int], RatingPolicy],
+) -> list[CatalogDeal | None]:
+    """Certify and rate a group of seeds: one task for many deals, since a deal rated by the
+    model costs milliseconds and a task on a Dask cluster about as much."""
+    name, variant, seeds, policy = task
+    return catalog_deals(name, variant, seeds, policy=policy) if seeds else []
 
 
 def generate(
@@ -146,10 +155,12 @@ def generate(
     scheduler: str | None = None,
     chunk: int = 64,
     progress: Callable[[int, int], None] | None = None,
+    policy: RatingPolicy = MODEL,
 ) -> Generated:
     """Make the catalog hold the first ``count`` deals of ``key``'s stream ``stream``
-    (:meth:`patience.dealkey.DealKey.stream`) that the solver certifies, each rated
-    (:func:`patience.catalog.catalog_deal`).
+    (:meth:`patience.dealkey.DealKey.stream`) that the solver certifies, each rated as
+    ``policy`` says (:func:`patience.catalog.catalog_deal`; by default with the rating
+    model, the full ladder on a sample and near tiers' edges: :mod:`patience.ratings.cheap`).
 
     The job's place in its stream is kept in the database (``catalog_jobs``), written in
     the same transaction as the deals found, so a job run again goes on where it stopped and
@@ -176,38 +187,46 @@ def generate(
     if progress is not None:
         progress(min(have, count), count)
     workers = 8 if scheduler is not None else (jobs or os.cpu_count() or 1)
-    while have < count:
-        size = min(chunk, max(2 * workers, math.ceil(1.25 * (count - have))))
-        batch = [
-            key.seed(name, checked, stream, index) for index in range(position, position + size)
-        ]
-        with engine.connect() as connection:
-            done = stored(connection, name, checked, batch)
-        todo = [(name, checked, seed) for seed in batch if seed not in done]
-        results = iter(run(_catalog_task, todo, jobs=jobs, scheduler=scheduler))
-        rows: list[CatalogDeal] = []
-        start = position
-        for seed in batch:
-            position += 1
-            if seed in done:
-                have += 1
-            else:
-                tried += 1
-                deal = next(results)
-                if deal is None:
-                    continue
-                rows.append(deal)
-                have += 1
-            if progress is not None:
-                progress(have, count)
-            if have >= count:
-                break
-        at = time.time()
-        with engine.begin() as connection:
-            for deal in rows:
-                certified = Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
-                added += add(connection, name, checked, certified, at=at, origin=key.origin)
-            _advance(connection, job, name, checked, key, stream, start, position, have)
+    with Workers(jobs=jobs, scheduler=scheduler) as pool:
+        while have < count:
+            size = min(chunk, max(2 * workers, math.ceil(1.25 * (count - have))))
+            batch = [
+                key.seed(name, checked, stream, index) for index in range(position, position + size)
+            ]
+            with engine.connect() as connection:
+                done = stored(connection, name, checked, batch)
+            todo = [seed for seed in batch if seed not in done]
+            size = max(1, math.ceil(len(todo) / (4 * workers)))  # about four tasks a worker
+            groups = [
+                (name, checked, todo[i : i + size], policy) for i in range(0, len(todo), size)
+            ]
+            results = (deal for group in pool.map(_catalog_tasks, groups) for deal in group)
+            rows: list[CatalogDeal] = []
+            start = position
+            for seed in batch:
+                position += 1
+                if seed in done:
+                    have += 1
+                else:
+                    tried += 1
+                    deal = next(results)
+                    if deal is None:
+                        continue
+                    rows.append(deal)
+                    have += 1
+                if progress is not None:
+                    progress(have, count)
+                if have >= count:
+                    break
+            results.close()  # its tasks' futures let go while the workers are there
+            at = time.time()
+            with engine.begin() as connection:
+                certified = [
+                    Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
+                    for deal in rows
+                ]
+                added += add_many(connection, name, checked, certified, at=at, origin=key.origin)
+                _advance(connection, job, name, checked, key, stream, start, position, have)
     return Generated(added, present, tried)
 
 
@@ -305,6 +324,41 @@ def add(
     except IntegrityError:
         return False
     return True
+
+
+def add_many(
+    connection: Connection,
+    name: str,
+    variant: Mapping[str, Any],
+    certified: list[Certified],
+    *,
+    at: float,
+    origin: str,
+) -> int:
+    """:func:`add` for many deals in one statement (a catalog job's chunk); one at a time
+    when one of them is there already. How many were added."""
+    if not certified:
+        return 0
+    rows = [
+        {
+            "game": name,
+            "variant": variant_key(variant),
+            "seed": str(deal.seed),
+            "nodes": deal.nodes,
+            "seconds": deal.seconds,
+            "moves": deal.moves,
+            "added_at": at,
+            "origin": origin,
+            **_rating_columns(deal.rating),
+        }
+        for deal in certified
+    ]
+    try:
+        with connection.begin_nested():
+            connection.execute(insert(deals), rows)
+    except IntegrityError:
+        return sum(add(connection, name, variant, deal, at=at, origin=origin) for deal in certified)
+    return len(rows)
 
 
 Tiers = tuple[int, int]
@@ -452,7 +506,8 @@ def export(
     ``patience deals export`` prints it: ``seed``, ``tier``, ``score``, ``players`` (name
     to win rate), ``progress`` (name to mean progress: the win rate but in Kansas, the
     share of cards home), ``moves``, ``nodes``, ``version`` (of the rating; None when
-    unrated) and whether it was ``dealt``."""
+    unrated), how it was rated (``method``: ``cheap`` by the rating model or ``full`` by the
+    reference players; ``model``: the model's version) and whether it was ``dealt``."""
     query = (
         select(deals)
         .where(and_(deals.c.game == name, deals.c.variant == variant_key(variant)))
@@ -470,10 +525,70 @@ def export(
             "moves": row.moves,
             "nodes": row.nodes,
             "version": row.rating_version,
+            "method": rating.get("method", "full") if rating else None,
+            "model": rating.get("model"),
+            "model_score": rating.get("model_score"),
+            "model_tier": rating.get("model_tier"),
             "dealt": row.session_id is not None,
             "origin": row.origin,
             "retired": row.retired_at is not None,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAgreement:
+    """How a rating model agrees with the full ladder on the catalog's deals of one game
+    and variant rated both ways (the job's sample and the deals near a tier's edge)."""
+
+    game: str
+    variant: dict[str, Any]
+    model: str
+    cheap: int
+    """Deals rated by the model alone."""
+    full: int
+    """Deals rated in full beside the model."""
+    sample: Agreement | None
+    """On the sample alone (chosen by seed, so unbiased): None under two deals."""
+    all_full: Agreement | None
+    """On every deal rated both ways (the edge deals are the hardest to place)."""
+
+
+def model_agreement(connection: Connection) -> list[ModelAgreement]:
+    """For each game, variant and rating model in the catalog, how the model's verdicts
+    agree with the full ratings of the deals rated both ways."""
+    query = select(deals.c.game, deals.c.variant, deals.c.rating).where(deals.c.rating.is_not(None))
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for game, variant, text in connection.execute(query):
+        rating = json.loads(text)
+        if rating.get("model"):
+            groups.setdefault((game, variant, rating["model"]), []).append(rating)
+    answers = []
+    for (game, variant, model), ratings in sorted(groups.items()):
+        both = [r for r in ratings if r.get("method") == "full" and "model_score" in r]
+        sample = [r for r in both if r.get("full_reason") == "sample"]
+        answers.append(
+            ModelAgreement(
+                game=game,
+                variant=json.loads(variant),
+                model=model,
+                cheap=sum(r.get("method") == "cheap" for r in ratings),
+                full=len(both),
+                sample=_agreement(sample),
+                all_full=_agreement(both),
+            )
+        )
+    return answers
+
+
+def _agreement(ratings: list[dict[str, Any]]) -> Agreement | None:
+    if len(ratings) < 2:
+        return None
+    return agreement(
+        [r["model_score"] for r in ratings],
+        [r["score"] for r in ratings],
+        [r["model_tier"] for r in ratings],
+        [r["tier"] for r in ratings],
+    )
 
 
 def counts(connection: Connection) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from patience.catalog import catalog_deal
 from patience.errors import PatienceError
 from patience.games import GAMES, new_game
 from patience.rating import DIFFICULTIES
+from patience.ratings.cheap import FULL
 from patience.solve import solve
 
 from .catalog import RANDOM, Certified, Taken, add, practice_tier, take
@@ -179,10 +180,13 @@ def certify_deal(
 
 def rate_deal(*, name: str, variant: dict[str, object], seeds: list[int]) -> Certified:
     """The first of ``seeds`` whose deal the solver certifies within its node budget, rated
-    (:func:`patience.catalog.catalog_deal`). A plain function of plain values, so that it
-    can run in another process. Raises a :class:`PatienceError` when none is certified."""
+    (:func:`patience.catalog.catalog_deal`) by the full ladder: the server's refill makes
+    a few deals at a time, for the games being dealt now, where a model's cheaper and
+    rougher tier buys nothing (catalog jobs, ``patience deals generate``, rate by the model).
+    A plain function of plain values, so that it can run in another process. Raises a
+    :class:`PatienceError` when none is certified."""
     for seed in seeds:
-        deal = catalog_deal(name, variant, seed)
+        deal = catalog_deal(name, variant, seed, policy=FULL)
         if deal is not None:
             return Certified(deal.seed, deal.nodes, deal.seconds, deal.moves, deal.rating)
     raise PatienceError(f"no winnable {name} deal found in {len(seeds)} tries; try again")

@@ -1,7 +1,7 @@
 //! PyO3 glue: exposes `patience-core` to Python as `patience._core`. No algorithms here.
 //!
 //! Each capability is one function taking the game's name: `successors`, `solve`,
-//! `players`, `choose`, `playout` and `results`. The name picks the game's type in the
+//! `players`, `choose`, `playout`, `results` and `evidence`. The name picks the game's type in the
 //! registry macro `by_game!`, and the capability is written once, generic over the core's
 //! [`NativeGame`] and [`Players`] traits (every game implements both); `Bridge` turns each
 //! game's position tuple (as the game's Python module gives it, `native_position()`) into
@@ -670,6 +670,186 @@ fn results(
     by_game!(game, G => each::<G>(py, position, player, &seeds, max_moves, information))
 }
 
+/// One deal's cheap evidence as [`evidence`] returns it: `(outcome, certificate, nodes,
+/// first moves that still win, legal first moves, playouts)`, the playouts by player in
+/// the order asked, each `(won, counted moves, moves)`.
+type DealEvidence = (
+    String,
+    Vec<String>,
+    u64,
+    u32,
+    u32,
+    Vec<Vec<(bool, u32, u32)>>,
+);
+
+/// What a cheap rating needs to know of a move's name: whether it is counted.
+struct Counted {
+    prefixes: Vec<String>,
+    suffixes: Vec<String>,
+}
+
+impl Counted {
+    fn counts(&self, name: &str) -> bool {
+        self.prefixes
+            .iter()
+            .any(|prefix| name.starts_with(prefix.as_str()))
+            || self
+                .suffixes
+                .iter()
+                .any(|suffix| name.ends_with(suffix.as_str()))
+    }
+}
+
+/// The cheap evidence of each of `positions` of game `game`, in one call (a catalog job's
+/// chunk of deals, the GIL released throughout): the solver looks for a win within
+/// `max_nodes` nodes and `max_states` positions (`max_seconds` only guards against a
+/// runaway), and its certificate is replayed move by move in the core's engine, each move
+/// checked legal, to a win (a certificate that does not replay is a `RuntimeError`: a bug
+/// in the solver), and returned up to the position the game counts as won, as the engine
+/// of record keeps it. For a deal it wins, every legal first move is played and the position
+/// after it solved again within `first_move_nodes` nodes (and four times as many
+/// positions; a won position counts as winning, an undecided one as not), and each
+/// `(player, seeds)` of `players` plays a playout a seed of at most `max_moves` moves, the
+/// player seeing what a person sees; a playout's counted moves are those whose name starts
+/// with one of `prefixes` or ends with one of `suffixes` (the cards it cleared, as the
+/// game's Python class declares). A deal not won has only its outcome and nodes.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (
+    game, positions, *, max_nodes, max_seconds, max_states, first_move_nodes, players,
+    max_moves, prefixes, suffixes
+))]
+fn evidence(
+    py: Python<'_>,
+    game: &str,
+    positions: Vec<Bound<'_, PyAny>>,
+    max_nodes: u64,
+    max_seconds: f64,
+    max_states: usize,
+    first_move_nodes: u64,
+    players: Vec<(String, Vec<u64>)>,
+    max_moves: usize,
+    prefixes: Vec<String>,
+    suffixes: Vec<String>,
+) -> PyResult<Vec<DealEvidence>> {
+    #[allow(clippy::too_many_arguments)]
+    fn each<G: Bridge + Players>(
+        py: Python<'_>,
+        positions: &[Bound<'_, PyAny>],
+        budget: &Budget,
+        first_moves: &Budget,
+        players: &[(String, Vec<u64>)],
+        max_moves: usize,
+        counted: &Counted,
+    ) -> PyResult<Vec<DealEvidence>> {
+        let states: Vec<G> = positions.iter().map(G::from_py).collect::<PyResult<_>>()?;
+        let ladder: Vec<(usize, &[u64])> = players
+            .iter()
+            .map(|(name, seeds)| Ok((player_of::<G>(name)?, seeds.as_slice())))
+            .collect::<PyResult<_>>()?;
+        let options = SolveOptions { wins_only: true };
+        py.detach(|| {
+            let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
+            states
+                .iter()
+                .map(|state| {
+                    let report = state.solve(budget, options, &mut interrupted);
+                    let Outcome::Solved(certificate) = report.outcome else {
+                        let outcome = match report.outcome {
+                            Outcome::Unsolvable => "unsolvable",
+                            _ => "unknown",
+                        };
+                        return Ok((outcome.to_string(), Vec::new(), report.nodes, 0, 0, vec![]));
+                    };
+                    // The certificate as the engine of record keeps it: up to the position
+                    // the game counts as won (Klondike's and Solitaire Expert's engines play
+                    // out a solved position by themselves).
+                    let mut replay = state.clone();
+                    let mut kept = certificate.len();
+                    for (index, mv) in certificate.iter().enumerate() {
+                        if replay.won() {
+                            kept = index;
+                            break;
+                        }
+                        if !replay.moves().contains(mv) {
+                            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                                "the {} solver's certificate does not replay: move {index} \
+                                 ({mv}) is not legal",
+                                G::NAME
+                            )));
+                        }
+                        replay.play(*mv);
+                    }
+                    if !replay.won() {
+                        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                            "the {} solver's certificate does not end in a win",
+                            G::NAME
+                        )));
+                    }
+                    let legal = state.moves();
+                    let mut winning = 0u32;
+                    for &mv in &legal {
+                        let mut after = state.clone();
+                        after.play(mv);
+                        let won = after.won()
+                            || matches!(
+                                after.solve(first_moves, options, &mut interrupted).outcome,
+                                Outcome::Solved(_)
+                            );
+                        winning += u32::from(won);
+                    }
+                    let playouts = ladder
+                        .iter()
+                        .map(|&(index, seeds)| {
+                            seeds
+                                .iter()
+                                .map(|&seed| {
+                                    let game = play_game(
+                                        state,
+                                        index,
+                                        seed,
+                                        max_moves,
+                                        Information::Person,
+                                    );
+                                    let cleared = game
+                                        .moves
+                                        .iter()
+                                        .filter(|mv| counted.counts(&mv.to_string()))
+                                        .count();
+                                    (game.won, cleared as u32, game.moves.len() as u32)
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    Ok((
+                        "solved".to_string(),
+                        certificate[..kept]
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect(),
+                        report.nodes,
+                        winning,
+                        legal.len() as u32,
+                        playouts,
+                    ))
+                })
+                .collect()
+        })
+    }
+    let budget = Budget {
+        max_nodes,
+        max_seconds,
+        max_states,
+    };
+    let first_moves = Budget {
+        max_nodes: first_move_nodes,
+        max_seconds,
+        max_states: 4 * first_move_nodes as usize,
+    };
+    let counted = Counted { prefixes, suffixes };
+    by_game!(game, G => each::<G>(py, &positions, &budget, &first_moves, &players, max_moves, &counted))
+}
+
 /// The native core of `patience`.
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -680,6 +860,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(choose, module)?)?;
     module.add_function(wrap_pyfunction!(playout, module)?)?;
     module.add_function(wrap_pyfunction!(results, module)?)?;
+    module.add_function(wrap_pyfunction!(evidence, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

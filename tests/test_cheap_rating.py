@@ -1,0 +1,309 @@
+"""Ratings at catalog scale: the rating model rates most deals, the full ladder a sample
+and the deals near a tier's edge; every rating says how it was made; a model file that
+cannot be used is refused with the reason."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from patience.catalog import CERTIFY_NODES, public_seed_stream
+from patience.dealkey import DealKey
+from patience.games import GAMES, new_game
+from patience.rating import RATING_VERSION, NotCertifiedError, difficulty_score, rate
+from patience.ratings import FULL, ModelError, RatingPolicy, load_model, shipped_model
+from patience.ratings.cheap import in_sample, rate_for_catalog, rate_many_for_catalog
+from patience.ratings.evidence import gather, gather_many
+from patience.ratings.model import model_file_name
+from patience.store.catalog import generate, model_agreement
+from patience.store.db import deals, make_engine, migrate
+
+GOLF_WRAP = {"wrap": True}
+CHEAP = RatingPolicy(full_share=0.0, edge_margin=0.0)
+"""The model alone: no sample, no edges."""
+
+
+def golf(seed: int) -> Any:
+    return new_game("golf", seed=seed, variant=GOLF_WRAP)
+
+
+def shipped() -> Any:
+    model = shipped_model("golf", GOLF_WRAP)
+    assert model is not None, "the package ships a Golf (wrap) rating model"
+    return model
+
+
+def test_the_cheap_path_gives_a_tier_and_records_the_model() -> None:
+    model = shipped()
+    rating = rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=CHEAP)
+    assert rating is not None
+    assert rating["method"] == "cheap"
+    assert rating["model"] == model.version
+    assert rating["version"] == RATING_VERSION
+    assert 1 <= rating["tier"] <= 10
+    # the strong player did not play: its progress is the model's
+    assert set(rating["players"]) == {"random", "greedy"}
+    assert set(rating["predicted"]) == {"hindsight"}
+    progress = rating["progress"] | rating["predicted"]
+    score = difficulty_score(progress, rating["first_moves"], rating["nodes"])
+    assert rating["score"] == pytest.approx(score, abs=1e-5)
+    # the evidence it shares with a full rating is the full rating's
+    full = rate(golf(3), seed=3)
+    assert (rating["nodes"], rating["moves"]) == (full.nodes, full.moves)
+    assert rating["first_moves"] == pytest.approx(full.first_moves, abs=1e-6)
+    assert rating["players"] == {p: full.players[p] for p in ("random", "greedy")}
+    assert rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=CHEAP) == rating
+
+
+def test_sampled_deals_get_the_full_rating_beside_the_models_verdict() -> None:
+    model = shipped()
+    rating = rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=RatingPolicy(full_share=1.0))
+    cheap = rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=CHEAP)
+    assert rating is not None
+    assert cheap is not None
+    assert rating["method"] == "full"
+    assert rating["full_reason"] == "sample"
+    assert rating["model"] == model.version
+    assert (rating["model_score"], rating["model_tier"]) == (cheap["score"], cheap["tier"])
+    full = rate(golf(3), seed=3).to_json()
+    assert {k: rating[k] for k in full} == full  # the full ladder's rating, untouched
+
+
+def test_deals_near_a_tiers_edge_get_the_full_rating() -> None:
+    seeds = range(1, 40)
+    cheap = {s: rate_for_catalog(golf(s), s, node_limit=2_000_000, policy=CHEAP) for s in seeds}
+    model = shipped()
+    found = {s: gather(golf(s), node_limit=2_000_000) for s in seeds if cheap[s] is not None}
+    edges = {s: model.predict(e).edge for s, e in found.items()}
+    near = min(edges, key=lambda s: edges[s] or 1.0)
+    far = max(edges, key=lambda s: edges[s] or 0.0)
+    margin = ((edges[near] or 0.0) + (edges[far] or 0.0)) / 2
+    policy = RatingPolicy(full_share=0.0, edge_margin=margin)
+    at_edge = rate_for_catalog(golf(near), near, node_limit=2_000_000, policy=policy)
+    inside = rate_for_catalog(golf(far), far, node_limit=2_000_000, policy=policy)
+    assert at_edge is not None
+    assert inside is not None
+    assert (at_edge["method"], at_edge["full_reason"]) == ("full", "edge")
+    assert inside["method"] == "cheap"
+
+
+# Deals of every game (a few of the slow ones), from a public stream of their own.
+BATCHES = [("golf", GOLF_WRAP, 120), ("golf", {"wrap": False}, 40), ("klondike", {"draw": 3}, 12)]
+BATCHES += [("klondike", {"draw": 1}, 6), ("expert", {}, 3), ("kansas", {}, 2)]
+
+
+@pytest.mark.parametrize(("name", "variant", "count"), BATCHES)
+def test_the_batched_evidence_is_the_per_deal_evidence(
+    name: str, variant: dict[str, object], count: int
+) -> None:
+    """gather_many (one native call for the lot) gives, deal by deal, what gather gives,
+    certified or not; and every certificate it gives, replayed by the engine of record,
+    wins."""
+    seeds = public_seed_stream(name, variant, 6)
+    games = [GAMES[name].from_seed(next(seeds), variant) for _ in range(count)]
+    many = gather_many(games, node_limit=CERTIFY_NODES[name])
+    certified = 0
+    for game, item in zip(games, many, strict=True):
+        try:
+            one = gather(game, node_limit=CERTIFY_NODES[name])
+        except NotCertifiedError:
+            assert item.evidence is None
+            assert item.certificate == ()
+            continue
+        certified += 1
+        assert item.evidence == one
+        replay = game.copy()
+        for move in item.certificate:
+            replay.play(move)
+        outcome = replay.outcome()
+        assert outcome is not None
+        assert outcome.won
+        assert len(item.certificate) == one.moves
+    assert certified > 0
+
+
+def test_a_chunk_rated_at_once_gets_each_deals_own_rating() -> None:
+    """A catalog job's chunk rated at once (the model's verdicts in one call, the sampled
+    and edge deals in full) gets, seed by seed, the rating rate_for_catalog gives alone."""
+    policy = RatingPolicy(full_share=0.1, edge_margin=0.0)
+    seeds = [3_000 + k for k in range(30)]
+    games = [golf(seed) for seed in seeds]
+    many = rate_many_for_catalog(games, seeds, node_limit=2_000_000, policy=policy)
+    one = [rate_for_catalog(golf(s), s, node_limit=2_000_000, policy=policy) for s in seeds]
+    assert many == one
+    methods = {rating["method"] for rating in many if rating is not None}
+    assert methods == {"cheap", "full"}
+    assert any(rating is None for rating in many)
+
+
+def test_the_sample_is_chosen_by_seed_and_holds_its_share() -> None:
+    picked = [seed for seed in range(20_000) if in_sample(seed, 0.05)]
+    assert 0.04 < len(picked) / 20_000 < 0.06
+    assert picked == [seed for seed in range(20_000) if in_sample(seed, 0.05)]
+
+
+def test_a_catalog_job_records_how_each_deal_was_rated(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite3'}")
+    migrate(engine)
+    key = DealKey.fresh()
+    policy = RatingPolicy(full_share=0.25)
+    generate(engine, "golf", GOLF_WRAP, 8, key=key, stream=1, jobs=1, policy=policy)
+    with engine.connect() as connection:
+        ratings = [json.loads(r) for r in connection.execute(select(deals.c.rating)).scalars()]
+        agreement = model_agreement(connection)
+    version = shipped().version
+    assert len(ratings) == 8
+    assert {r["model"] for r in ratings} == {version}
+    assert {r["method"] for r in ratings} <= {"cheap", "full"}
+    for rating in ratings:
+        sampled = in_sample(rating["seed"], 0.25)
+        assert (rating["method"] == "full") >= sampled
+        assert ("hindsight" in rating["players"]) == (rating["method"] == "full")
+    both = [r for r in ratings if r["method"] == "full"]
+    [figures] = agreement
+    assert (figures.model, figures.cheap, figures.full) == (version, 8 - len(both), len(both))
+    engine.dispose()
+
+    env = os.environ | {"PATIENCE_DATABASE_URL": f"sqlite:///{tmp_path / 'catalog.sqlite3'}"}
+    report = subprocess.run(
+        [sys.executable, "-m", "patience.cli", "deals", "report", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert report.returncode == 0, report.stderr
+    [models] = json.loads(report.stdout)["models"]
+    assert (models["model"], models["cheap"], models["full"]) == (
+        version,
+        8 - len(both),
+        len(both),
+    )
+
+
+def test_without_a_model_or_with_full_every_deal_is_rated_in_full() -> None:
+    rating = rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=FULL)
+    assert rating is not None
+    assert (rating["method"], rating["model"]) == ("full", None)
+    assert model_file_name("golf", {"wrap": False}) == "golf-no-wrap.json"
+
+
+def _model_text(**changes: Any) -> str:
+    data = json.loads(Path(shipped().source).read_text())
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        (json.dumps({"format": "something else"}), "not a rating model of format"),
+        ("FORMAT_ONLY", "is missing"),
+        ("OLD_VERSION", "rating version 99"),
+        ("WRONG_PLAYERS", "strong players"),
+        ("EDITED", "SHA-256 does not match"),
+        ("NOT_A_BOOSTER", "not a LightGBM model"),
+        ("BAD_SHARE", "shares from 0 to 1"),
+    ],
+)
+def test_bad_model_files_are_refused_with_the_reason(
+    tmp_path: Path, text: str, reason: str
+) -> None:
+    garbage = "tree\nnonsense"
+    made = {
+        "FORMAT_ONLY": lambda: json.dumps({"format": "patience-rating-model/1"}),
+        "OLD_VERSION": lambda: _model_text(rating_version=99),
+        "WRONG_PLAYERS": lambda: _model_text(strong_players=["random"]),
+        "EDITED": lambda: _model_text(booster="tree\n"),
+        "NOT_A_BOOSTER": lambda: _model_text(
+            booster=garbage, booster_sha256=hashlib.sha256(garbage.encode()).hexdigest()
+        ),
+        "BAD_SHARE": lambda: _model_text(full_share=5.0),
+    }
+    path = tmp_path / "model.json"
+    path.write_text(made[text]() if text in made else text)
+    with pytest.raises(ModelError, match=reason):
+        load_model(path)
+
+
+def test_a_model_for_another_game_or_variant_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "model.json"
+    path.write_text(_model_text())
+    assert load_model(path, game="golf", variant=GOLF_WRAP).version == shipped().version
+    with pytest.raises(ModelError, match="not golf"):
+        load_model(path, game="golf", variant={"wrap": False})
+
+
+def test_the_command_refuses_a_bad_model_and_changes_nothing(tmp_path: Path) -> None:
+    database = tmp_path / "catalog.sqlite3"
+    migrate(make_engine(f"sqlite:///{database}"))
+    bad = tmp_path / "model.json"
+    bad.write_text("{not json")
+    env = os.environ | {
+        "PATIENCE_DATABASE_URL": f"sqlite:///{database}",
+        "PATIENCE_DEAL_KEY_FILE": str(tmp_path / "key"),
+    }
+    command = [sys.executable, "-m", "patience.cli", "deals", "generate", "golf", "--wrap"]
+    answer = subprocess.run(
+        [*command, "--count", "2", "--model", str(bad), "--quiet"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert answer.returncode == 1
+    assert "is not a rating model: not JSON" in answer.stderr
+    assert "Traceback" not in answer.stderr
+    engine = make_engine(f"sqlite:///{database}")
+    with engine.connect() as connection:
+        assert connection.execute(select(deals.c.id)).first() is None
+    engine.dispose()
+    wrong = subprocess.run(
+        [*command, "--count", "2", "--full", "--full-share", "0.1"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert wrong.returncode == 1
+    assert "--full rates every deal in full" in wrong.stderr
+
+
+def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
+    """From the first 40 deals of the shipped training set (rated in full already, so only
+    the cheap evidence is gathered again)."""
+    source = Path(__file__).resolve().parent.parent / "benchmarks/rating-training/golf-wrap.jsonl"
+    training = tmp_path / "training.jsonl"
+    training.write_text("".join(source.read_text().splitlines(keepends=True)[:40]))
+    written = tmp_path / "model.json"
+    command = [sys.executable, "-m", "patience.cli", "deals", "train-model", "golf", "--wrap"]
+    options = ["--training-set", str(training), "--count", "40", "--jobs", "1"]
+    made = subprocess.run(
+        [*command, *options, "--version", "golf-wrap-test", "--write", str(written)],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    summary = json.loads(made.stdout)
+    assert "booster" not in summary  # the trees are in the file, not on the screen
+    assert summary["training"]["deals"] == 40
+    model = load_model(written, game="golf", variant=GOLF_WRAP)
+    assert model.version == "golf-wrap-test"
+    assert model.data["training"]["sha256"] == hashlib.sha256(training.read_bytes()).hexdigest()
+    policy = RatingPolicy(full_share=0.0, edge_margin=0.0, model_path=str(written))
+    rating = rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=policy)
+    assert rating is not None
+    assert (rating["method"], rating["model"]) == ("cheap", "golf-wrap-test")
+
+    refused = subprocess.run(
+        [*command, *options, "--version", "Not A Version"], capture_output=True, text=True
+    )
+    assert refused.returncode == 1
+    assert "a model's version is" in refused.stderr
