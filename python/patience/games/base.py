@@ -20,11 +20,12 @@ from patience.cards import Card, parse_deal, shuffled_deck
 from patience.errors import (
     GameOverError,
     InvalidDealError,
+    InvalidMoveError,
     InvalidVariantError,
     UndoRefusedError,
 )
 from patience.games.layout import Budgets, ClientLayout
-from patience.moves import END, UNDO, Move, Place
+from patience.moves import END, UNDO, Move, Place, PlaceKind
 
 __all__ = [
     "Budgets",
@@ -170,6 +171,9 @@ class Game(abc.ABC):
     options: ClassVar[tuple[VariantOption, ...]] = ()
     has_time_bonus: ClassVar[bool] = False
     """Whether finishing early earns a time bonus (:meth:`time_bonus`)."""
+    place_kinds: ClassVar[frozenset[PlaceKind]] = frozenset(("t", "w", "r", "h", "f"))
+    """The kinds of place the game's moves may name; a move naming another kind (a free
+    cell, ``c1``, in a game without them) is refused before the game reads it."""
 
     # -- what the rest of the platform reads of a game (docs/adding-a-game.md) ----------
 
@@ -298,6 +302,7 @@ class Game(abc.ABC):
         if move == END:
             self._ended = True
             return Played(END, 0)
+        self._check_places(move)
         return self._play(move)
 
     def undo(self) -> None:
@@ -324,10 +329,17 @@ class Game(abc.ABC):
             if self.is_over():
                 return False
             if parsed != END:
+                self._check_places(parsed)
                 self._check(parsed)
         except ValueError:
             return False
         return True
+
+    def _check_places(self, move: Move) -> None:
+        """Refuse a move that names a kind of place this game does not have."""
+        for place in (move.source, move.dest):
+            if place is not None and place.kind not in self.place_kinds:
+                raise InvalidMoveError(f"{self.title} has no {place.bare}")
 
     def copy(self) -> Self:
         """An independent copy of the game, history included.
