@@ -167,10 +167,10 @@ def test_bad_requests_are_refused_with_a_reason() -> None:
         playout(game, "perfect", 1)
     with pytest.raises(ValueError, match="from 0 to 2"):
         playout(game, "random", -1)
-    with pytest.raises(NoPlayersError, match="no reference players for freecell"):
-        players("freecell")
-    with pytest.raises(ValueError, match='no native game "freecell"'):
-        _core.playout("freecell", new_game("kansas", seed=1).native_position(), "random", 1, 9)
+    with pytest.raises(NoPlayersError, match="no reference players for spider"):
+        players("spider")
+    with pytest.raises(ValueError, match='no native game "spider"'):
+        _core.playout("spider", new_game("kansas", seed=1).native_position(), "random", 1, 9)
     with pytest.raises(ValueError, match="no kansas player 'hindsight'"):
         playout(new_game("kansas", seed=1), "hindsight", 1)
     with pytest.raises(ValueError, match="expected tuple of length 4"):
