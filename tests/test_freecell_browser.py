@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tables import Table, answered, settled, shot
-
 from patience.games.freecell import FreeCell
+from tables import Table, answered, settled, shot
 
 SEED = 4
 
@@ -42,7 +41,8 @@ def test_a_freecell_game_is_dealt_and_played_with_its_free_cells(
     column = next(
         k
         for k in range(1, 9)
-        if f"t{k}>c2" in legal and not any(m.startswith(f"t{k}>t") for m in legal)
+        if f"t{k}>c2" in legal
+        and not any(m.startswith(f"t{k}>t") for m in legal)
         and f"t{k}>f" not in legal
     )
     card = str(game.piles()[f"t{column}"][-1])

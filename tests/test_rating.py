@@ -22,8 +22,10 @@ from patience.rating import (
 
 VARIANTS = [(name, v) for name in PLAYER_GAMES for v in GAMES[name].variants()]
 IDS = [name + "".join(f"-{key}={value}" for key, value in v.items()) for name, v in VARIANTS]
-HIDING = [(name, v) for name, v in VARIANTS if name != "expert"]  # Expert hides no card
-HIDING_IDS = [i for i, (name, _) in zip(IDS, VARIANTS, strict=True) if name != "expert"]
+# the games that hide cards (Solitaire Expert and FreeCell hide none)
+HIDES = {name: bool(GAMES[name].from_seed(0, v).hidden_cards()) for name, v in VARIANTS}
+HIDING = [(name, v) for name, v in VARIANTS if HIDES[name]]
+HIDING_IDS = [i for i, (name, _) in zip(IDS, VARIANTS, strict=True) if HIDES[name]]
 
 
 def positions(name: str, variant: dict[str, object], count: int, seed: int) -> list[Game]:

@@ -334,8 +334,10 @@ class TerminalGame:
                 return Place("t", index + 1)
         for pile in _cell_piles(GAMES[observation["game"]].layout):
             held = observation[pile["field"]]
+            if text in held and pile.get("slots"):
+                return Place("c", held.index(text) + 1)
             if text in held:
-                return Place("c", held.index(text) + 1) if pile.get("slots") else Place("h", card=card)
+                return Place("h", card=card)
         raise InvalidMoveError(f"{card} is not an exposed card")
 
     def _summary(self) -> None:

@@ -202,8 +202,13 @@ Moves, in the notation of game records (c1..c4 are the free cells):
             {
                 "name": "top",
                 "piles": [
-                    {"kind": "cell", "field": "cells", "name": "free cell", "size": CELLS,
-                     "slots": True},
+                    {
+                        "kind": "cell",
+                        "field": "cells",
+                        "name": "free cell",
+                        "size": CELLS,
+                        "slots": True,
+                    },
                     {"kind": "spacer"},
                     {"kind": "foundation", "by": "suit"},
                 ],
