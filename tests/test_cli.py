@@ -480,6 +480,10 @@ def test_serving_on_is_said_once_the_server_answers_and_ctrl_c_stops_it(tmp_path
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
+        # and, as a foreground job, Ctrl-C not ignored: a job started in the background of
+        # a script (a CI runner's) inherits SIGINT ignored, and a server whose SIGINT was
+        # ignored stops on it (uvicorn takes it) but cannot report it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     lines: queue.Queue[str] = queue.Queue()
 

@@ -37,6 +37,15 @@ def test_certificates_replay_to_a_win(draw: int) -> None:
     assert solved >= 6
 
 
+@pytest.mark.parametrize("seed", [36_408, 39_230, 75_069, 95_401])
+def test_draw_3_deals_a_withdrawn_rule_called_lost_are_won(seed: int) -> None:
+    """Sending the talon's last card home without branching in draw 3 lost these wins (the
+    100,000-deal rule check of docs/klondike-solver.md found them); each is won, its
+    certificate replayed by the engine of record."""
+    result = solve(Klondike.from_seed(seed, {"draw": 3}), time_limit=60)
+    assert result.outcome == "solved"
+
+
 def test_klondike_certificates_name_every_kind_of_move() -> None:
     # The native side names Klondike's moves from a table made once a process; these
     # deals' certificates hold every kind of move, and each replays in the engine of record.

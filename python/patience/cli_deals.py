@@ -25,7 +25,7 @@ from patience.batch import run
 from patience.catalog import public_seed_stream
 from patience.dealkey import DealKey, default_key_path
 from patience.errors import PatienceError
-from patience.games import GAMES, Game, variant_key
+from patience.games import GAMES, Game, variant_key, variant_words
 from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
 from patience.solve import SOLVABLE_GAMES
 
@@ -178,15 +178,7 @@ def describe(name: str, variant: Mapping[str, object]) -> str:
     >>> describe("golf", {"wrap": False}), describe("klondike", {"draw": 3})
     ('Golf, no wrap', 'Solitaire Rush, draw 3')
     """
-    words = []
-    for key, value in variant.items():
-        if value is True:
-            words.append(key)
-        elif value is False:
-            words.append(f"no {key}")
-        else:
-            words.append(f"{key} {value}")
-    return ", ".join([GAMES[name].title, *words])
+    return ", ".join([GAMES[name].title, *variant_words(variant)])
 
 
 def run_command(args: argparse.Namespace) -> int | None:

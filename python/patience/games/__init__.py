@@ -39,6 +39,7 @@ __all__ = [
     "game_class",
     "new_game",
     "variant_key",
+    "variant_words",
 ]
 
 GAMES: Final[Mapping[str, type[Game]]] = {
@@ -87,3 +88,21 @@ def variant_key(variant: Mapping[str, Any]) -> str:
     ('{"wrap": true}', '{}')
     """
     return json.dumps(dict(variant), sort_keys=True)
+
+
+def variant_words(variant: Mapping[str, Any]) -> list[str]:
+    """A variant's options in plain words, one an option: a true flag by its name, a false
+    one with "no", any other value after its name.
+
+    >>> variant_words({"wrap": False}), variant_words({"draw": 3}), variant_words({})
+    (['no wrap'], ['draw 3'], [])
+    """
+    words = []
+    for key, value in variant.items():
+        if value is True:
+            words.append(key)
+        elif value is False:
+            words.append(f"no {key}")
+        else:
+            words.append(f"{key} {value}")
+    return words

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from sqlalchemy import ColumnElement, Connection, and_, func, insert, select
 
 from patience.errors import PatienceError
-from patience.games import game_class, new_game
+from patience.games import game_class, new_game, variant_words
 from patience.rating import DIFFICULTIES, is_rated
 
 from .claims import DealClaims
@@ -285,12 +285,5 @@ def variant_text(variant: dict[str, object]) -> str:
     >>> variant_text({"wrap": True}), variant_text({"wrap": False}), variant_text({})
     (' (wrap)', ' (no wrap)', '')
     """
-    parts = []
-    for key, value in variant.items():
-        if value is True:
-            parts.append(key)
-        elif value is False:
-            parts.append(f"no {key}")
-        else:
-            parts.append(f"{key} {value}")
+    parts = variant_words(variant)
     return f" ({', '.join(parts)})" if parts else ""
