@@ -268,6 +268,8 @@ def test_version() -> None:
         (["tournament", "create", "Cup", "golf", "--minutes", "inf", "--operator", "x"], "minutes"),
         (["play", "klondike", "--draw", "2"], "invalid choice"),
         (["deals", "show", "klondike", "--draw", "2", "--seed", "1"], "invalid choice"),
+        # a game's own numbering of its deals is an option of that game alone
+        (["play", "klondike", "--microsoft", "1"], "unrecognized arguments: --microsoft"),
         ([], "required"),
     ],
 )

@@ -362,6 +362,65 @@ def test_microsoft_verdicts_on_the_first_32000_deals() -> None:
     check_microsoft_verdicts(range(1, 32_001))
 
 
+def test_microsoft_deals_are_a_numbering_of_the_game() -> None:
+    """The generic way to a numbered deal (what the command line's ``--microsoft`` takes)
+    deals what :func:`microsoft_deal` deals, and refuses what it refuses, in words."""
+    assert FreeCell.from_number("microsoft", 617).deal == microsoft_deal(617)
+    for number in (0, -1, 2**31, 10**12, True, "12", 1.0):
+        with pytest.raises(InvalidDealError, match="Microsoft deals are numbered 1 to 2,147,"):
+            FreeCell.from_number("microsoft", number)  # type: ignore[arg-type]
+    with pytest.raises(InvalidDealError, match="no deal numbering 'pysol'"):
+        FreeCell.from_number("pysol", 1)
+
+
+def test_the_command_line_deals_microsoft_deals_by_number(tmp_path: Path) -> None:
+    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(PATIENCE), *args], input=stdin, capture_output=True, text=True, timeout=120
+        )
+
+    shown = run("deals", "show", "freecell", "--microsoft", "617", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout) == [str(card) for card in microsoft_deal(617)]
+    lost = run("solve", "freecell", "--microsoft", str(MICROSOFT_LOST), "--json")
+    assert lost.returncode == 0, lost.stderr
+    assert json.loads(lost.stdout)["outcome"] == "unsolvable"
+    won = run("solve", "freecell", "--microsoft", "1", "--json")
+    assert json.loads(won.stdout)["outcome"] == "solved"
+    record = tmp_path / "24.json"
+    played = run("play", "freecell", "--microsoft", "24", "--record", str(record), stdin="q\n")
+    assert played.returncode == 0, played.stderr
+    assert "Microsoft deal 24 (replay it with --microsoft 24)" in played.stdout
+    assert GameRecord.from_json(json.loads(record.read_text())).deal == microsoft_deal(24)
+
+
+@pytest.mark.parametrize(
+    ("command", "number"),
+    [
+        *(("play", n) for n in ("0", "-1", "1000000000000", "abc", "2147483648", "1.5")),
+        ("solve", "0"),
+        ("deals show", "abc"),
+    ],
+)
+def test_bad_microsoft_numbers_are_refused_in_one_line(command: str, number: str) -> None:
+    """A usage error (status 2) whose one error line gives the numbers there are; nothing
+    is dealt, nothing printed on standard output, no traceback."""
+    result = subprocess.run(
+        [str(PATIENCE), *command.split(), "freecell", "--microsoft", number],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if "error:" in line]
+    assert errors == [
+        f"patience {command} freecell: error: argument --microsoft: "
+        "Microsoft deals are numbered 1 to 2,147,483,647"
+    ]
+
+
 def test_the_command_line_solves_and_plays_microsoft_deals_given_as_cards() -> None:
     def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run(

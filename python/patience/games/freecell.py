@@ -11,7 +11,8 @@ the foundations by themselves. Nothing is hidden, so undo is unlimited.
 
 Deals come from the project's seeded shuffle (:meth:`FreeCell.from_seed`) or, for the deals
 players know by number, from Microsoft's (:func:`microsoft_deal`,
-:meth:`FreeCell.from_microsoft`):
+:meth:`FreeCell.from_microsoft`, the numbering ``microsoft`` of
+:meth:`~patience.games.base.Game.from_number`):
 
 >>> game = FreeCell.from_microsoft(1)
 >>> game.observation()["tableau"][0]["cards"]
@@ -41,6 +42,7 @@ from patience.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
 from patience.games.base import (
     Budgets,
     ClientLayout,
+    DealNumbering,
     Game,
     Outcome,
     Played,
@@ -181,6 +183,11 @@ class FreeCell(Game):
     time_limit: ClassVar[int] = 600
     has_time_bonus: ClassVar[bool] = True
     place_kinds: ClassVar[frozenset[PlaceKind]] = frozenset(("t", "c", "f"))
+    numberings: ClassVar[Mapping[str, DealNumbering]] = {
+        "microsoft": DealNumbering(
+            "Microsoft deal", MICROSOFT_DEALS[0], MICROSOFT_DEALS[-1], microsoft_deal
+        )
+    }
     # its solver wins most deals in milliseconds and proves the rare lost one
     # (docs/freecell.md), so the defaults do: a timed deal is certified as it starts
     budgets: ClassVar[Budgets] = Budgets()
