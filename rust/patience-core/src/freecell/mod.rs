@@ -33,7 +33,7 @@ const CARDS: usize = 52;
 /// so a number from 2^31 on would repeat a deal below it.
 pub const MICROSOFT_LAST: u32 = (1 << 31) - 1;
 
-/// A FreeCell move in RULES.md notation. Columns and cells are indexed from 0.
+/// A FreeCell move in the notation of docs/rules.md. Columns and cells are indexed from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FreeCellMove {
     /// `tN>f`
