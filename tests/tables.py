@@ -5,6 +5,7 @@ conftest.py (``chromium``, ``table_server``, ``short_clock_server``, ``table``).
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 from collections.abc import Callable, Iterator
@@ -15,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from patience.games import new_game
+from patience.games import GAMES, new_game
 from patience.server import launch
 
 CHROMIUM = "/usr/bin/chromium"
@@ -51,18 +52,14 @@ def screens(*every_run: str, among: list[str] | None = None) -> list[Any]:
     ]
 
 
+VARIANTS: dict[str, dict[str, Any]] = {name: cls.check_variant({}) for name, cls in GAMES.items()}
+"""Every registered game, each in its default variant: the deals the browser tests play
+(a game added to the registry is played by them as it is)."""
 LINKS = {
-    "klondike": "game=klondike&draw=1",
-    "golf": "game=golf&wrap=false",
-    "kansas": "game=kansas",
-    "expert": "game=expert",
+    name: "&".join([f"game={name}", *(f"{key}={json.dumps(v)}" for key, v in variant.items())])
+    for name, variant in VARIANTS.items()
 }
-VARIANTS: dict[str, dict[str, Any]] = {
-    "klondike": {"draw": 1},
-    "golf": {"wrap": False},
-    "kansas": {},
-    "expert": {},
-}
+"""The link that deals each game of :data:`VARIANTS` ("game=klondike&draw=1")."""
 NOTATION = r"\b(t\d+|[2-9TJQKA][cdhs])\b"
 
 

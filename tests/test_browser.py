@@ -299,6 +299,8 @@ def test_a_double_tap_sends_a_card_home(browser: Browser, server: str) -> None:
         ("golf", "phone"),
         ("kansas", "phone"),
         ("expert", "phone"),
+        ("freecell", "desktop"),
+        ("freecell", "phone"),
     ],
 )
 def test_every_board_is_drawn(browser: Browser, server: str, game: str, size: str) -> None:

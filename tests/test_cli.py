@@ -19,8 +19,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from layouts import solved_deal
+from patience.cards import format_cards
 from patience.cli_deals import database_in_use
 from patience.games import Game, new_game
+from patience.games.freecell import microsoft_deal
 from patience.server import Settings, create_app
 from patience.server.launch import free_port
 from patience.store.catalog import Certified
@@ -183,7 +185,7 @@ def test_play_with_a_bad_deal_says_why() -> None:
     assert result.stderr.startswith("patience: ")
 
 
-@pytest.mark.parametrize("name", ["klondike", "golf", "kansas", "expert"])
+@pytest.mark.parametrize("name", ["klondike", "golf", "kansas", "expert", "freecell"])
 def test_every_game_replays_from_its_record(tmp_path: Path, name: str) -> None:
     game = new_game(name, seed=11)
     moves = []
@@ -215,6 +217,13 @@ def test_every_game_replays_from_its_record(tmp_path: Path, name: str) -> None:
         (["golf", "--wrap", "--seed", "3"], "1\n \nu\nq\n", ["Golf · wrapping", "t1  +10"]),
         (["kansas", "--seed", "2026"], "\nmoves\nq\n", ["Kansas", "Reserve [12]"]),
         (["expert", "--seed", "7"], "t6>f\nq\n", ["Solitaire Expert", "t6>f  +1"]),
+        (
+            # Microsoft's deal 1: the 3d goes to a free cell, and tapped there it has no
+            # place home yet
+            ["freecell", "--deal", format_cards(microsoft_deal(1))],
+            "t6>c\n3d\nq\n",
+            ["FreeCell", "t6>c1", "Free cells 3", "3d: that card has no place on"],
+        ),
     ],
 )
 def test_every_game_plays_in_the_terminal(
@@ -259,6 +268,8 @@ def test_version() -> None:
         (["tournament", "create", "Cup", "golf", "--minutes", "inf", "--operator", "x"], "minutes"),
         (["play", "klondike", "--draw", "2"], "invalid choice"),
         (["deals", "show", "klondike", "--draw", "2", "--seed", "1"], "invalid choice"),
+        # a game's own numbering of its deals is an option of that game alone
+        (["play", "klondike", "--microsoft", "1"], "unrecognized arguments: --microsoft"),
         ([], "required"),
     ],
 )

@@ -20,7 +20,7 @@ from sqlalchemy import Engine, select
 
 from patience.cli_deals import catalog_figure
 from patience.dealkey import DealKey
-from patience.games import new_game
+from patience.games import GAMES, new_game
 from patience.rating import (
     DIFFICULTIES,
     RATING_VERSION,
@@ -81,7 +81,7 @@ def test_tiers_come_from_the_calibration_deciles() -> None:
     assert tier_of("golf", GOLF_WRAP, 0.0) == 1
     assert tier_of("golf", GOLF_WRAP, 1.0) == 10
     assert tier_of("golf", GOLF_WRAP, cuts[4]) == 6
-    assert tier_of("freecell", {}, 0.5) is None  # no calibration
+    assert tier_of("golf", {"wrap": "sometimes"}, 0.5) is None  # a variant with no calibration
 
 
 def test_the_score_grows_with_the_players_losses() -> None:
@@ -311,7 +311,8 @@ def test_players_choose_a_difficulty_and_see_the_tier(client: TestClient) -> Non
     stock(client, {2: 1, 5: 1, 9: 2})
     games = {game["name"]: game for game in client.get("/api/games").json()}
     assert games["golf"]["difficulties"] == list(DIFFICULTIES)
-    assert games["kansas"]["difficulties"] == list(DIFFICULTIES)  # every game is rated
+    for name in GAMES:  # every game is rated and calibrated
+        assert games[name]["difficulties"] == list(DIFFICULTIES), name
     assert {"wrap": True} in games["golf"]["rated_variants"]
     hard_ones = []
     for difficulty, tiers in [("easy", {2}), ("medium", {5}), ("expert", {9}), ("expert", {9})]:

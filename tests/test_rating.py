@@ -22,8 +22,10 @@ from patience.rating import (
 
 VARIANTS = [(name, v) for name in PLAYER_GAMES for v in GAMES[name].variants()]
 IDS = [name + "".join(f"-{key}={value}" for key, value in v.items()) for name, v in VARIANTS]
-HIDING = [(name, v) for name, v in VARIANTS if name != "expert"]  # Expert hides no card
-HIDING_IDS = [i for i, (name, _) in zip(IDS, VARIANTS, strict=True) if name != "expert"]
+# the games that hide cards (Solitaire Expert and FreeCell hide none)
+HIDES = {name: bool(GAMES[name].from_seed(0, v).hidden_cards()) for name, v in VARIANTS}
+HIDING = [(name, v) for name, v in VARIANTS if HIDES[name]]
+HIDING_IDS = [i for i, (name, _) in zip(IDS, VARIANTS, strict=True) if HIDES[name]]
 
 
 def positions(name: str, variant: dict[str, object], count: int, seed: int) -> list[Game]:
@@ -167,10 +169,10 @@ def test_bad_requests_are_refused_with_a_reason() -> None:
         playout(game, "perfect", 1)
     with pytest.raises(ValueError, match="from 0 to 2"):
         playout(game, "random", -1)
-    with pytest.raises(NoPlayersError, match="no reference players for freecell"):
-        players("freecell")
-    with pytest.raises(ValueError, match='no native game "freecell"'):
-        _core.playout("freecell", new_game("kansas", seed=1).native_position(), "random", 1, 9)
+    with pytest.raises(NoPlayersError, match="no reference players for spider"):
+        players("spider")
+    with pytest.raises(ValueError, match='no native game "spider"'):
+        _core.playout("spider", new_game("kansas", seed=1).native_position(), "random", 1, 9)
     with pytest.raises(ValueError, match="no kansas player 'hindsight'"):
         playout(new_game("kansas", seed=1), "hindsight", 1)
     with pytest.raises(ValueError, match="expected tuple of length 4"):

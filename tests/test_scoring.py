@@ -25,6 +25,8 @@ def _playout(name: str, variant: dict[str, object], seed: int) -> GameRecord:
             move = "undo"
         else:
             legal = [str(move) for move in game.legal_moves()]
+            if not legal:  # no move left in a game that does not end there (FreeCell)
+                break
             home = [move for move in legal if move.endswith(">f")]
             move = home[0] if home and chooser.random() < 0.7 else chooser.choice(legal)
         game.play(move)

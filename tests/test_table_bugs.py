@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, Route
 from patience.games import new_game
 from patience.solve import solve
 from tables import (
+    LINKS,
     NOTATION,
     Table,
     answered,
@@ -264,7 +265,7 @@ def test_bug_7_golf_s_stock_stays_where_it_is_as_the_columns_empty(
 # -- 8. a phone in portrait: cards no narrower than 34 px, the height used --------------------
 
 
-@pytest.mark.parametrize("game", ["klondike", "golf", "kansas", "expert"])
+@pytest.mark.parametrize("game", list(LINKS))
 def test_bug_8_portrait_cards_are_34_px_or_wider_and_use_the_height(
     table: Callable[..., Table],
     game: str,

@@ -21,7 +21,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from patience.daily import Daily, day_bounds
-from patience.games import new_game
+from patience.games import GAMES, new_game
 from patience.players import Accounts
 from patience.solve import solve
 from patience.store.catalog import Certified, add
@@ -616,7 +616,7 @@ def test_the_lobby_pictures_continue_variants_in_words_and_readable_deals(
     desk.deal("kansas", 9)
     page.click("#home")
     page.wait_for_selector("#resume-list button.continue")
-    assert page.locator("#game-choice .game-card svg.picture").count() == 4
+    assert page.locator("#game-choice .game-card svg.picture").count() == len(GAMES)
     assert page.inner_text("#resume-list button.continue").startswith("Continue")
     page.check("input[name=game][value=golf]")
     variants = page.inner_text("#options")

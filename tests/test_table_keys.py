@@ -1,4 +1,4 @@
-"""Whole games won by keys alone: Kansas and Solitaire Expert (Klondike's is in
+"""Whole games won by keys alone: Kansas, Solitaire Expert and FreeCell (Klondike's is in
 tests/test_table.py, Golf's in tests/test_browser.py): Tab to the board, the arrow keys to a
 card, Enter to pick it and Enter where it goes (Enter twice sends it home), d to draw; each
 move of the solver's winning line, the score checked against the engine of record's after
@@ -15,7 +15,7 @@ from patience.games import Game, new_game
 from patience.solve import solve
 from tables import LINKS, Table, answered, focus_on, settled, shot
 
-SEEDS = {"kansas": 1014, "expert": 1}
+SEEDS = {"kansas": 1014, "expert": 1, "freecell": 3}
 
 
 def _tab_to_the_board(page: Page) -> None:
@@ -67,6 +67,8 @@ def _play_by_keys(page: Page, mirror: Game, move: str) -> None:
     if dest == "h":  # Solitaire Expert's hand: one of its cards, or the empty hand
         target = "#board .hand [data-src]"
         focus_on(page, target if page.locator(target).count() else '#board [data-dest="h"]')
+    elif dest.startswith("c"):  # a free cell, a place of its own (c1..c4)
+        focus_on(page, f'#board [data-dest="{dest}"]')
     else:
         column = f'#board .column[data-dest="{dest}"]'
         target = f"{column} .card:last-child"
@@ -75,7 +77,7 @@ def _play_by_keys(page: Page, mirror: Game, move: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["kansas", "expert"])
+@pytest.mark.parametrize("game", list(SEEDS))
 def test_a_whole_game_won_by_keys_alone(table: Callable[..., Table], game: str) -> None:
     seed = SEEDS[game]
     desk = table("desktop", reduced_motion="reduce")

@@ -57,6 +57,27 @@ def _add_variant_options(parser: argparse.ArgumentParser, cls: type[Game]) -> No
             )
 
 
+def _add_numberings(source: argparse._MutuallyExclusiveGroup, cls: type[Game]) -> None:
+    """``--NAME N`` in ``source`` for each numbering of the game's deals that players know
+    from elsewhere (:attr:`Game.numberings`)."""
+    for name, numbering in cls.numberings.items():
+        source.add_argument(
+            f"--{name}",
+            type=cli_types.deal_number(numbering),
+            metavar="N",
+            help=f"{numbering.title} N ({numbering.first:,} to {numbering.last:,})",
+        )
+
+
+def _numbered(args: argparse.Namespace, cls: type[Game]) -> tuple[str, int] | None:
+    """The numbering and the number of a deal the command line names, if it names one."""
+    for name in cls.numberings:
+        number = getattr(args, name, None)
+        if number is not None:
+            return name, number
+    return None
+
+
 _DEFAULT_NODE_LIMIT = 50_000_000
 
 
@@ -91,12 +112,13 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = commands.add_parser("play", help="play a timed game in the terminal")
-    for game_parser in _game_parsers(play, GAMES):
+    for name, game_parser in zip(GAMES, _game_parsers(play, GAMES), strict=True):
         source = game_parser.add_mutually_exclusive_group()
         source.add_argument(
             "--seed", type=cli_types.seed, help="deal by the seeded shuffle (default: random)"
         )
         source.add_argument("--deal", help="the deal as card strings, first-dealt first")
+        _add_numberings(source, GAMES[name])
         game_parser.add_argument(
             "--record", type=Path, help="write the game record here at the end"
         )
@@ -108,10 +130,13 @@ def _parser() -> argparse.ArgumentParser:
     solve_parser = commands.add_parser(
         "solve", help="solve a deal with every card known; the certificate is replayed"
     )
-    for game_parser in _game_parsers(solve_parser, SOLVABLE_GAMES):
+    for name, game_parser in zip(
+        SOLVABLE_GAMES, _game_parsers(solve_parser, SOLVABLE_GAMES), strict=True
+    ):
         source = game_parser.add_mutually_exclusive_group(required=True)
         source.add_argument("--seed", type=cli_types.seed, help="the deal of this seed")
         source.add_argument("--deal", help="the deal as card strings, first-dealt first")
+        _add_numberings(source, GAMES[name])
         source.add_argument(
             "--record", help="the deal and variant of this game record (- reads stdin)"
         )
@@ -140,11 +165,16 @@ def _parser() -> argparse.ArgumentParser:
         _add_limits(game_parser)
         game_parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_catalog_commands(deal_commands, _game_parsers)
-    show = deal_commands.add_parser("show", help="print the deal of a seed")
-    for game_parser in _game_parsers(show, GAMES):
-        game_parser.add_argument(
-            "--seed", type=cli_types.seed, required=True, help="the deal's seed"
-        )
+    show = deal_commands.add_parser("show", help="print the deal of a seed (or of a number)")
+    for name, game_parser in zip(GAMES, _game_parsers(show, GAMES), strict=True):
+        if GAMES[name].numberings:
+            source = game_parser.add_mutually_exclusive_group(required=True)
+            source.add_argument("--seed", type=cli_types.seed, help="the deal's seed")
+            _add_numberings(source, GAMES[name])
+        else:
+            game_parser.add_argument(
+                "--seed", type=cli_types.seed, required=True, help="the deal's seed"
+            )
         game_parser.add_argument(
             "--json", action="store_true", help="print the deal as a JSON list"
         )
@@ -176,9 +206,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
     cls = GAMES[args.game]
     variant = variant_from(args, cls)
     try:
+        numbered = _numbered(args, cls)
         if args.deal is not None:
             game = new_game(args.game, deal=args.deal, variant=variant)
             print(f"Dealing the given deal of {cls.title}.")
+        elif numbered is not None:
+            name, number = numbered
+            game = cls.from_number(name, number, variant)
+            title = cls.numberings[name].title
+            print(f"Dealing {cls.title}, {title} {number} (replay it with --{name} {number}).")
         else:
             seed = args.seed if args.seed is not None else secrets.randbits(32)
             game = new_game(args.game, seed=seed, variant=variant)
@@ -236,6 +272,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             game = new_game(args.game, deal=record.deal, variant=record.variant)
         elif args.deal is not None:
             game = new_game(args.game, deal=args.deal, variant=variant)
+        elif (numbered := _numbered(args, cls)) is not None:
+            game = cls.from_number(*numbered, variant)
         else:
             game = new_game(args.game, seed=args.seed, variant=variant)
     except OSError as error:
@@ -268,8 +306,12 @@ def _cmd_deals(args: argparse.Namespace) -> int:
     if status is not None:
         return status
     cls = GAMES[args.game]
+    numbered = _numbered(args, cls)
     try:  # the shuffle depends on the game alone; the variant is checked all the same
-        deal = cls.from_seed(args.seed, variant_from(args, cls)).deal
+        if numbered is not None:
+            deal = cls.from_number(*numbered, variant_from(args, cls)).deal
+        else:
+            deal = cls.from_seed(args.seed, variant_from(args, cls)).deal
     except ValueError as error:
         return _fail(str(error))
     if args.json:

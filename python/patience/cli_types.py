@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
+
+from patience.games.base import DealNumbering
 
 __all__ = [
     "MAX_SEED",
     "at_least_zero",
+    "deal_number",
     "minutes",
     "port",
     "positive",
@@ -155,3 +159,23 @@ def share(text: str) -> float:
     if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError("a share from 0 to 1, such as 0.05")
     return value
+def deal_number(numbering: DealNumbering) -> Callable[[str], int]:
+    """The type of an option that takes a deal's number in ``numbering``: a whole number in
+    its range.
+
+    >>> numbered = deal_number(DealNumbering("Example deal", 1, 32_000, lambda n: ()))
+    >>> numbered(" 617 ")
+    617
+    >>> numbered("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: Example deals are numbered 1 to 32,000
+    """
+
+    def number(text: str) -> int:
+        value = _whole_number(text)
+        if value is None or not numbering.first <= value <= numbering.last:
+            raise argparse.ArgumentTypeError(numbering.rule)
+        return value
+
+    return number

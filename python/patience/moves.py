@@ -1,7 +1,8 @@
 """Move notation, as docs/rules.md fixes it, shared by every game.
 
 A move is ``SOURCE>DEST`` or a word. Places: ``t1``..``tN`` tableau columns, ``w`` the
-waste, ``r`` the reserve, ``h`` the hand (a card leaves it as ``h:Qs``), ``f`` the
+waste, ``r`` the reserve, ``h`` the hand (a card leaves it as ``h:Qs``), ``c1``..``c4`` the
+free cells (``c`` alone, as a destination, is the first empty one), ``f`` the
 foundation (a card leaves a Klondike foundation as ``f:h``). A column may name the first
 card of the run it moves (``t3:Qh>t5``). In Golf a column's card goes to the waste, written
 ``t3`` alone. Words: ``draw``, ``recycle``, ``undo``, ``end``.
@@ -10,6 +11,8 @@ Input is case-insensitive; output is canonical and round-trips:
 
 >>> str(Move.parse("T3:QH>T5")), str(Move.parse("f:H>t1")), str(Move.parse(" Draw "))
 ('t3:Qh>t5', 'f:h>t1', 'draw')
+>>> str(Move.parse("t2>C3")), str(Move.parse("c3>f")), str(Move.parse("t2>c"))
+('t2>c3', 'c3>f', 't2>c')
 >>> Move.parse("t3>t5") == Move(source=Place("t", 3), dest=Place("t", 5))
 True
 """
@@ -25,17 +28,21 @@ from patience.errors import InvalidCardError, InvalidMoveError
 
 __all__ = ["WORDS", "Move", "Place", "PlaceKind", "Word"]
 
-PlaceKind = Literal["t", "w", "r", "h", "f"]
+PlaceKind = Literal["t", "w", "r", "h", "c", "f"]
 Word = Literal["draw", "recycle", "undo", "end"]
 WORDS: Final[tuple[Word, ...]] = ("draw", "recycle", "undo", "end")
 
-_PLACE: Final = re.compile(r"^(?:t(?P<column>\d{1,2})|(?P<kind>[wrhf]))(?::(?P<qualifier>.+))?$")
+_PLACE: Final = re.compile(
+    r"^(?:(?P<numbered>[tc])(?P<column>\d{1,2})|(?P<kind>[wrhcf]))(?::(?P<qualifier>.+))?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """A place on the table: its kind, a column number (``t`` only, from 1), and optionally
-    the card named at it (``t3:Qh``, ``h:Qs``) or the suit of a foundation (``f:h``).
+    """A place on the table: its kind, a number (a column's, ``t3``, or a free cell's,
+    ``c2``; from 1), and optionally the card named at it (``t3:Qh``, ``h:Qs``) or the suit
+    of a foundation (``f:h``). A cell without a number (``c``) is the first empty cell,
+    where a card goes.
 
     >>> str(Place("t", 3, card=Card.parse("Qh"))), str(Place("f", suit=Suit.HEARTS))
     ('t3:Qh', 'f:h')
@@ -47,10 +54,15 @@ class Place:
     suit: Suit | None = None
 
     def __post_init__(self) -> None:
-        if (self.kind == "t") != (self.column is not None):
+        if self.kind == "t" and self.column is None:
             raise InvalidMoveError("a column number goes with a tableau place (t1, t2, ...)")
+        if self.column is not None and self.kind not in ("t", "c"):
+            raise InvalidMoveError("a number goes with a column (t1) or a free cell (c1)")
         if self.column is not None and self.column < 1:
-            raise InvalidMoveError(f"there is no column t{self.column}; columns start at t1")
+            what = "column" if self.kind == "t" else "free cell"
+            raise InvalidMoveError(
+                f"there is no {what} {self.kind}{self.column}; they start at {self.kind}1"
+            )
         if self.card is not None and self.kind not in ("t", "h"):
             raise InvalidMoveError(
                 f"a card can be named only at a column or the hand, not {self.kind!r}"
@@ -60,11 +72,15 @@ class Place:
 
     @classmethod
     def parse(cls, text: str) -> Place:
-        """A place written in notation (``t3``, ``w``, ``h:Qs``, ``f:h``), either case."""
+        """A place written in notation (``t3``, ``w``, ``h:Qs``, ``c2``, ``f:h``), either case."""
         match = _PLACE.match(text.strip().lower())
         if match is None:
-            raise InvalidMoveError(f"{text!r} is not a place (t1..tN, w, r, h, f)")
+            raise InvalidMoveError(f"{text!r} is not a place (t1..tN, w, r, h, c1..c4, f)")
         qualifier = match["qualifier"]
+        if match["numbered"] == "c":
+            if qualifier is not None:
+                raise InvalidMoveError(f"{text!r}: a free cell holds one card; name the cell only")
+            return cls("c", int(match["column"]))
         if match["column"] is not None:
             column = int(match["column"])
             return cls("t", column, card=_card_of(qualifier, text))
@@ -88,7 +104,7 @@ class Place:
         return Place(self.kind, self.column)
 
     def __str__(self) -> str:
-        text = f"t{self.column}" if self.kind == "t" else self.kind
+        text = self.kind if self.column is None else f"{self.kind}{self.column}"
         if self.card is not None:
             return f"{text}:{self.card}"
         if self.suit is not None:

@@ -20,7 +20,7 @@ from rich.text import Text
 from patience.cards import Card
 from patience.errors import InvalidCardError, InvalidMoveError
 from patience.games import GAMES, Played
-from patience.games.layout import Pile
+from patience.games.layout import ClientLayout, Pile
 from patience.moves import Move, Place
 from patience.session import Session
 
@@ -93,6 +93,13 @@ def _variant_text(observation: dict[str, Any]) -> str:
     return GAMES[observation["game"]].variant_text(observation["variant"])
 
 
+def _cell_piles(layout: ClientLayout) -> list[Pile]:
+    """The layout's piles of cards held aside (a hand, or free cells in slots)."""
+    return [
+        pile for row in layout["rows"] for pile in row.get("piles", []) if pile["kind"] == "cell"
+    ]
+
+
 def _status(observation: dict[str, Any]) -> str:
     status = GAMES[observation["game"]].status
     return "   ".join(f"{label} {observation[field]}" for label, field in status)
@@ -116,8 +123,9 @@ def _pile_text(pile: Pile, observation: dict[str, Any], foundation: str) -> Text
         text.append_text(_card_text(value["top"]) if value["top"] else _empty())
         return text
     if kind == "cell":
-        label = pile.get("name", "cells").capitalize()
-        return _piles_text(label, [_card_text(card) for card in value] or [_empty()])
+        label = pile.get("name", "cells").capitalize() + ("s" if pile.get("slots") else "")
+        shown = [_card_text(card) if card else _empty() for card in value]
+        return _piles_text(label, shown or [_empty()])
     slots = observation["foundation"]
     if pile.get("by") == "suit":
         tops = [
@@ -324,8 +332,12 @@ class TerminalGame:
         for index, column in enumerate(observation["tableau"]):
             if column["cards"] and column["cards"][-1] == text:
                 return Place("t", index + 1)
-        if isinstance(observation.get("hand"), list) and text in observation["hand"]:
-            return Place("h", card=card)
+        for pile in _cell_piles(GAMES[observation["game"]].layout):
+            held = observation[pile["field"]]
+            if text in held and pile.get("slots"):
+                return Place("c", held.index(text) + 1)
+            if text in held:
+                return Place("h", card=card)
         raise InvalidMoveError(f"{card} is not an exposed card")
 
     def _summary(self) -> None:

@@ -1,7 +1,7 @@
 """The games, behind one protocol (:class:`Game`), found by name in an explicit registry.
 
 >>> sorted(GAMES)
-['expert', 'golf', 'kansas', 'klondike']
+['expert', 'freecell', 'golf', 'kansas', 'klondike']
 >>> game = new_game("klondike", seed=42, variant={"draw": 1})
 >>> type(game).__name__, game.variant
 ('Klondike', {'draw': 1})
@@ -17,6 +17,7 @@ from patience.cards import Card
 from patience.errors import InvalidDealError, InvalidRecordError
 from patience.games.base import Game, Outcome, Played, VariantOption
 from patience.games.expert import Expert
+from patience.games.freecell import FreeCell
 from patience.games.golf import Golf
 from patience.games.kansas import Kansas
 from patience.games.klondike import Klondike
@@ -27,6 +28,7 @@ __all__ = [
     "Budgets",
     "ClientLayout",
     "Expert",
+    "FreeCell",
     "Game",
     "Golf",
     "Kansas",
@@ -45,6 +47,7 @@ GAMES: Final[Mapping[str, type[Game]]] = {
     Golf.name: Golf,
     Kansas.name: Kansas,
     Expert.name: Expert,
+    FreeCell.name: FreeCell,
 }
 """Every game by its record name: the one line a game adds on the Python side (and one in
 the native core's registry, ``rust/patience-py/src/lib.rs``); everything else the platform

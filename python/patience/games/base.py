@@ -12,7 +12,7 @@ import abc
 import copy
 import math
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, Protocol, Self, cast
@@ -21,15 +21,17 @@ from patience.cards import Card, checked_deal, parse_deal, shuffled_deck
 from patience.errors import (
     GameOverError,
     InvalidDealError,
+    InvalidMoveError,
     InvalidVariantError,
     UndoRefusedError,
 )
 from patience.games.layout import Budgets, ClientLayout
-from patience.moves import END, UNDO, Move, Place
+from patience.moves import END, UNDO, Move, Place, PlaceKind
 
 __all__ = [
     "Budgets",
     "ClientLayout",
+    "DealNumbering",
     "Game",
     "Outcome",
     "OutcomeReason",
@@ -106,6 +108,41 @@ class VariantOption:
     default: object
 
 
+@dataclass(frozen=True, slots=True)
+class DealNumbering:
+    """A numbering of a game's deals that players know beside the platform's seeds (a
+    deal published by its number elsewhere): ``deal(n)`` lays out the deal numbered ``n``,
+    for ``n`` from ``first`` to ``last``; ``title`` names one in words ("Microsoft deal").
+
+    >>> numbering = DealNumbering("Example deal", 1, 9, lambda n: ())
+    >>> numbering.check(9)
+    9
+    >>> numbering.check(0)
+    Traceback (most recent call last):
+    ...
+    patience.errors.InvalidDealError: Example deals are numbered 1 to 9, not 0
+    """
+
+    title: str
+    first: int
+    last: int
+    deal: Callable[[int], Sequence[Card]]
+
+    @property
+    def rule(self) -> str:
+        """What numbers the numbering takes, in words ("Example deals are numbered 1 to
+        9")."""
+        return f"{self.title}s are numbered {self.first:,} to {self.last:,}"
+
+    def check(self, number: object) -> int:
+        """``number`` if it numbers a deal; raises :class:`InvalidDealError` otherwise."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise InvalidDealError(f"{self.rule}, not {number!r}")
+        if not self.first <= number <= self.last:
+            raise InvalidDealError(f"{self.rule}, not {number}")
+        return number
+
+
 class _Revealing(Protocol):
     """An undo snapshot that knows whether the move after it turned up a hidden card."""
 
@@ -171,6 +208,12 @@ class Game(abc.ABC):
     options: ClassVar[tuple[VariantOption, ...]] = ()
     has_time_bonus: ClassVar[bool] = False
     """Whether finishing early earns a time bonus (:meth:`time_bonus`)."""
+    numberings: ClassVar[Mapping[str, DealNumbering]] = {}
+    """Numberings of the game's deals players know from elsewhere, by the name the command
+    line takes them under (``patience play GAME --NAME N``); most games have none."""
+    place_kinds: ClassVar[frozenset[PlaceKind]] = frozenset(("t", "w", "r", "h", "f"))
+    """The kinds of place the game's moves may name; a move naming another kind (a free
+    cell, ``c1``, in a game without them) is refused before the game reads it."""
 
     # -- what the rest of the platform reads of a game (docs/adding-a-game.md) ----------
 
@@ -274,6 +317,21 @@ class Game(abc.ABC):
         return cls.from_variant(shuffled_deck(cls.name, seed, decks=cls.decks), variant)
 
     @classmethod
+    def from_number(
+        cls, numbering: str, number: int, variant: Mapping[str, object] | None = None
+    ) -> Self:
+        """The game of the deal numbered ``number`` by ``numbering`` (a name of
+        :attr:`numberings`); raises :class:`InvalidDealError` for a numbering the game does
+        not have or a number outside it."""
+        known = cls.numberings.get(numbering)
+        if known is None:
+            names = ", ".join(cls.numberings) or "none"
+            raise InvalidDealError(
+                f"{cls.name} has no deal numbering {numbering!r} (numberings: {names})"
+            )
+        return cls.from_variant(known.deal(known.check(number)), variant)
+
+    @classmethod
     def check_variant(cls, variant: Mapping[str, object]) -> dict[str, object]:
         """``variant`` checked and completed with defaults.
 
@@ -336,6 +394,7 @@ class Game(abc.ABC):
         if move == END:
             self._ended = True
             return Played(END, 0)
+        self._check_places(move)
         return self._play(move)
 
     def undo(self) -> None:
@@ -362,10 +421,17 @@ class Game(abc.ABC):
             if self.is_over():
                 return False
             if parsed != END:
+                self._check_places(parsed)
                 self._check(parsed)
         except ValueError:
             return False
         return True
+
+    def _check_places(self, move: Move) -> None:
+        """Refuse a move that names a kind of place this game does not have."""
+        for place in (move.source, move.dest):
+            if place is not None and place.kind not in self.place_kinds:
+                raise InvalidMoveError(f"{self.title} has no {place.bare}")
 
     def copy(self) -> Self:
         """An independent copy of the game, history included.

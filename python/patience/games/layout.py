@@ -101,7 +101,10 @@ class Pile(TypedDict):
       the rank an empty one takes; ``wrap``: a king goes under an ace; ``group``: laid out
       as one block, which a narrow screen folds into rows).
     - ``reserve``: a pile whose top card plays (``field``: its ``{"cards", "top"}``).
-    - ``cell``: cards held aside, each playable, up to ``size`` (``field``: the list).
+    - ``cell``: cards held aside, each playable, up to ``size`` (``field``: the list). A
+      pile of them is one place, ``h`` in notation (a card leaves it as ``h:Qs``); with
+      ``slots``, each card has a slot of its own, ``c1``..``cN`` in notation, and
+      ``field`` lists the ``size`` slots, a card or null each (free cells).
     - ``spacer``: the room between the left and right ends of a row.
     """
 
@@ -119,6 +122,7 @@ class Pile(TypedDict):
     wrap: NotRequired[bool]
     group: NotRequired[bool]
     size: NotRequired[int]
+    slots: NotRequired[bool]
 
 
 class Row(TypedDict):

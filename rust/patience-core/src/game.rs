@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::expert::{self, Expert, ExpertMove};
+use crate::freecell::{self, FreeCell, FreeCellMove};
 use crate::golf::{self, Golf, GolfMove};
 use crate::kansas::{self, Kansas, KansasMove};
 use crate::klondike::solver;
@@ -86,6 +87,13 @@ macro_rules! native_game {
 native_game!(Klondike, Move, "klondike", is_solved, solver::solve);
 native_game!(Golf, GolfMove, "golf", is_won, golf::solve);
 native_game!(Expert, ExpertMove, "expert", is_solved, expert::solve);
+native_game!(
+    FreeCell,
+    FreeCellMove,
+    "freecell",
+    is_solved,
+    freecell::solve
+);
 
 impl NativeGame for Kansas {
     type Move = KansasMove;

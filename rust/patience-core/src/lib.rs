@@ -9,6 +9,7 @@
 
 pub mod cards;
 pub mod expert;
+pub mod freecell;
 pub mod game;
 pub mod golf;
 pub mod kansas;

@@ -8,6 +8,7 @@
 //! the core's position and back. A fifth game adds its `Bridge` and a line to the registry.
 
 use patience_core::expert::{self, Expert};
+use patience_core::freecell::{self, FreeCell};
 use patience_core::game::{NativeGame, SolveOptions};
 use patience_core::golf::{self, Golf};
 use patience_core::kansas::{self, Kansas};
@@ -273,6 +274,46 @@ fn expert_position_of(state: &Expert) -> ExpertPosition {
     )
 }
 
+/// A FreeCell position as Python passes it: `(columns, cells, foundation)`: card indices,
+/// each column's exposed card last, each cell's card or None, each suit's foundation height.
+type FreeCellPosition = (Vec<Vec<u16>>, Vec<Option<u16>>, Vec<u16>);
+
+fn freecell_from(position: FreeCellPosition) -> PyResult<FreeCell> {
+    let (columns, cells, foundation) = position;
+    if columns.len() != freecell::COLUMNS || cells.len() != freecell::CELLS || foundation.len() != 4
+    {
+        return Err(PyValueError::new_err(
+            "a FreeCell position has 8 columns, 4 cells and 4 foundations",
+        ));
+    }
+    let mut narrow: [Vec<u8>; freecell::COLUMNS] = Default::default();
+    for (i, column) in columns.iter().enumerate() {
+        narrow[i] = small(column)?;
+    }
+    let mut narrow_cells = [None; freecell::CELLS];
+    for (slot, cell) in narrow_cells.iter_mut().zip(&cells) {
+        *slot = cell.map(|c| small(&[c])).transpose()?.map(|c| c[0]);
+    }
+    let foundation = small(&foundation)?;
+    let state = FreeCell {
+        columns: narrow,
+        cells: narrow_cells,
+        foundation: std::array::from_fn(|i| foundation[i]),
+    };
+    state
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    Ok(state)
+}
+
+fn freecell_position_of(state: &FreeCell) -> FreeCellPosition {
+    (
+        state.columns.iter().map(|column| wide(column)).collect(),
+        state.cells.iter().map(|c| c.map(u16::from)).collect(),
+        wide(&state.foundation),
+    )
+}
+
 /// A game's position as it crosses between Python and the core.
 trait Bridge: NativeGame {
     /// The position from the tuple the game's Python module gives (`native_position()`),
@@ -376,6 +417,12 @@ impl Bridge for Klondike {
 bridge!(Golf, GolfPosition, golf_from, golf_position_of);
 bridge!(Kansas, KansasPosition, kansas_from, kansas_position_of);
 bridge!(Expert, ExpertPosition, expert_from, expert_position_of);
+bridge!(
+    FreeCell,
+    FreeCellPosition,
+    freecell_from,
+    freecell_position_of
+);
 
 /// The registry of games: runs `$body` with `$G` the type of the game named `$name`.
 macro_rules! by_game {
@@ -397,8 +444,12 @@ macro_rules! by_game {
                 type $G = Expert;
                 $body
             }
+            name if name == FreeCell::NAME => {
+                type $G = FreeCell;
+                $body
+            }
             other => Err(PyValueError::new_err(format!(
-                "no native game {other:?} (games: klondike, golf, kansas, expert)"
+                "no native game {other:?} (games: klondike, golf, kansas, expert, freecell)"
             ))),
         }
     };

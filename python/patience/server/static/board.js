@@ -204,6 +204,17 @@ const PILES = {
   },
   cell(spec, board) {
     const held = board[spec.field];
+    if (spec.slots) {
+      // a slot a card: `c1`..`cN` in notation, each a place of its own
+      return held.map((card, index) => {
+        const place = `c${index + 1}`;
+        return pile({
+          dest: place,
+          label: `${spec.name} ${index + 1}, ${card ? cardName(card) : "empty"}`,
+          cards: card ? [playable(card, place)] : [],
+        });
+      });
+    }
     const cards = held.map((card, index) => {
       const made = playable(card, `h:${card}`, "h");
       made.classList.add("fanned");

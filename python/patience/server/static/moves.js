@@ -37,6 +37,11 @@ export function movedCard(move, board, game) {
     return cards.at(-1) ?? null;
   }
   if (source === "w") return board.waste?.at(-1) ?? null;
+  if (/^c\d+$/.test(source)) {
+    // a free cell's card: the layout's cells in slots name the field that holds them
+    const cells = layoutOf(game)?.rows.flatMap((line) => line.piles ?? []).find((pile) => pile.kind === "cell" && pile.slots);
+    return cells ? board[cells.field]?.[Number(source.slice(1)) - 1] ?? null : null;
+  }
   if (source === "r") return board.reserve?.top ?? null;
   if (source.startsWith("f:") && board.foundation && !Array.isArray(board.foundation)) return board.foundation[source[2]];
   return null;

@@ -13,6 +13,7 @@ export function placeWords(place, game) {
   if (place === "w") return "the waste";
   if (place === "r") return "the reserve";
   if (place === "h") return "the hand";
+  if (/^c\d+$/.test(place)) return `free cell ${place.slice(1)}`;
   if (place === "f") return wordOf(game, "foundation", "the foundation");
   if (place.startsWith("f:")) return `the ${SUIT_WORDS[place[2]] ?? place.slice(2)} foundation`;
   if (place.startsWith("h:")) return "the hand";
@@ -50,6 +51,7 @@ export function playedWords(last, before, after, game) {
   if (!dest) return `Played ${what} onto the waste${points}${auto}`; // a card played by its place
   if (dest === "f") return `Sent ${what} to ${placeWords("f", game)}${points}${auto}`;
   if (dest === "h") return `Put ${what} in the hand${points}${auto}`;
+  if (/^c\d+$/.test(dest)) return `Put ${what} in ${placeWords(dest, game)}${points}${auto}`;
   if (/^t\d+$/.test(dest)) {
     const target = before?.tableau?.[Number(dest.slice(1)) - 1];
     const onto = target?.cards.length ? `onto the ${cardName(target.cards.at(-1))}` : `to the empty ${placeWords(dest, game)}`;
