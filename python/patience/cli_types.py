@@ -159,6 +159,8 @@ def share(text: str) -> float:
     if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError("a share from 0 to 1, such as 0.05")
     return value
+
+
 def deal_number(numbering: DealNumbering) -> Callable[[str], int]:
     """The type of an option that takes a deal's number in ``numbering``: a whole number in
     its range.

@@ -229,6 +229,8 @@ Moves, in the notation of game records (c1..c4 are the free cells):
         },
         "across": 8.6,
         "design": {"down": 0, "up": 13},
+        # (19 cards at most: seven dealt, the last a king, and the queen to the ace on it)
+        "longest": {"down": 0, "up": 18},
         "direct": False,
         "counter": None,
         "recycle_cost": [],
