@@ -430,34 +430,40 @@ impl Layout {
     #[inline]
     fn apply(&self, node: &Node, step: Step) -> Node {
         let mut next = *node;
+        self.play(&mut next, step);
+        next
+    }
+
+    /// Plays `step` on `next` in place (the search's copy of the position before).
+    #[inline]
+    fn play(&self, next: &mut Node, step: Step) {
         match step {
-            Step::Reveal(i) => self.uncover(&mut next, i as usize),
+            Step::Reveal(i) => self.uncover(next, i as usize),
             Step::Home(card) => {
                 let b = 1u64 << bit_index(card);
                 next.homes += 1 << (4 * suit(card));
                 if next.surface & b != 0 {
-                    self.uncover(&mut next, self.column_of[card as usize] as usize);
+                    self.uncover(next, self.column_of[card as usize] as usize);
                 }
                 next.visible &= !b;
-                self.foundations(&mut next);
+                self.foundations(next);
             }
             Step::TalonHome(card) => {
-                self.take_from_talon(&mut next, card);
+                self.take_from_talon(next, card);
                 next.homes += 1 << (4 * suit(card));
-                self.foundations(&mut next);
+                self.foundations(next);
             }
             Step::TalonDown(card) => {
-                self.take_from_talon(&mut next, card);
+                self.take_from_talon(next, card);
                 next.visible |= 1 << bit_index(card);
             }
             Step::Back(s) => {
                 let card = s * 13 + next.height(s) - 1;
                 next.homes -= 1 << (4 * s);
                 next.visible |= 1 << bit_index(card);
-                self.foundations(&mut next);
+                self.foundations(next);
             }
         }
-        next
     }
 
     /// Nothing face down, and at most one talon card (in draw 1 any number: every talon
@@ -552,7 +558,7 @@ impl Layout {
             let uncovered = uncovered(node);
             match self.forced(node, uncovered) {
                 Some(step) => {
-                    *node = self.apply(node, step);
+                    self.play(node, step);
                     forced.push(step);
                 }
                 None => return Some(uncovered),
@@ -724,6 +730,15 @@ struct Context {
 }
 
 impl Context {
+    /// The `mark` of [`Context::after`] alone (what the table needs before the rest).
+    #[inline]
+    fn mark(layout: &Layout, step: Step, forced: bool) -> u8 {
+        match step {
+            Step::TalonDown(card) if !forced && layout.trail => 1 + card,
+            _ => 0,
+        }
+    }
+
     /// The context of `node`, reached by `step` from `parent` (whose context was
     /// `before`); `forced` when safe moves home followed the step (then the position
     /// reached is not one step from `parent`, and nothing is left out).
@@ -758,10 +773,8 @@ impl Context {
                 context.pending = 1 << bit_index(card);
                 if !forced {
                     context.skip_home = 1 << bit_index(card);
-                    if layout.trail {
-                        context.mark = 1 + card;
-                    }
                 }
+                context.mark = Context::mark(layout, step, forced);
             }
             Step::Home(card) if !forced && parent.surface & (1 << bit_index(card)) == 0 => {
                 context.skip_back = 1 << bit_index(card);
@@ -1657,7 +1670,8 @@ impl<'a> Dfs<'a> {
             }
             let step = steps[at];
             frame.next += 1;
-            let mut node = layout.apply(&frame.node, step);
+            let mut node = frame.node;
+            layout.play(&mut node, step);
             self.count += 1;
             if let Err(reason) = meter.tick(u64::MAX) {
                 return Some(Phase::Stopped(reason));
@@ -1666,6 +1680,19 @@ impl<'a> Dfs<'a> {
             let Some(uncovered) = layout.settle(&mut node, forced) else {
                 return Some(Phase::Won(line(stack, steps, forced)));
             };
+            let settled = forced.len() != before;
+            // the table's mark first: the rest of the context only for a position to search
+            match self
+                .seen
+                .visit(layout.key(&node), Context::mark(layout, step, settled))
+            {
+                Some(true) => {}
+                Some(false) => {
+                    forced.truncate(before);
+                    continue;
+                }
+                None => self.full = true,
+            }
             let parent = stack.last().expect("a frame");
             let context = Context::after(
                 layout,
@@ -1674,16 +1701,8 @@ impl<'a> Dfs<'a> {
                 &parent.context,
                 step,
                 &node,
-                forced.len() != before,
+                settled,
             );
-            match self.seen.visit(layout.key(&node), context.mark) {
-                Some(true) => {}
-                Some(false) => {
-                    forced.truncate(before);
-                    continue;
-                }
-                None => self.full = true,
-            }
             if node.stale {
                 node.talon = layout.reachable(&node);
                 node.stale = false;
