@@ -1800,6 +1800,40 @@ mod tests {
     }
 
     #[test]
+    fn the_talon_within_reach_is_what_draws_and_recycles_turn_up() {
+        let start = Klondike::from_seed(11, 3).unwrap();
+        let (layout, root) = Layout::new(&start, Rules::from(Pruning::Full)).unwrap();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let live = (x as u32) & 0xff_ffff;
+            let n = live.count_ones();
+            let mut node = root;
+            node.live = live;
+            node.waste = ((x >> 32) % (n as u64 + 1)) as u8;
+            // turned by hand: the waste's top, then draws of three and recycles
+            let cards: Vec<u64> = (0..24)
+                .filter(|k| live & (1 << k) != 0)
+                .map(|k| layout.talon_bit[k])
+                .collect();
+            let mut expected = 0u64;
+            let mut length = node.waste as usize;
+            for _ in 0..3 * 24 {
+                if length > 0 {
+                    expected |= cards[length - 1];
+                }
+                length = match length == cards.len() {
+                    true => 0,
+                    false => (length + 3).min(cards.len()),
+                };
+            }
+            assert_eq!(layout.reachable(&node), expected, "live {live:x}");
+        }
+    }
+
+    #[test]
     fn a_card_and_its_parent_type_lie_four_bits_apart() {
         for card in 0..52u8 {
             for parent in 0..52u8 {
