@@ -430,34 +430,40 @@ impl Layout {
     #[inline]
     fn apply(&self, node: &Node, step: Step) -> Node {
         let mut next = *node;
+        self.play(&mut next, step);
+        next
+    }
+
+    /// Plays `step` on `next` in place (the search's copy of the position before).
+    #[inline]
+    fn play(&self, next: &mut Node, step: Step) {
         match step {
-            Step::Reveal(i) => self.uncover(&mut next, i as usize),
+            Step::Reveal(i) => self.uncover(next, i as usize),
             Step::Home(card) => {
                 let b = 1u64 << bit_index(card);
                 next.homes += 1 << (4 * suit(card));
                 if next.surface & b != 0 {
-                    self.uncover(&mut next, self.column_of[card as usize] as usize);
+                    self.uncover(next, self.column_of[card as usize] as usize);
                 }
                 next.visible &= !b;
-                self.foundations(&mut next);
+                self.foundations(next);
             }
             Step::TalonHome(card) => {
-                self.take_from_talon(&mut next, card);
+                self.take_from_talon(next, card);
                 next.homes += 1 << (4 * suit(card));
-                self.foundations(&mut next);
+                self.foundations(next);
             }
             Step::TalonDown(card) => {
-                self.take_from_talon(&mut next, card);
+                self.take_from_talon(next, card);
                 next.visible |= 1 << bit_index(card);
             }
             Step::Back(s) => {
                 let card = s * 13 + next.height(s) - 1;
                 next.homes -= 1 << (4 * s);
                 next.visible |= 1 << bit_index(card);
-                self.foundations(&mut next);
+                self.foundations(next);
             }
         }
-        next
     }
 
     /// Nothing face down, and at most one talon card (in draw 1 any number: every talon
@@ -552,7 +558,7 @@ impl Layout {
             let uncovered = uncovered(node);
             match self.forced(node, uncovered) {
                 Some(step) => {
-                    *node = self.apply(node, step);
+                    self.play(node, step);
                     forced.push(step);
                 }
                 None => return Some(uncovered),
@@ -724,6 +730,15 @@ struct Context {
 }
 
 impl Context {
+    /// The `mark` of [`Context::after`] alone (what the table needs before the rest).
+    #[inline]
+    fn mark(layout: &Layout, step: Step, forced: bool) -> u8 {
+        match step {
+            Step::TalonDown(card) if !forced && layout.trail => 1 + card,
+            _ => 0,
+        }
+    }
+
     /// The context of `node`, reached by `step` from `parent` (whose context was
     /// `before`); `forced` when safe moves home followed the step (then the position
     /// reached is not one step from `parent`, and nothing is left out).
@@ -758,10 +773,8 @@ impl Context {
                 context.pending = 1 << bit_index(card);
                 if !forced {
                     context.skip_home = 1 << bit_index(card);
-                    if layout.trail {
-                        context.mark = 1 + card;
-                    }
                 }
+                context.mark = Context::mark(layout, step, forced);
             }
             Step::Home(card) if !forced && parent.surface & (1 << bit_index(card)) == 0 => {
                 context.skip_back = 1 << bit_index(card);
@@ -802,29 +815,10 @@ fn uncovered(node: &Node) -> u64 {
 /// The real moves that carry out `steps` from `start`, ending solved; `Err` names the
 /// first step that has no realisation (a bug of this module).
 fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
-    realise_with(start, steps, true)
-}
-
-fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Move>, String> {
-    let mut state = start.clone();
-    // room for what the line adds, so that its moves do not grow the piles a card at a time
-    for column in &mut state.columns {
-        column.reserve(20);
-    }
-    state.waste.reserve(24);
+    let mut state = Real::new(start)?;
     let mut moves = Vec::with_capacity(4 * steps.len() + 64);
-    // Each move is legal by construction (and every certificate is replayed by the engine
-    // of record): checked in debug builds only, where a failed check is a bug of this
-    // module. Checking each one cost a fifth of an easy deal's solve.
-    let play = |state: &mut Klondike, moves: &mut Vec<Move>, mv: Move| -> Result<(), String> {
-        if cfg!(debug_assertions) && !state.is_legal(mv) {
-            return Err(format!("{mv} is not legal"));
-        }
-        state.apply(mv);
-        moves.push(mv);
-        Ok(())
-    };
-    let place = |state: &Klondike, card: u8, not: Option<usize>| -> Result<u8, String> {
+    // the first column other than `not` whose exposed card `card` fits on
+    let place = |state: &Real, card: u8, not: Option<usize>| -> Result<u8, String> {
         (0..COLUMNS)
             .find(|&j| Some(j) != not && fits_on(card, state.exposed(j)))
             .map(|j| j as u8)
@@ -837,8 +831,7 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
                 let start_at = state.hidden[i];
                 let card = state.columns[i][start_at as usize];
                 let to = place(&state, card, Some(i))?;
-                play(
-                    &mut state,
+                state.play(
                     &mut moves,
                     Move::ColumnToColumn {
                         from: i as u8,
@@ -850,13 +843,14 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
             Step::Home(card) => {
                 let (i, at) = (0..COLUMNS)
                     .find_map(|i| {
-                        state.columns[i]
+                        state
+                            .column(i)
                             .iter()
                             .position(|&c| c == card)
                             .map(|at| (i, at))
                     })
                     .ok_or_else(|| format!("card {card} is not in the tableau"))?;
-                if at + 1 < state.columns[i].len() {
+                if at + 1 < state.len[i] as usize {
                     // the run on it moves onto its uncovered twin
                     let twin = (0..4u8)
                         .filter(|&s| s != suit(card) && is_red(s * 13) == is_red(card))
@@ -866,8 +860,7 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
                     let to = (0..COLUMNS)
                         .find(|&j| state.exposed(j) == Some(twin))
                         .ok_or_else(|| format!("card {card} is covered and so is its twin"))?;
-                    play(
-                        &mut state,
+                    state.play(
                         &mut moves,
                         Move::ColumnToColumn {
                             from: i as u8,
@@ -876,34 +869,28 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
                         },
                     )?;
                 }
-                play(&mut state, &mut moves, Move::ColumnToFoundation(i as u8))?;
+                state.play(&mut moves, Move::ColumnToFoundation(i as u8))?;
             }
             Step::TalonHome(card) | Step::TalonDown(card) => {
-                turn_to(&mut state, &mut moves, card)
+                state
+                    .turn_to(&mut moves, card)
                     .map_err(|_| format!("the talon never offers card {card}"))?;
                 if matches!(step, Step::TalonHome(_)) {
-                    play(&mut state, &mut moves, Move::WasteToFoundation)?;
+                    state.play(&mut moves, Move::WasteToFoundation)?;
                 } else {
                     let to = place(&state, card, None)?;
-                    play(&mut state, &mut moves, Move::WasteToColumn(to))?;
+                    state.play(&mut moves, Move::WasteToColumn(to))?;
                 }
             }
             Step::Back(s) => {
                 let card = s * 13 + state.foundation[s as usize] - 1;
                 let to = place(&state, card, None)?;
-                play(
-                    &mut state,
-                    &mut moves,
-                    Move::FoundationToColumn { suit: s, to },
-                )?;
+                state.play(&mut moves, Move::FoundationToColumn { suit: s, to })?;
             }
         }
     }
-    if !finish {
-        return Ok(moves);
-    }
-    if !state.stock.is_empty() && state.stock.len() + state.waste.len() == 1 {
-        play(&mut state, &mut moves, Move::Draw)?;
+    if state.cards == 1 && state.waste == 0 {
+        state.play(&mut moves, Move::Draw)?;
     }
     // In draw 1 the talon may still hold cards: the lowest card not home goes home until
     // the position is solved.
@@ -914,50 +901,242 @@ fn realise_with(start: &Klondike, steps: &[Step], finish: bool) -> Result<Vec<Mo
             .min_by_key(|&card| rank(card))
             .ok_or("every card is home but the position is not solved")?;
         if let Some(i) = (0..COLUMNS).find(|&i| state.exposed(i) == Some(lowest)) {
-            play(&mut state, &mut moves, Move::ColumnToFoundation(i as u8))?;
+            state.play(&mut moves, Move::ColumnToFoundation(i as u8))?;
             continue;
         }
-        turn_to(&mut state, &mut moves, lowest)
+        state
+            .turn_to(&mut moves, lowest)
             .map_err(|_| format!("card {lowest} is neither exposed nor in the talon"))?;
-        play(&mut state, &mut moves, Move::WasteToFoundation)?;
+        state.play(&mut moves, Move::WasteToFoundation)?;
     }
     if !state.is_solved() {
         return Err("the line does not end solved".into());
     }
+    state.check_end()?;
     Ok(moves)
 }
 
-/// Turns the talon (draws, and a recycle when the hand is empty) until `card` tops the
-/// waste, adding the moves to `moves`; `Err` if it never does. The moves are legal by
-/// construction, so they are not checked one by one; in draw 1 the draws up to a card in
-/// the hand are made at once (half a draw-1 certificate is draws).
-fn turn_to(state: &mut Klondike, moves: &mut Vec<Move>, card: u8) -> Result<(), ()> {
-    for _ in 0..=60 {
-        if state.waste.last() == Some(&card) {
-            return Ok(());
-        }
-        if state.stock.is_empty() {
-            if state.waste.is_empty() {
-                return Err(());
+/// Cards a pile of [`Real`] holds at most: a column has at most seven face-down cards
+/// (more is `Unsupported`) and at most 13 face-up cards in sequence on them, the talon at
+/// most 24 cards.
+const PILE: usize = 24;
+
+/// The real position as [`realise`] plays a line on it, its piles in arrays: a
+/// [`Klondike`] is nine vectors to allocate (and to grow as the line adds cards), which
+/// cost more than the moves themselves on an easy deal. The moves are legal by
+/// construction; in debug builds each is also checked on a [`Klondike`] played alongside
+/// (a failed check is a bug of this module), which must end where this position ends.
+struct Real {
+    draw: u8,
+    /// The columns, first-dealt card first (`len[i]` cards of each).
+    columns: [[u8; PILE]; COLUMNS],
+    len: [u8; COLUMNS],
+    /// Face-down cards at the bottom of each column.
+    hidden: [u8; COLUMNS],
+    /// The talon in the order the draws turn it: the waste (`talon[..waste]`, top card
+    /// last), then the hand, first card to be drawn first (`talon[waste..cards]`): a draw
+    /// or a recycle only moves `waste`.
+    talon: [u8; PILE],
+    cards: u8,
+    waste: u8,
+    foundation: [u8; 4],
+    /// Debug builds: the same position as the engine plays it.
+    check: Option<Klondike>,
+}
+
+impl Real {
+    fn new(start: &Klondike) -> Result<Real, String> {
+        let mut state = Real {
+            draw: start.draw,
+            columns: [[0; PILE]; COLUMNS],
+            len: [0; COLUMNS],
+            hidden: start.hidden,
+            talon: [0; PILE],
+            cards: (start.stock.len() + start.waste.len()) as u8,
+            waste: start.waste.len() as u8,
+            foundation: start.foundation,
+            check: cfg!(debug_assertions).then(|| start.clone()),
+        };
+        let too_long = || Err("a pile too long for a line to be realised".to_string());
+        for (i, column) in start.columns.iter().enumerate() {
+            // the face-up cards, in sequence, are at most 13
+            if column.len() > PILE || start.hidden[i] as usize + 13 > PILE {
+                return too_long();
             }
-            state.apply(Move::Recycle);
-            moves.push(Move::Recycle);
-        } else if state.draw == 1 {
-            let Some(at) = state.stock.iter().rposition(|&c| c == card) else {
-                // not in the hand: through to its end, then a recycle
-                let count = state.stock.len();
-                moves.extend(std::iter::repeat_n(Move::Draw, count));
-                state.waste.extend(state.stock.drain(..).rev());
-                continue;
-            };
-            moves.extend(std::iter::repeat_n(Move::Draw, state.stock.len() - at));
-            state.waste.extend(state.stock.drain(at..).rev());
-        } else {
-            state.apply(Move::Draw);
-            moves.push(Move::Draw);
+            state.columns[i][..column.len()].copy_from_slice(column);
+            state.len[i] = column.len() as u8;
+        }
+        if start.stock.len() + start.waste.len() > PILE {
+            return too_long();
+        }
+        for (slot, &card) in state
+            .talon
+            .iter_mut()
+            .zip(start.waste.iter().chain(start.stock.iter().rev()))
+        {
+            *slot = card;
+        }
+        Ok(state)
+    }
+
+    #[inline]
+    fn column(&self, i: usize) -> &[u8] {
+        &self.columns[i][..self.len[i] as usize]
+    }
+
+    #[inline]
+    fn exposed(&self, i: usize) -> Option<u8> {
+        self.column(i).last().copied()
+    }
+
+    fn is_solved(&self) -> bool {
+        // the hand empty, at most one waste card
+        self.waste == self.cards && self.cards <= 1 && self.hidden.iter().all(|&h| h == 0)
+    }
+
+    /// The waste's top card.
+    #[inline]
+    fn top(&self) -> Option<u8> {
+        self.talon[..self.waste as usize].last().copied()
+    }
+
+    /// Takes the waste's top card out of the talon.
+    #[inline]
+    fn take_top(&mut self) -> u8 {
+        let at = self.waste as usize - 1;
+        let card = self.talon[at];
+        self.talon.copy_within(at + 1..self.cards as usize, at);
+        self.cards -= 1;
+        self.waste -= 1;
+        card
+    }
+
+    /// Column `i` lost its top cards: the card under them turns up if it was face down.
+    #[inline]
+    fn flip(&mut self, i: usize) {
+        if self.len[i] > 0 && self.hidden[i] == self.len[i] {
+            self.hidden[i] -= 1;
         }
     }
-    Err(())
+
+    #[inline]
+    fn push_column(&mut self, i: usize, card: u8) {
+        self.columns[i][self.len[i] as usize] = card;
+        self.len[i] += 1;
+    }
+
+    /// Plays `mv` (legal by construction) and adds it to `moves`.
+    fn play(&mut self, moves: &mut Vec<Move>, mv: Move) -> Result<(), String> {
+        if let Some(check) = &mut self.check {
+            if !check.is_legal(mv) {
+                return Err(format!("{mv} is not legal"));
+            }
+            check.apply(mv);
+        }
+        moves.push(mv);
+        match mv {
+            Move::Draw => self.waste = (self.waste + self.draw).min(self.cards),
+            Move::Recycle => self.waste = 0,
+            Move::WasteToFoundation => {
+                let card = self.take_top();
+                self.foundation[suit(card) as usize] += 1;
+            }
+            Move::WasteToColumn(to) => {
+                let card = self.take_top();
+                self.push_column(to as usize, card);
+            }
+            Move::ColumnToFoundation(from) => {
+                let from = from as usize;
+                self.len[from] -= 1;
+                let card = self.columns[from][self.len[from] as usize];
+                self.foundation[suit(card) as usize] += 1;
+                self.flip(from);
+            }
+            Move::ColumnToColumn { from, to, start } => {
+                let (from, to, start) = (from as usize, to as usize, start as usize);
+                for at in start..self.len[from] as usize {
+                    let card = self.columns[from][at];
+                    self.push_column(to, card);
+                }
+                self.len[from] = start as u8;
+                self.flip(from);
+            }
+            Move::FoundationToColumn { suit, to } => {
+                let height = &mut self.foundation[suit as usize];
+                let card = suit * 13 + *height - 1;
+                *height -= 1;
+                self.push_column(to as usize, card);
+            }
+        }
+        Ok(())
+    }
+
+    /// Turns the talon (draws, and a recycle when the hand is empty) until `card` tops the
+    /// waste, adding the moves to `moves`; `Err` if it never does. In draw 1 the draws up
+    /// to the card are made at once (half a draw-1 certificate is draws).
+    fn turn_to(&mut self, moves: &mut Vec<Move>, card: u8) -> Result<(), ()> {
+        if self.draw == 1 {
+            let at = self.talon[..self.cards as usize]
+                .iter()
+                .position(|&c| c == card)
+                .ok_or(())?;
+            if at + 1 < self.waste as usize {
+                // behind the waste's top: through the hand, then a recycle
+                let through = (self.cards - self.waste) as usize;
+                self.check_draws(through);
+                moves.extend(std::iter::repeat_n(Move::Draw, through));
+                self.play(moves, Move::Recycle).map_err(|_| ())?;
+            }
+            let draws = at + 1 - self.waste as usize;
+            self.check_draws(draws);
+            moves.extend(std::iter::repeat_n(Move::Draw, draws));
+            self.waste = at as u8 + 1;
+            return Ok(());
+        }
+        for _ in 0..=60 {
+            if self.top() == Some(card) {
+                return Ok(());
+            }
+            if self.waste == self.cards {
+                if self.cards == 0 {
+                    return Err(());
+                }
+                self.play(moves, Move::Recycle).map_err(|_| ())?;
+            } else {
+                self.play(moves, Move::Draw).map_err(|_| ())?;
+            }
+        }
+        Err(())
+    }
+
+    /// Debug builds: `count` draws on the position played alongside.
+    fn check_draws(&mut self, count: usize) {
+        if let Some(check) = &mut self.check {
+            for _ in 0..count {
+                check.apply(Move::Draw);
+            }
+        }
+    }
+
+    /// Debug builds: `Err` unless the engine's position played alongside is this one.
+    fn check_end(&self) -> Result<(), String> {
+        let Some(check) = &self.check else {
+            return Ok(());
+        };
+        let same = (0..COLUMNS).all(|i| check.columns[i] == self.column(i))
+            && check.hidden == self.hidden
+            && check.waste == self.talon[..self.waste as usize]
+            && check
+                .stock
+                .iter()
+                .rev()
+                .eq(&self.talon[self.waste as usize..self.cards as usize])
+            && check.foundation == self.foundation;
+        match same {
+            true => Ok(()),
+            false => Err("the realised line ends elsewhere in the engine".into()),
+        }
+    }
 }
 
 /// The waste's length as the key keeps it: where the waste stands matters only by the
@@ -1491,7 +1670,8 @@ impl<'a> Dfs<'a> {
             }
             let step = steps[at];
             frame.next += 1;
-            let mut node = layout.apply(&frame.node, step);
+            let mut node = frame.node;
+            layout.play(&mut node, step);
             self.count += 1;
             if let Err(reason) = meter.tick(u64::MAX) {
                 return Some(Phase::Stopped(reason));
@@ -1500,6 +1680,19 @@ impl<'a> Dfs<'a> {
             let Some(uncovered) = layout.settle(&mut node, forced) else {
                 return Some(Phase::Won(line(stack, steps, forced)));
             };
+            let settled = forced.len() != before;
+            // the table's mark first: the rest of the context only for a position to search
+            match self
+                .seen
+                .visit(layout.key(&node), Context::mark(layout, step, settled))
+            {
+                Some(true) => {}
+                Some(false) => {
+                    forced.truncate(before);
+                    continue;
+                }
+                None => self.full = true,
+            }
             let parent = stack.last().expect("a frame");
             let context = Context::after(
                 layout,
@@ -1508,16 +1701,8 @@ impl<'a> Dfs<'a> {
                 &parent.context,
                 step,
                 &node,
-                forced.len() != before,
+                settled,
             );
-            match self.seen.visit(layout.key(&node), context.mark) {
-                Some(true) => {}
-                Some(false) => {
-                    forced.truncate(before);
-                    continue;
-                }
-                None => self.full = true,
-            }
             if node.stale {
                 node.talon = layout.reachable(&node);
                 node.stale = false;
@@ -1612,6 +1797,40 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} positions");
+    }
+
+    #[test]
+    fn the_talon_within_reach_is_what_draws_and_recycles_turn_up() {
+        let start = Klondike::from_seed(11, 3).unwrap();
+        let (layout, root) = Layout::new(&start, Rules::from(Pruning::Full)).unwrap();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let live = (x as u32) & 0xff_ffff;
+            let n = live.count_ones();
+            let mut node = root;
+            node.live = live;
+            node.waste = ((x >> 32) % (n as u64 + 1)) as u8;
+            // turned by hand: the waste's top, then draws of three and recycles
+            let cards: Vec<u64> = (0..24)
+                .filter(|k| live & (1 << k) != 0)
+                .map(|k| layout.talon_bit[k])
+                .collect();
+            let mut expected = 0u64;
+            let mut length = node.waste as usize;
+            for _ in 0..3 * 24 {
+                if length > 0 {
+                    expected |= cards[length - 1];
+                }
+                length = match length == cards.len() {
+                    true => 0,
+                    false => (length + 3).min(cards.len()),
+                };
+            }
+            assert_eq!(layout.reachable(&node), expected, "live {live:x}");
+        }
     }
 
     #[test]
