@@ -1,0 +1,96 @@
+"""The table's fifth review (a player of Microsoft Solitaire Collection, every day): one
+test each of its findings, in real headless Chromium at the desktop size (1366x768), or
+through the API where the finding is the server's.
+
+Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import CDPSession, Page
+
+from patience.games import new_game
+from tables import Table, box, settled, shot
+
+# -- 1. draw 3: the waste's new top card can be grabbed while it still slides in -----------
+
+
+def draws_then_fit(seed: int) -> tuple[int, str, str] | None:
+    """How many draws from the deal (of Klondike draw 3) until the waste's top card fits a
+    column, that column and that card; None when none does within a pass of the stock."""
+    position = new_game("klondike", seed=seed, variant={"draw": 3})
+    for draws in range(1, 9):
+        if "draw" not in [str(move) for move in position.legal_moves()]:
+            return None
+        position.play("draw")
+        fits = [str(move) for move in position.legal_moves() if str(move).startswith("w>t")]
+        if fits:
+            return draws, fits[0].split(">")[1], str(position.piles()["waste"][-1])
+    return None
+
+
+def grab_at_once(page: Page, cdp: CDPSession, dest: str, drawn: str, *, at_landing: bool) -> None:
+    """Press the stock, then, as soon as the card ``drawn`` is on the board (no wait for it
+    to land), drag it to the column ``dest``: from where it is seen at that moment, or
+    from where it lands (``at_landing``: a player who knows where a drawn card goes)."""
+    # the draw's cards move at a tenth of their speed (a slow machine): the press is surely
+    # made while the drawn card is on its way, whatever the test machine's load
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.1})
+    page.click("#board .stock")
+    page.wait_for_selector(f'#board [data-src="w"][data-card="{drawn}"].moving')
+    if at_landing:  # where it is going: the waste's place, read from the board's layout
+        card = page.evaluate(
+            """() => { const card = document.querySelector('#board [data-src="w"]');
+                       const moves = card.getAnimations();
+                       const times = moves.map((move) => move.currentTime);
+                       for (const move of moves) {
+                         move.currentTime = move.effect.getComputedTiming().endTime - 1;
+                       }
+                       const r = card.getBoundingClientRect();
+                       moves.forEach((move, k) => { move.currentTime = times[k]; });
+                       return { x: r.left, y: r.top, width: r.width, height: r.height }; }"""
+        )
+    else:  # where it is seen now, on its way
+        card = box(page, '#board [data-src="w"]')
+    column = box(page, f'#board .column[data-dest="{dest}"]')
+    x, y = card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 10, y + 30, steps=2)
+    page.mouse.move(column["x"] + column["width"] / 2, column["y"] + column["height"] - 20, steps=6)
+    page.mouse.up()
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+
+
+def test_1_a_drawn_card_is_grabbed_while_it_slides_in(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    cdp = desk.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    outcomes: list[bool] = []
+    for seed in range(21, 80):
+        found = draws_then_fit(seed)
+        if found is None:
+            continue
+        draws, dest, card = found
+        page.goto(f"{desk.server}/?game=klondike&draw=3&seed={seed}")
+        page.wait_for_selector("#board .card")
+        settled(page)
+        if draws > 1:
+            desk.play_through_api(["draw"] * (draws - 1))
+        grab_at_once(page, cdp, dest, card, at_landing=len(outcomes) % 2 == 1)
+        # the move's answer drawn, or the refused card back in the waste
+        page.wait_for_function(
+            "() => !document.querySelector('.dragging')"
+            " && !document.querySelector('#board .lifted')"
+        )
+        settled(page)
+        last = f'#board .column[data-dest="{dest}"] .card:last-child'
+        outcomes.append(page.get_attribute(last, "data-card") == card)
+        if len(outcomes) == 10:
+            break
+    shot(page, "picky-1-draw3-grab")
+    assert len(outcomes) == 10
+    assert all(outcomes), f"{outcomes.count(True)} of 10 grabs right after a draw moved the card"
