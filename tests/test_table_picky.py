@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import CDPSession, Page
 
 from patience.games import new_game
-from tables import Table, box, settled, shot
+from tables import Table, answered, box, focus_on, settled, shot
 
 # -- 1. draw 3: the waste's new top card can be grabbed while it still slides in -----------
 
@@ -94,3 +95,38 @@ def test_1_a_drawn_card_is_grabbed_while_it_slides_in(table: Callable[..., Table
     shot(page, "picky-1-draw3-grab")
     assert len(outcomes) == 10
     assert all(outcomes), f"{outcomes.count(True)} of 10 grabs right after a draw moved the card"
+
+
+# -- 2. the help line says what a click does: it plays the card where it fits best ---------
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_2_the_help_line_says_a_click_plays_the_card(
+    table: Callable[..., Table], size: str
+) -> None:
+    desk = table(size)
+    for game in ("klondike", "kansas", "expert"):
+        page = desk.deal(game, 21)
+        words = page.inner_text("#help")
+        assert "then where it goes" not in words, words
+        assert "where it fits best" in words, words
+        assert "drag" in words.lower(), words
+        if size == "desktop":
+            assert "Enter to pick and Enter to place" in words, words
+    shot(desk.page, f"picky-2-help-{size}")
+
+
+def test_2_keys_still_choose_where_a_card_goes(table: Callable[..., Table]) -> None:
+    """A card a click would play at once is picked by Enter and put down by Enter."""
+    position = new_game("klondike", seed=21, variant={"draw": 1})
+    assert position.is_legal("t3>t4")
+    page = table("desktop").deal("klondike", 21)
+    version = page.get_attribute("#board", "data-version")
+    focus_on(page, '#board [data-src="t3"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board [data-src="t3"].picked')
+    assert page.get_attribute("#board", "data-version") == version  # picked, not played
+    focus_on(page, '#board .column[data-dest="t4"] .card:last-child')
+    answered(page, lambda: page.keyboard.press("Enter"))
+    moved = page.get_attribute('#board .column[data-dest="t4"] .card:last-child', "data-card")
+    assert moved == str(position.piles()["t3"][-1])

@@ -212,11 +212,11 @@ Moves, in the notation of game records:
                     ],
                 }
             ],
-            "help_pointer": "Drag cards, or click a card and then where it goes; a card that "
-            "can go home goes there when clicked. Click the hand to draw. Keys: arrows and "
-            "Enter, d draw, u undo.",
-            "help_touch": "Drag cards, or tap a card and then where it goes; a card that can "
-            "go home goes there when tapped. Tap the hand to draw.",
+            "help_pointer": "Click a card to play it where it fits best (home first, else a "
+            "column); drag it to choose the place. Click the hand to draw. Keys: arrows, "
+            "Enter to pick and Enter to place, d draw, u undo.",
+            "help_touch": "Tap a card to play it where it fits best (home first, else a "
+            "column); drag it to choose the place. Tap the hand to draw.",
             "foundation": "the foundation",
             "home": "home",
             "bonus_lines": [],
