@@ -130,3 +130,24 @@ def test_2_keys_still_choose_where_a_card_goes(table: Callable[..., Table]) -> N
     answered(page, lambda: page.keyboard.press("Enter"))
     moved = page.get_attribute('#board .column[data-dest="t4"] .card:last-child', "data-card")
     assert moved == str(position.piles()["t3"][-1])
+
+
+# -- 3. a relaxed game (no score) says no points -------------------------------------------
+
+
+def test_3_a_relaxed_game_says_no_points(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(f"{desk.server}/?game=klondike&draw=1&seed=21&mode=relaxed")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    said = []
+    answered(page, lambda: page.click('#board [data-src="t3"]'))  # t3>t4, a card turned up
+    said.append(page.inner_text("#announce"))
+    answered(page, lambda: page.keyboard.press("u"))  # taken back: points off, in practice
+    said.append(page.inner_text("#announce"))
+    answered(page, lambda: page.click("#board .stock"))
+    said.append(page.inner_text("#announce"))
+    assert said[1].startswith("Took back a move"), said
+    assert not [words for words in said if "point" in words], said
+    assert not page.is_visible("#points")

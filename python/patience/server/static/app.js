@@ -193,7 +193,9 @@ async function show(answer, { dealt = false } = {}) {
   if (answer.last && !answer.repeated) {
     const points = answer.last.total_points;
     if (points && answer.mode !== "relaxed") flashPoints(points);
-    announce(playedWords(answer.last, before, answer.board, answer.game));
+    // a relaxed game has no score: what it says of a move names no points
+    const said = answer.mode === "relaxed" ? { ...answer.last, total_points: 0 } : answer.last;
+    announce(playedWords(said, before, answer.board, answer.game));
     heard = answer.last.move === "draw" || answer.last.move === "recycle" ? "draw" : "place";
     const steps = answer.last.auto;
     if (steps.length && steps.every((step) => step.card) && !motion.reducedMotion()) {
