@@ -13,7 +13,10 @@ import pytest
 from playwright.sync_api import CDPSession, Page
 
 from patience.games import new_game
-from tables import Table, answered, box, focus_on, settled, shot
+from patience.records import GameRecord
+from patience.scoring import score_lines
+from patience.solve import solve
+from tables import Table, answered, box, end_game, focus_on, settled, shot
 
 # -- 1. draw 3: the waste's new top card can be grabbed while it still slides in -----------
 
@@ -151,3 +154,29 @@ def test_3_a_relaxed_game_says_no_points(table: Callable[..., Table]) -> None:
     assert said[1].startswith("Took back a move"), said
     assert not [words for words in said if "point" in words], said
     assert not page.is_visible("#points")
+
+
+# -- 4. the result's lines say what they count -----------------------------------------------
+
+
+def test_4_the_result_counts_moves_home_and_moves_off_the_foundations(
+    table: Callable[..., Table],
+) -> None:
+    """A card sent home, moved off the foundations and home again: two moves home of one
+    card, worded so; the move off is not called a card "taken back" (that is Undo)."""
+    moves = list(solve(new_game("klondike", seed=2)).moves[:30])
+    assert moves[0] == "t2>f"
+    line = [moves[0], "f:h>t2", "t2>f", *moves[1:]]
+    record = GameRecord("klondike", {"draw": 1}, new_game("klondike", seed=2).deal, tuple(line))
+    lines = {each.label: each for each in score_lines(record)}
+    home = lines["Cards sent home"].count
+    assert lines["Cards moved off the foundations"].count == 1
+    desk = table("desktop")
+    page = desk.deal("klondike", 2)
+    desk.play_through_api(line)
+    end_game(page)
+    terms = page.locator("#breakdown dt").all_inner_texts()
+    shot(page, "picky-4-result-lines")
+    assert f"Cards sent home ({home} moves)" in terms, terms
+    assert "Cards moved off the foundations (1 move)" in terms, terms
+    assert not [term for term in terms if "taken back" in term], terms
