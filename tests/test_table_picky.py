@@ -180,3 +180,26 @@ def test_4_the_result_counts_moves_home_and_moves_off_the_foundations(
     assert f"Cards sent home ({home} moves)" in terms, terms
     assert "Cards moved off the foundations (1 move)" in terms, terms
     assert not [term for term in terms if "taken back" in term], terms
+
+
+# -- 5. an undo refused in practice says where undo is free --------------------------------
+
+
+def test_5_a_refused_undo_in_practice_names_relaxed_play(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.deal("klondike", 21)
+    answered(page, lambda: page.click('#board [data-src="t3"]'))  # t3>t4: a card turned up
+    assert page.is_disabled("#undo")
+    page.keyboard.press("u")
+    page.wait_for_function("document.querySelector('#error').textContent !== ''")
+    shown = page.inner_text("#error")
+    assert shown == (
+        "Undo is off: a card turned up cannot be taken back (relaxed play undoes anything)."
+    ), shown
+    shot(page, "picky-5-undo-refused")
+    # relaxed play says nothing of it: it undoes the same move
+    page.goto(f"{desk.server}/?game=klondike&draw=1&seed=21&mode=relaxed")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    answered(page, lambda: page.click('#board [data-src="t3"]'))
+    assert page.is_enabled("#undo")

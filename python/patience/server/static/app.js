@@ -175,7 +175,9 @@ async function show(answer, { dealt = false } = {}) {
   $("undo").disabled = !answer.can_undo;
   const why = answer.can_undo || over ? "" : undoWords(answer.undo_refusal);
   $("undo").title = why ? `Undo (u): ${why}` : "Undo (u)";
-  $("undo-why").textContent = why ? `Undo is off: ${why}.` : "";
+  // practice plays the rules of record; where they refuse an undo, say where free undo is
+  const elsewhere = answer.mode === "practice" && why && !/nothing/.test(why) ? " (relaxed play undoes anything)" : "";
+  $("undo-why").textContent = why ? `Undo is off: ${why}${elsewhere}.` : "";
   $("end").disabled = over;
   $("hint").disabled = over;
   $("restart").disabled = over;
