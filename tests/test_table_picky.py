@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import CDPSession, Page
+from playwright.sync_api import CDPSession, Page, Route
 
 from patience.games import new_game
 from patience.records import GameRecord
@@ -203,3 +203,27 @@ def test_5_a_refused_undo_in_practice_names_relaxed_play(table: Callable[..., Ta
     settled(page)
     answered(page, lambda: page.click('#board [data-src="t3"]'))
     assert page.is_enabled("#undo")
+
+
+# -- 6. one hint at a time: quick presses never meet the server's limit ----------------------
+
+
+def test_6_a_hint_is_asked_once_while_its_answer_is_pending(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("desktop")
+    page = desk.deal("klondike", 21)
+    asked: list[str] = []
+    held: list[Route] = []
+    page.route("**/hint", lambda route: (asked.append(route.request.url), held.append(route)))
+    for _ in range(5):  # five quick presses, the first answer held back
+        page.locator("#hint").dispatch_event("click")
+    page.wait_for_function("document.querySelector('#hint').getAttribute('aria-busy') === 'true'")
+    assert page.is_disabled("#hint")
+    shot(page, "picky-6-hint-thinking")
+    assert len(asked) == 1, asked
+    held[0].continue_()
+    page.wait_for_function("document.querySelector('#error').textContent.startsWith('Hint: ')")
+    assert page.is_enabled("#hint")
+    assert page.get_attribute("#hint", "aria-busy") == "false"
+    assert len(asked) == 1

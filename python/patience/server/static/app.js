@@ -179,7 +179,7 @@ async function show(answer, { dealt = false } = {}) {
   const elsewhere = answer.mode === "practice" && why && !/nothing/.test(why) ? " (relaxed play undoes anything)" : "";
   $("undo-why").textContent = why ? `Undo is off: ${why}${elsewhere}.` : "";
   $("end").disabled = over;
-  $("hint").disabled = over;
+  $("hint").disabled = over || hintPending;
   $("restart").disabled = over;
   for (const button of document.querySelectorAll(".practice-only")) button.hidden = answer.mode === "timed";
   $("end").title = answer.mode === "relaxed" ? "Stop this game" : "Stop and collect the time bonus";
@@ -402,10 +402,21 @@ $("end").addEventListener("click", async () => {
 
 // A hint is worded and lit from the board it was asked for: an answer that comes once the
 // board has changed is not shown (it would name cards no longer there).
+// One hint is asked at a time: the button shows it is thinking until the answer comes (so
+// quick presses never meet the server's limit on hints).
+let hintPending = false;
+function thinking(on) {
+  hintPending = on;
+  $("hint").classList.toggle("thinking", on);
+  $("hint").setAttribute("aria-busy", String(on));
+  $("hint").disabled = on || Boolean(view?.outcome);
+}
 $("hint").addEventListener("click", async () => {
+  if (hintPending) return;
   clearHint();
   $("error").textContent = "";
   const asked = view;
+  thinking(true);
   try {
     const hint = await api.hint(auth.id, auth.token);
     if (view !== asked) return;
@@ -424,7 +435,7 @@ $("hint").addEventListener("click", async () => {
         : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
       target?.classList.add("hint-dest");
     }
-  } catch (error) { if (view === asked) refused(error); }
+  } catch (error) { if (view === asked) refused(error); } finally { thinking(false); }
 });
 // Which foundation pile a card goes to: its suit's (foundations one a suit), or the pile it
 // builds on, else the first empty one.
