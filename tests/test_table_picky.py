@@ -227,3 +227,43 @@ def test_6_a_hint_is_asked_once_while_its_answer_is_pending(
     assert page.is_enabled("#hint")
     assert page.get_attribute("#hint", "aria-busy") == "false"
     assert len(asked) == 1
+
+
+# -- 8. the statistics' cards keep a gap between them, across and down ----------------------
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_8_the_statistics_cards_have_room_between_them(
+    table: Callable[..., Table], size: str
+) -> None:
+    desk = table(size)
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#game-choice input")
+    page.evaluate(
+        """async ([name, password]) => {
+             const { accounts, api } = await import('/static/api.js');
+             await accounts.signUp(name, password);
+             for (const [game, variant] of [['kansas', {}], ['golf', { wrap: false }]]) {
+               const answer = await api.start({ game, variant, mode: 'practice', seed: '5' });
+               const move = answer.legal_moves.find((m) => m !== 'draw') ?? 'draw';
+               await api.move(answer.id, answer.token, move, 0);
+               await api.end(answer.id, answer.token, 1);
+             }
+           }""",
+        [f"Gaps{size}", "correct horse battery"],
+    )
+    page.goto(f"{desk.server}/#/stats")
+    page.wait_for_selector("#stats .stat-group")
+    cards: list[dict[str, float]] = page.evaluate(
+        """[...document.querySelectorAll('.stat-group')].map((card) => {
+             const r = card.getBoundingClientRect();
+             return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; })"""
+    )
+    shot(page, f"picky-8-stats-{size}")
+    assert len(cards) >= 4
+    for k, upper in enumerate(cards):
+        for lower in cards[k + 1 :]:
+            across = min(upper["right"], lower["right"]) - max(upper["left"], lower["left"])
+            if across > 0 and lower["top"] >= upper["top"]:  # one above the other
+                assert lower["top"] - upper["bottom"] >= 10, (upper, lower)
