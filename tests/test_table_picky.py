@@ -267,3 +267,24 @@ def test_8_the_statistics_cards_have_room_between_them(
             across = min(upper["right"], lower["right"]) - max(upper["left"], lower["left"])
             if across > 0 and lower["top"] >= upper["top"]:  # one above the other
                 assert lower["top"] - upper["bottom"] >= 10, (upper, lower)
+
+
+# -- 9. a game dealt from the keyboard takes the focus to the board -------------------------
+
+
+def test_9_deal_from_the_keyboard_focuses_the_board(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#start")
+    page.focus("#start")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    page.wait_for_function(
+        "document.activeElement?.closest('#board') !== null"
+        " && document.activeElement.classList.contains('stop')"
+    )
+    assert page.evaluate("document.activeElement.tabIndex") == 0
+    page.keyboard.press("ArrowRight")  # the keys play at once
+    assert page.evaluate("document.activeElement.closest('#board') !== null")

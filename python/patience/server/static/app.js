@@ -135,7 +135,13 @@ function open(answer, request = { game: answer.game, variant: answer.variant, mo
   sessionStorage.setItem("patience-game", JSON.stringify(auth));
   keepGame(auth);
   $("error").textContent = "";
-  show(answer, { dealt });
+  // The control that dealt it (the lobby's Deal, the result's New game) is gone with its
+  // panel: the focus goes to the board's one tab stop, not to the page.
+  show(answer, { dealt }).then(() => {
+    const here = document.activeElement;
+    const lost = !here || here === document.body || here.closest("[hidden]") || !here.checkVisibility();
+    if (lost) board.querySelector('.stop[tabindex="0"]')?.focus({ preventScroll: true });
+  });
 }
 
 // A new game from the table or the result (the same request again, or the deal again): a
