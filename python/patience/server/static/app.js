@@ -162,6 +162,8 @@ let showing = 0; // which answer is being shown: a newer one stops an older one'
 function titleText(answer, request = auth?.request) {
   const tier = answer.tier === null || answer.tier === undefined ? "" : ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} ${answer.tier}/10`;
   const mode = request?.daily ? " · daily deal" : answer.mode === "timed" ? "" : ` (${answer.mode})`;
+  const tournament = request?.tournament;
+  if (tournament) return `${tournament.name} · attempt ${tournament.attempt} · ${answer.title}${variantText(answer.variant)}`;
   return `${answer.title}${variantText(answer.variant)}${mode}${tier}`;
 }
 
@@ -187,6 +189,9 @@ async function show(answer, { dealt = false } = {}) {
   $("end").disabled = over;
   $("hint").disabled = over || hintPending;
   $("restart").disabled = over;
+  // a tournament's attempt deals no other game: the Lobby button (and the tournament's
+  // page) are the way on
+  $("new-deal").hidden = Boolean(auth?.request?.tournament);
   for (const button of document.querySelectorAll(".practice-only")) button.hidden = answer.mode === "timed";
   $("end").title = answer.mode === "relaxed" ? "Stop this game" : "Stop and collect the time bonus";
   const link = dealLink(answer);
