@@ -288,3 +288,8 @@ def test_9_deal_from_the_keyboard_focuses_the_board(table: Callable[..., Table])
     assert page.evaluate("document.activeElement.tabIndex") == 0
     page.keyboard.press("ArrowRight")  # the keys play at once
     assert page.evaluate("document.activeElement.closest('#board') !== null")
+
+
+def test_9_a_deal_s_link_puts_no_focus_ring_on_a_card(table: Callable[..., Table]) -> None:
+    page = table("desktop").deal("klondike", 3)
+    assert page.evaluate("document.activeElement === document.body")

@@ -95,7 +95,9 @@ $("new-game").addEventListener("submit", async (event) => {
 
 // While a deal is on its way, the lobby says what is happening: a timed deal may be
 // certified by the solver as it is dealt (seconds, for the games whose solver is slower).
+let dealer = null; // the control that asked for the deal being dealt (it loses the focus)
 async function dealing(request, action, failed) {
+  dealer = document.activeElement;
   $("start").disabled = true;
   const words = request.mode === "timed" || request.daily
     ? "Dealing: the solver is making sure this deal can be won…"
@@ -136,11 +138,14 @@ function open(answer, request = { game: answer.game, variant: answer.variant, mo
   keepGame(auth);
   $("error").textContent = "";
   // The control that dealt it (the lobby's Deal, the result's New game) is gone with its
-  // panel: the focus goes to the board's one tab stop, not to the page.
+  // panel: the focus goes to the board's one tab stop, not to the page. (A page opened on a
+  // deal's link had the focus nowhere: it stays so, with no ring on a card.)
+  const from = dealer ?? document.activeElement;
+  dealer = null;
   show(answer, { dealt }).then(() => {
     const here = document.activeElement;
     const lost = !here || here === document.body || here.closest("[hidden]") || !here.checkVisibility();
-    if (lost) board.querySelector('.stop[tabindex="0"]')?.focus({ preventScroll: true });
+    if (lost && from && from !== document.body) board.querySelector('.stop[tabindex="0"]')?.focus({ preventScroll: true });
   });
 }
 
