@@ -154,7 +154,8 @@ export function attachInput(board, hooks) {
     finish(board); // the cards' motion ends: they are where they are
     const hit = event.target.closest("[data-src]");
     const flying = inFlight.find(({ card }) => card === hit);
-    if (hit && !flying) return { target: event.target, seen: null };
+    // the stock pressed stays the stock (quick draws), a card still in place stays that card
+    if ((hit && !flying) || event.target.closest("[data-action]")) return { target: event.target, seen: null };
     const inside = (rect) => event.clientX >= rect.left && event.clientX <= rect.right
       && event.clientY >= rect.top && event.clientY <= rect.bottom;
     for (const { card, seen } of flying ? [flying] : inFlight) {
