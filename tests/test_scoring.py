@@ -60,7 +60,7 @@ def test_a_won_klondike_game_s_lines() -> None:
         line.label: line
         for line in score_lines(GameRecord("klondike", {"draw": 1}, game.deal, tuple(moves)))
     }
-    assert lines["Cards home"].count == 52
+    assert lines["Cards sent home"].count == 52
     assert lines["Cards turned up"].count == 21
     assert lines["Cards turned up"].points == 210
     assert sum(line.points for line in lines.values()) == game.score()

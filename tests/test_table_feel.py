@@ -584,17 +584,17 @@ def test_the_result_shows_each_line_of_the_score(table: Callable[..., Table], si
     terms = page.locator("#breakdown dt").all_inner_texts()
     values = page.locator("#breakdown dd").all_inner_texts()
     lines = dict(zip(terms, values, strict=True))
-    assert any(term.startswith("Cards home (") for term in terms), terms
+    assert any(term.startswith("Cards sent home (") for term in terms), terms
     assert any(term.startswith("Cards turned up (") for term in terms), terms
     total = sum(
         int(value.replace("\u2212", "-").replace("+", ""))
         for term, value in lines.items()
         if term.split(" (")[0]
         in (
-            "Cards home",
+            "Cards sent home",
             "Cards turned up",
             "Cards from the waste",
-            "Cards taken back",
+            "Cards moved off the foundations",
             "Waste turned over",
         )
     )

@@ -227,6 +227,8 @@ def test_5_the_daily_page_shows_the_player_s_result_rank_and_streak(
     words = golf.inner_text()
     assert "Played · score " in words, words
     assert "rank 1 of 1" in words, words
+    # a game lost (ended): "Played", no check mark, which reads as a win
+    assert golf.locator(".daily-done").inner_text() == "Played"
     assert golf.locator("button.daily-play").count() == 0
     assert "1 played, 0 won" in page.inner_text("#daily-streak")
     # the other games' deals are still to play
@@ -430,7 +432,9 @@ def test_fourth_3_the_lobby_s_daily_deals_show_the_player_s_result(
     golf = page.locator('#daily li[data-game="golf"]').first
     golf.locator(".daily-mine").wait_for()
     words = golf.inner_text()
-    assert "Played \u2713" in words, words
+    # a game lost (ended): "Played", no check mark, which reads as a win ("Won \u2713")
+    assert golf.locator(".played").inner_text() == "Played"
+    assert "\u2713" not in words, words
     assert re.search(r"Played · score -?\d+ in \d+:\d\d[.\d]* · rank \d+ of \d+", words), words
     assert golf.locator("button").count() == 0  # played: no Play any more
     assert "1 played, 0 won" in page.inner_text("#lobby-streak")

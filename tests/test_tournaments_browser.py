@@ -204,6 +204,11 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
                   document.documentElement.clientWidth]"""
     )
     shot(page, f"tournament-attempt-start-{shots}")
+    # the header names the tournament and the attempt, and offers no other game to deal
+    title = page.inner_text("#title")
+    assert title.startswith("Friday Golf · attempt 1 · Golf"), title
+    assert page.locator("#new-deal").is_hidden()
+    assert page.locator("#back-to-lobby").is_visible()
     assert right <= width, f"the board's right edge is at {right} px of {width}"
     if play:
         version = page.get_attribute("#board", "data-version")

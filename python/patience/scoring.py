@@ -1,6 +1,6 @@
 """A game's points line by line, as the result shows them: each kind of move that scored,
 how many, and what they made (cards home, cards turned up, cards played from the waste,
-cards taken back, the waste turned over, Golf's streaks and clearing bonus).
+cards moved off the foundations, the waste turned over, Golf's streaks and clearing bonus).
 
 The lines are worked out by playing the game's record through the engine of record, each
 move's points split by what the move did; a move taken back takes its lines back with it.

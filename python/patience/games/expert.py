@@ -152,11 +152,11 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
                 "themselves home. One point a card on the piles.",
             ],
             "options": [],
-            "help_pointer": "Drag strings, or click a card and then where it goes; drop a card "
-            "on the hand to hold it. A card that can go to the piles goes there when clicked. "
-            "Keys: arrows and Enter, u undo.",
-            "help_touch": "Drag strings, or tap a card and then where it goes; drop a card on "
-            "the hand to hold it.",
+            "help_pointer": "Click a card to play it where it fits best (the piles first, else "
+            "a column); drag a string to choose the place, or drop a card on the hand to hold "
+            "it. Keys: arrows, Enter to pick and Enter to place, u undo.",
+            "help_touch": "Tap a card to play it where it fits best; drag a string to choose "
+            "the place, or a card onto the hand to hold it.",
             "foundation": "the piles",
             "home": "home",
             "bonus_lines": [],

@@ -162,11 +162,10 @@ Moves, in the notation of game records (r is the reserve, w the waste):
                 "card home, 52 to win.",
             ],
             "options": [],
-            "help_pointer": "Drag a card (with the cards on it), or click it and then where it "
-            "goes; a card that can go home goes there when clicked. Keys: arrows and Enter, d "
-            "draw, u undo.",
-            "help_touch": "Drag cards, or tap a card and then where it goes; a card that can go "
-            "home goes there when tapped.",
+            "help_pointer": "Click a card to play it where it fits best (home first, else a "
+            "column); drag it (with the cards on it) to choose the place. Keys: arrows, Enter "
+            "to pick and Enter to place, d draw, u undo.",
+            "help_touch": "Tap a card to play it where it fits best; drag it to choose the place.",
             "foundation": "the foundation",
             "home": "home",
             "bonus_lines": [],

@@ -124,10 +124,10 @@ class Klondike(Game):
     information: ClassVar[tuple[str, ...]] = ("person", "known-stock")
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Recycles", "recycles"),)
     score_order: ClassVar[tuple[str, ...]] = (
-        "Cards home",
+        "Cards sent home",
         "Cards turned up",
         "Cards from the waste",
-        "Cards taken back",
+        "Cards moved off the foundations",
         "Waste turned over",
     )
     terminal_help: ClassVar[str] = """\
@@ -212,11 +212,11 @@ Moves, in the notation of game records:
                     ],
                 }
             ],
-            "help_pointer": "Drag cards, or click a card and then where it goes; a card that "
-            "can go home goes there when clicked. Click the hand to draw. Keys: arrows and "
-            "Enter, d draw, u undo.",
-            "help_touch": "Drag cards, or tap a card and then where it goes; a card that can "
-            "go home goes there when tapped. Tap the hand to draw.",
+            "help_pointer": "Click a card to play it where it fits best (home first, else a "
+            "column); drag it to choose the place. Click the hand to draw. Keys: arrows, "
+            "Enter to pick and Enter to place, d draw, u undo.",
+            "help_touch": "Tap a card to play it where it fits best; drag it to choose the "
+            "place. Tap the hand to draw.",
             "foundation": "the foundation",
             "home": "home",
             "bonus_lines": [],
@@ -277,7 +277,7 @@ Moves, in the notation of game records:
 
     def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
         """A move's points as the result's lines: cards home, cards turned up, cards from the
-        waste, cards taken back, the waste turned over."""
+        waste, cards moved off the foundations, the waste turned over."""
         move = played.move
         if move.word is not None:  # draw, recycle, end
             if move.word == "recycle":
@@ -286,7 +286,7 @@ Moves, in the notation of game records:
         source = move.source
         assert source is not None
         if source.kind == "f":
-            yield "Cards taken back", 1, played.points
+            yield "Cards moved off the foundations", 1, played.points
             return
         rest = played.points
         flips = len(played.revealed)
@@ -297,7 +297,7 @@ Moves, in the notation of game records:
             yield "Cards from the waste", 1, WASTE_BONUS
             rest -= WASTE_BONUS
         if move.dest is not None and move.dest.kind == "f":
-            yield "Cards home", 1, rest
+            yield "Cards sent home", 1, rest
         elif rest:
             yield "Other points", 0, rest  # none by the rules; kept so the lines add up
 

@@ -95,7 +95,9 @@ $("new-game").addEventListener("submit", async (event) => {
 
 // While a deal is on its way, the lobby says what is happening: a timed deal may be
 // certified by the solver as it is dealt (seconds, for the games whose solver is slower).
+let dealer = null; // the control that asked for the deal being dealt (it loses the focus)
 async function dealing(request, action, failed) {
+  dealer = document.activeElement;
   $("start").disabled = true;
   const words = request.mode === "timed" || request.daily
     ? "Dealing: the solver is making sure this deal can be won…"
@@ -135,7 +137,16 @@ function open(answer, request = { game: answer.game, variant: answer.variant, mo
   sessionStorage.setItem("patience-game", JSON.stringify(auth));
   keepGame(auth);
   $("error").textContent = "";
-  show(answer, { dealt });
+  // The control that dealt it (the lobby's Deal, the result's New game) is gone with its
+  // panel: the focus goes to the board's one tab stop, not to the page. (A page opened on a
+  // deal's link had the focus nowhere: it stays so, with no ring on a card.)
+  const from = dealer ?? document.activeElement;
+  dealer = null;
+  show(answer, { dealt }).then(() => {
+    const here = document.activeElement;
+    const lost = !here || here === document.body || here.closest("[hidden]") || !here.checkVisibility();
+    if (lost && from && from !== document.body) board.querySelector('.stop[tabindex="0"]')?.focus({ preventScroll: true });
+  });
 }
 
 // A new game from the table or the result (the same request again, or the deal again): a
@@ -156,6 +167,8 @@ let showing = 0; // which answer is being shown: a newer one stops an older one'
 function titleText(answer, request = auth?.request) {
   const tier = answer.tier === null || answer.tier === undefined ? "" : ` · ${DIFFICULTY_NAMES[answer.difficulty] ?? ""} ${answer.tier}/10`;
   const mode = request?.daily ? " · daily deal" : answer.mode === "timed" ? "" : ` (${answer.mode})`;
+  const tournament = request?.tournament;
+  if (tournament) return `${tournament.name} · attempt ${tournament.attempt} · ${answer.title}${variantText(answer.variant)}`;
   return `${answer.title}${variantText(answer.variant)}${mode}${tier}`;
 }
 
@@ -175,10 +188,15 @@ async function show(answer, { dealt = false } = {}) {
   $("undo").disabled = !answer.can_undo;
   const why = answer.can_undo || over ? "" : undoWords(answer.undo_refusal);
   $("undo").title = why ? `Undo (u): ${why}` : "Undo (u)";
-  $("undo-why").textContent = why ? `Undo is off: ${why}.` : "";
+  // practice plays the rules of record; where they refuse an undo, say where free undo is
+  const elsewhere = answer.mode === "practice" && why && !/nothing/.test(why) ? " (relaxed play undoes anything)" : "";
+  $("undo-why").textContent = why ? `Undo is off: ${why}${elsewhere}.` : "";
   $("end").disabled = over;
-  $("hint").disabled = over;
+  $("hint").disabled = over || hintPending;
   $("restart").disabled = over;
+  // a tournament's attempt deals no other game: the Lobby button (and the tournament's
+  // page) are the way on
+  $("new-deal").hidden = Boolean(auth?.request?.tournament);
   for (const button of document.querySelectorAll(".practice-only")) button.hidden = answer.mode === "timed";
   $("end").title = answer.mode === "relaxed" ? "Stop this game" : "Stop and collect the time bonus";
   const link = dealLink(answer);
@@ -193,7 +211,9 @@ async function show(answer, { dealt = false } = {}) {
   if (answer.last && !answer.repeated) {
     const points = answer.last.total_points;
     if (points && answer.mode !== "relaxed") flashPoints(points);
-    announce(playedWords(answer.last, before, answer.board, answer.game));
+    // a relaxed game has no score: what it says of a move names no points
+    const said = answer.mode === "relaxed" ? { ...answer.last, total_points: 0 } : answer.last;
+    announce(playedWords(said, before, answer.board, answer.game));
     heard = answer.last.move === "draw" || answer.last.move === "recycle" ? "draw" : "place";
     const steps = answer.last.auto;
     if (steps.length && steps.every((step) => step.card) && !motion.reducedMotion()) {
@@ -398,10 +418,21 @@ $("end").addEventListener("click", async () => {
 
 // A hint is worded and lit from the board it was asked for: an answer that comes once the
 // board has changed is not shown (it would name cards no longer there).
+// One hint is asked at a time: the button shows it is thinking until the answer comes (so
+// quick presses never meet the server's limit on hints).
+let hintPending = false;
+function thinking(on) {
+  hintPending = on;
+  $("hint").classList.toggle("thinking", on);
+  $("hint").setAttribute("aria-busy", String(on));
+  $("hint").disabled = on || Boolean(view?.outcome);
+}
 $("hint").addEventListener("click", async () => {
+  if (hintPending) return;
   clearHint();
   $("error").textContent = "";
   const asked = view;
+  thinking(true);
   try {
     const hint = await api.hint(auth.id, auth.token);
     if (view !== asked) return;
@@ -420,7 +451,7 @@ $("hint").addEventListener("click", async () => {
         : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
       target?.classList.add("hint-dest");
     }
-  } catch (error) { if (view === asked) refused(error); }
+  } catch (error) { if (view === asked) refused(error); } finally { thinking(false); }
 });
 // Which foundation pile a card goes to: its suit's (foundations one a suit), or the pile it
 // builds on, else the first empty one.

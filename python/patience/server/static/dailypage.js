@@ -59,7 +59,7 @@ function playButton(deal) {
   const start = (words) => h("button", { type: "button", class: "small daily-play", "aria-label": `${words}: ${name(deal)}`,
     onclick: () => { leaveForTable(); play(deal.game, deal.variant); } }, words);
   if (deal.me?.running) return start("Continue");
-  if (deal.me) return h("a", { class: "daily-done", href: link(deal.game, deal.variant), "aria-label": `Played: ${name(deal)}'s standing` }, "Played \u2713");
+  if (deal.me) return h("a", { class: "daily-done", href: link(deal.game, deal.variant), "aria-label": `${deal.me.won ? "Won" : "Played"}: ${name(deal)}'s standing` }, deal.me.won ? "Won \u2713" : "Played");
   return start("Play");
 }
 

@@ -31,6 +31,7 @@ export function attachInput(board, hooks) {
   // A finger's press that has not travelled: it is a tap when the finger lifts, however long
   // it was held (a slow tap is a long press to the browser, which then sends no click).
   let press = null; // { target, x, y }
+  let retarget = null; // { from, to }: the last press was on `to`, a card then on its way
   let lastHome = { src: null, at: 0 };
   let focusMemory = null; // { place, x, y }
   let origins = null; // where a drop's cards were let go, for the motion layer
@@ -109,7 +110,9 @@ export function attachInput(board, hooks) {
     ghost.dataset.game = board.dataset.game;
     for (const name of ["--card-w", "--card-h", "--index-size"]) ghost.style.setProperty(name, board.style.getPropertyValue(name));
     const rect = drag.source.getBoundingClientRect();
-    drag.offset = { x: drag.x - rect.left, y: drag.y - rect.top };
+    // held where it was pressed: on the card as it was seen (on its way in) or as it is
+    const held = drag.seen ?? rect;
+    drag.offset = { x: drag.x - held.left, y: drag.y - held.top };
     drag.home = { left: rect.left, top: rect.top };
     const fan = Number(drag.source.closest(".column")?.dataset.fan ?? 0);
     // the card and every card on it
@@ -140,15 +143,42 @@ export function attachInput(board, hooks) {
     drag = null;
   }
 
+  // What a press is on, and where its card was seen. The cards' motion ends at the press
+  // (they jump to where they are going), but a card the player could grab is grabbed where
+  // it was seen: a card on its way in (a drawn card sliding over from the stock, narrow as
+  // it turns over) is the one pressed when the press is on it as it was seen at its full
+  // size, or on where it lands -- not the card that lies there underneath.
+  function pressedAt(event) {
+    const inFlight = [...board.querySelectorAll(".card.moving[data-src]")]
+      .map((card) => ({ card, seen: card.getBoundingClientRect() }));
+    finish(board); // the cards' motion ends: they are where they are
+    const hit = event.target.closest("[data-src]");
+    const flying = inFlight.find(({ card }) => card === hit);
+    // the stock pressed stays the stock (quick draws), a card still in place stays that card
+    if ((hit && !flying) || event.target.closest("[data-action]")) return { target: event.target, seen: null };
+    const inside = (rect) => event.clientX >= rect.left && event.clientX <= rect.right
+      && event.clientY >= rect.top && event.clientY <= rect.bottom;
+    for (const { card, seen } of flying ? [flying] : inFlight) {
+      const now = card.getBoundingClientRect();
+      const x = (seen.left + seen.right) / 2 - now.width / 2;
+      const y = (seen.top + seen.bottom) / 2 - now.height / 2;
+      const whole = { left: x, right: x + now.width, top: y, bottom: y + now.height };
+      if (inside(whole)) return { target: card, seen: whole };
+      if (inside(now)) return { target: card, seen: null };
+    }
+    return { target: event.target, seen: null };
+  }
+
   board.addEventListener("pointerdown", (event) => {
     // A new press: whatever ended the last one, this one's click counts. (A touch drag
     // fires no click, so a flag left from it must not swallow the next tap.)
     suppressClick = false;
-    press = event.pointerType === "touch" ? { target: event.target, x: event.clientX, y: event.clientY } : null;
-    finish(board); // the cards' motion ends: they are where they are
-    const source = event.target.closest("[data-src]");
+    const { target, seen } = pressedAt(event);
+    retarget = target === event.target ? null : { from: event.target, to: target };
+    press = event.pointerType === "touch" ? { target, x: event.clientX, y: event.clientY } : null;
+    const source = target.closest("[data-src]");
     if (!source || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
-    drag = { source, x: event.clientX, y: event.clientY, ghost: null };
+    drag = { source, x: event.clientX, y: event.clientY, ghost: null, seen };
   });
 
   board.addEventListener("pointermove", (event) => {
@@ -224,7 +254,7 @@ export function attachInput(board, hooks) {
     // the stock, or in a game played card by card, it is a move of its own (quick clicks
     // each draw or play).
     if (event.detail > 1 && !direct() && !event.target.closest("[data-action]")) return;
-    activate(event.target, { pointer: true });
+    activate(retarget?.from === event.target ? retarget.to : event.target, { pointer: true });
   });
 
   board.addEventListener("dblclick", (event) => {

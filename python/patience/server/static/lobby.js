@@ -176,7 +176,7 @@ export async function drawDaily() {
     const link = `#/daily/${deal.game}/${encodeURIComponent(JSON.stringify(deal.variant))}`;
     let action;
     if (deal.me?.running) action = h("button", { type: "button", class: "small", "aria-label": `Continue: ${name}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Continue");
-    else if (deal.me) action = h("span", { class: "played" }, deal.me.won ? "Won \u2713" : "Played \u2713");
+    else if (deal.me) action = h("span", { class: "played" }, deal.me.won ? "Won \u2713" : "Played");
     else action = h("button", { type: "button", class: "small", "data-daily": `${deal.game}:${JSON.stringify(deal.variant)}`, "aria-label": `Play: ${name}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Play");
     // the player's own game of it, finished: its score and time, and its rank in the standing
     const mine = deal.me && !deal.me.running ? h("span", { class: "daily-mine" }, dailyResultWords(deal.me)) : null;

@@ -29,6 +29,11 @@ function row(list, term, value, className = "") {
   list.append(dt, dd);
 }
 
+// Lines whose count is of moves, not of cards: a card moved off the foundations and sent
+// home again is sent home twice (each time scores), so "(53 moves)", never "(53)" of 52 cards.
+const COUNTED_IN_MOVES = new Set(["Cards sent home", "Cards moved off the foundations"]);
+const countWords = (line) => (COUNTED_IN_MOVES.has(line.label)
+  ? ` (${line.count} move${line.count === 1 ? "" : "s"})` : ` (${line.count})`);
 const signed = (points) => (points > 0 ? `+${points}` : points < 0 ? `\u2212${-points}` : "0");
 
 /** Fill the result panel for `answer` (a finished game) and show it, focused: why it
@@ -60,7 +65,7 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     const lines = result.lines ?? [];
     const bonuses = layoutOf(answer.game)?.words.bonus_lines ?? []; // shown without a count
     for (const line of lines) {
-      const count = line.count && !bonuses.includes(line.label) ? ` (${line.count})` : "";
+      const count = line.count && !bonuses.includes(line.label) ? countWords(line) : "";
       row(list, `${line.label}${count}`, signed(line.points), "line");
     }
     if (!lines.length) row(list, `Cards ${home}`, result.cards_home);

@@ -253,11 +253,11 @@ function drawEntry(section, t, refresh) {
       ["Your best score", me.best_score ?? "no finished attempt yet"],
     ], { id: "my-entry" }));
     if (me.running && t.status === "running") {
-      parts.push(act("Back to your attempt", "tournament-resume", async () => play(await api.read(me.running), null, t)));
+      parts.push(act("Back to your attempt", "tournament-resume", async () => play(await api.read(me.running), null, t, me.attempts_used)));
     } else if (t.status === "running" && me.attempts_left > 0) {
       parts.push(act(`Play attempt ${me.attempts_used + 1}`, "tournament-play", async () => {
         const answer = await tournaments.attempt(t.id);
-        play(answer, answer.token, t);
+        play(answer, answer.token, t, me.attempts_used + 1);
       }));
       parts.push(h("p", { class: "help" }, `An attempt counts as soon as it is dealt: ${duration(t.clock)} on the clock, no re-deal.`));
     } else if (t.status === "open") {
@@ -280,11 +280,13 @@ function drawEntry(section, t, refresh) {
   }
 }
 
-// Open a tournament attempt on the card table (the table listens for patience:play).
-function play(answer, token, t) {
+// Open a tournament attempt on the card table (the table listens for patience:play); its
+// header names the tournament and the attempt (`attempt`, counted from 1).
+function play(answer, token, t, attempt) {
   sessionStorage.setItem("patience-tournament", JSON.stringify({ tournament: t.id, game: answer.id }));
   watchClose(t, answer.id);
-  document.dispatchEvent(new CustomEvent("patience:play", { detail: { answer, token } }));
+  const request = { game: answer.game, variant: answer.variant, mode: answer.mode, tournament: { id: t.id, name: t.name, attempt } };
+  document.dispatchEvent(new CustomEvent("patience:play", { detail: { answer, token, request } }));
   if (location.hash) history.pushState(null, "", location.pathname + location.search);
   window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
