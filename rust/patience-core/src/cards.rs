@@ -72,6 +72,20 @@ pub fn ordered_deck(decks: usize) -> Vec<Card> {
         .collect()
 }
 
+/// Moves column `from`'s cards from position `start` on to the end of column `to`
+/// (`from != to`), without a temporary vector: a run moved between two columns of cards
+/// (each card a `u8`, as the games that move runs keep them).
+pub fn shift_run(columns: &mut [Vec<u8>], from: usize, to: usize, start: usize) {
+    let (a, b) = columns.split_at_mut(from.max(to));
+    let (source, target) = if from < to {
+        (&mut a[from], &mut b[0])
+    } else {
+        (&mut b[0], &mut a[to])
+    };
+    target.extend_from_slice(&source[start..]);
+    source.truncate(start);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use crate::cards::Card;
+use crate::cards::{shift_run, Card};
 use crate::klondike::InvalidPosition;
 use crate::search::{
     self, luby, mix, Budget, DepthFirst, Ended, Kept, KeySet, Meter, Outcome, Report,
@@ -353,19 +353,6 @@ impl Expert {
         self.hand.remove(at);
     }
 
-    /// Moves column `from`'s cards from position `start` on to the end of column `to`
-    /// (`from != to`), without a temporary vector.
-    fn shift(&mut self, from: usize, to: usize, start: usize) {
-        let (a, b) = self.columns.split_at_mut(from.max(to));
-        let (source, target) = if from < to {
-            (&mut a[from], &mut b[0])
-        } else {
-            (&mut b[0], &mut a[to])
-        };
-        target.extend_from_slice(&source[start..]);
-        source.truncate(start);
-    }
-
     /// Plays a move that [`Expert::legal_moves`] listed.
     pub fn apply(&mut self, mv: ExpertMove) {
         match mv {
@@ -378,7 +365,12 @@ impl Expert {
                 self.send_home(card);
             }
             ExpertMove::ColumnTo { from, to, start } => {
-                self.shift(usize::from(from), usize::from(to), usize::from(start));
+                shift_run(
+                    &mut self.columns,
+                    usize::from(from),
+                    usize::from(to),
+                    usize::from(start),
+                );
             }
             ExpertMove::HandTo(card, j) => {
                 self.take_from_hand(card);
@@ -452,7 +444,7 @@ impl Expert {
             ExpertMove::ColumnTo { from, to, .. } => {
                 let to = usize::from(to);
                 let start = self.columns[to].len() - usize::from(undo.at);
-                self.shift(to, usize::from(from), start);
+                shift_run(&mut self.columns, to, usize::from(from), start);
             }
             ExpertMove::HandTo(card, j) => {
                 self.columns[usize::from(j)].pop();

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::cards::Card;
+use crate::cards::{shift_run, Card};
 use crate::klondike::InvalidPosition;
 
 pub use crate::search::Pruning;
@@ -412,19 +412,6 @@ impl FreeCell {
         moves
     }
 
-    /// Moves column `from`'s cards from position `start` on to the end of column `to`
-    /// (`from != to`), without a temporary vector.
-    fn shift(&mut self, from: usize, to: usize, start: usize) {
-        let (a, b) = self.columns.split_at_mut(from.max(to));
-        let (source, target) = if from < to {
-            (&mut a[from], &mut b[0])
-        } else {
-            (&mut b[0], &mut a[to])
-        };
-        target.extend_from_slice(&source[start..]);
-        source.truncate(start);
-    }
-
     /// Plays a move that [`FreeCell::legal_moves`] listed.
     pub fn apply(&mut self, mv: FreeCellMove) {
         self.play(mv);
@@ -447,7 +434,12 @@ impl FreeCell {
                 from, to, start, ..
             } => {
                 let moved = self.columns[usize::from(from)].len() - usize::from(start);
-                self.shift(usize::from(from), usize::from(to), usize::from(start));
+                shift_run(
+                    &mut self.columns,
+                    usize::from(from),
+                    usize::from(to),
+                    usize::from(start),
+                );
                 moved as u8
             }
             FreeCellMove::CellTo(k, j) => {
@@ -482,7 +474,7 @@ impl FreeCell {
             FreeCellMove::ColumnTo { from, to, .. } => {
                 let to = usize::from(to);
                 let start = self.columns[to].len() - usize::from(undo.aux);
-                self.shift(to, usize::from(from), start);
+                shift_run(&mut self.columns, to, usize::from(from), start);
             }
             FreeCellMove::CellTo(k, j) => {
                 let card = self.columns[usize::from(j)]
