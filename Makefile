@@ -69,14 +69,18 @@ system-deps:
 
 test: system-deps lint test-python test-rust
 
+# The tests run in a process a core (pytest-xdist), a test file to a process: most of the
+# suite waits on browsers and servers, and a file's module fixtures (a browser, a server)
+# are made once. PYTEST_WORKERS=0 runs them in this process.
+PYTEST_WORKERS ?= auto
 test-python: $(STAMP) system-deps
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow" -n $(PYTEST_WORKERS) --dist loadfile
 
 test-rust:
 	cargo test --release --workspace --exclude patience-py
 
 test-slow: $(STAMP) system-deps
-	$(BIN)/pytest -m slow
+	$(BIN)/pytest -m slow -n $(PYTEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check python tests benchmarks
