@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import random
 import re
 import tokenize
 from pathlib import Path
@@ -164,6 +165,42 @@ def test_the_check_finds_a_game_where_one_is_named() -> None:
     assert _named("// Solitaire Expert's piles fold") == ["Solitaire Expert"]
     assert _named('const NAMES = { easy: "Easy", expert: "Expert" };') == []
     assert _named('value="expert"> Expert</label>') == ["expert", "Expert"]
+
+
+def _reachable_moves(name: str, wanted: set[str]) -> set[str]:
+    """Which of ``wanted`` some position of ``name`` offers, over random walks of seeded
+    deals (deterministic: the walks are seeded)."""
+    cls = GAMES[name]
+    rng = random.Random(7)
+    found: set[str] = set()
+    for seed in range(60):
+        game = cls.from_seed(seed)
+        for _ in range(120):
+            legal = [str(move) for move in game.legal_moves()]
+            found |= wanted & set(legal)
+            if found == wanted or not legal:
+                break
+            game.play(rng.choice(legal))
+        if found == wanted:
+            break
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_game_s_move_example_is_its_own_moves(name: str) -> None:
+    """The move box's placeholder is the game's: a few moves of its notation, each legal in
+    some position of the game (so no game shows another's example), short enough to show."""
+    example = GAMES[name].layout["words"]["move_example"]
+    moves = example.split(", ")
+    assert len(moves) >= 2, example
+    assert len(example) <= 16, example
+    assert _reachable_moves(name, set(moves)) == set(moves), example
+
+
+def test_the_move_examples_differ_where_the_notations_do() -> None:
+    """At least the games whose moves differ in kind show different examples."""
+    examples = {cls.layout["words"]["move_example"] for cls in GAMES.values()}
+    assert len(examples) > 1, examples
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -327,6 +327,7 @@ function renderBoard(answer, options = {}) {
   // (the help line first: the board is fitted above it)
   const touch = window.matchMedia("(pointer: coarse)").matches;
   $("help").textContent = wordOf(answer.game, touch ? "help_touch" : "help_pointer");
+  $("move-input").placeholder = wordOf(answer.game, "move_example");
   drawBoard(board, answer, options);
   input.afterDraw({ hadFocus });
 }
