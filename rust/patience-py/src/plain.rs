@@ -23,28 +23,34 @@ pub fn position_from<G: NativeGame>(position: &Bound<'_, PyAny>) -> PyResult<G> 
         let names: Vec<&str> = wanted.iter().map(|(name, _)| *name).collect();
         format!("a tuple of {} parts ({})", wanted.len(), names.join(", "))
     };
-    let items = if let Ok(tuple) = position.cast::<PyTuple>() {
+    let mut parts = Vec::with_capacity(wanted.len());
+    let mut read = |index: usize, item: &Bound<'_, PyAny>| -> PyResult<()> {
+        let (name, shape) = &wanted[index];
+        let part =
+            part_from(item, shape).map_err(|why| refuse(format!("has a bad {name}: {why}")))?;
+        parts.push(part);
+        Ok(())
+    };
+    if let Ok(tuple) = position.cast::<PyTuple>() {
         if tuple.len() != wanted.len() {
             return Err(refuse(format!("is {}, not {}", described(), tuple.len())));
         }
-        tuple.as_sequence().clone()
+        for index in 0..wanted.len() {
+            read(index, &*tuple.get_borrowed_item(index)?)?;
+        }
     } else if let Ok(list) = position.cast::<PyList>() {
         if list.len() != wanted.len() {
             return Err(refuse(format!("is {}, not {}", described(), list.len())));
         }
-        list.as_sequence().clone()
+        for (index, item) in list.iter().enumerate() {
+            read(index, &item)?;
+        }
     } else {
         return Err(refuse(format!(
             "is {}, not {}",
             described(),
             shown(position)
         )));
-    };
-    let mut parts = Vec::with_capacity(wanted.len());
-    for (index, (name, shape)) in wanted.iter().enumerate() {
-        let part = part_from(&items.get_item(index)?, shape)
-            .map_err(|why| refuse(format!("has a bad {name}: {why}")))?;
-        parts.push(part);
     }
     G::from_parts(parts).map_err(|error| PyValueError::new_err(error.to_string()))
 }
