@@ -10,6 +10,7 @@ checks 100,000 per variant.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -63,8 +64,44 @@ def test_native_and_python_agree_at_scale(name: str, variant: dict[str, object])
 def test_an_unknown_game_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match='no native game "spider"'):
         _core.successors("spider", Klondike.from_seed(1).native_position())
-    with pytest.raises(ValueError, match="expected tuple of length 4"):
+    with pytest.raises(ValueError, match=r"a golf position is a tuple of 4 parts \(wrap, "):
         _core.successors("golf", Klondike.from_seed(1).native_position())
+
+
+@pytest.mark.parametrize(
+    ("part", "value", "reason"),
+    [
+        (0, "1", "bad draw: '1' is not a number"),
+        (0, 300, "bad draw: 300 is out of range"),
+        (0, True, "bad draw: True is not a number"),
+        (1, "abc", "bad columns: 'abc' is not a list"),
+        (2, [1, 2, -1], "bad hidden: item 2: -1 is out of range"),
+        (3, None, "bad stock: None is not a list of numbers"),
+        (4, [1.5], "bad waste: item 0: 1.5 is not a number"),
+    ],
+)
+def test_a_malformed_part_is_refused_with_its_name(part: int, value: object, reason: str) -> None:
+    """Whatever the game, the glue names the part it could not read and why."""
+    position = list(Klondike.from_seed(1).native_position())
+    position[part] = value
+    with pytest.raises(ValueError, match=re.escape(f"a klondike position has a {reason}")):
+        _core.successors("klondike", tuple(position))
+
+
+def test_every_game_reads_lists_and_tuples_as_well_as_what_it_gives() -> None:
+    """A position given with tuples for lists (and lists for bytes) reads the same."""
+
+    def loosened(value: object) -> object:
+        if isinstance(value, bytes):
+            return list(value)
+        if isinstance(value, list):
+            return tuple(loosened(item) for item in value)
+        return value
+
+    for name, cls in GAMES.items():
+        position = cls.from_seed(5).native_position()
+        loose = tuple(loosened(part) for part in position)
+        assert _core.successors(name, loose) == _core.successors(name, position), name
 
 
 def test_the_native_side_refuses_a_broken_position() -> None:

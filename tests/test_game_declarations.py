@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import random
 import re
 import tokenize
 from pathlib import Path
@@ -115,12 +116,91 @@ def test_no_module_outside_the_games_names_a_game() -> None:
     assert not found, sorted(set(found))
 
 
+RUST = PACKAGE.parent.parent / "rust"
+GLUE = RUST / "patience-py" / "src"
+REGISTRY = re.compile(r"// registry: begin\n(.*?)\n\s*// registry: end", re.DOTALL)
+
+
+def test_the_glue_names_no_game_but_in_its_registry() -> None:
+    """The native glue (``rust/patience-py``) is generic: each game's position crosses by
+    the core's plain parts, implemented in the game's own folder. Its registry macro names
+    each game of ``patience.games.GAMES`` on one line, and nothing else in the crate (code,
+    strings or comments) names a game, so a game's diff touches only that line here."""
+    sources = sorted(GLUE.rglob("*.rs"))
+    assert GLUE / "lib.rs" in sources
+    found = []
+    registries = []
+    for path in sources:
+        text = path.read_text()
+        registries += REGISTRY.findall(text)
+        text = REGISTRY.sub("", text)
+        for number, line in enumerate(text.splitlines(), start=1):
+            found += [f"{path.name}:{number}: {name}" for name in _named(line)]
+    assert not found, found
+    assert len(registries) == 1
+    lines = [line.strip() for line in registries[0].splitlines() if line.strip()]
+    games = [re.fullmatch(r"patience_core::(\w+)::\w+,", line) for line in lines]
+    assert all(games), lines
+    assert sorted(match.group(1) for match in games if match) == sorted(GAMES)
+
+
+def test_the_core_s_game_traits_name_no_game_in_code() -> None:
+    """The core's traits every game implements (``game.rs``) name no game but in prose:
+    each game implements them in its own folder (``rust/patience-core/src/<game>/``)."""
+    path = RUST / "patience-core" / "src" / "game.rs"
+    found = [
+        f"game.rs:{number}: {name}"
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if not line.strip().startswith("//")
+        for name in _named(line)
+    ]
+    assert not found, found
+    for name in GAMES:
+        assert (RUST / "patience-core" / "src" / name / "native.rs").is_file(), name
+
+
 def test_the_check_finds_a_game_where_one_is_named() -> None:
     """The checks above see what they look for (and let a difficulty be)."""
     assert _named('if (view.game === "golf") return;') == ["golf"]
     assert _named("// Solitaire Expert's piles fold") == ["Solitaire Expert"]
     assert _named('const NAMES = { easy: "Easy", expert: "Expert" };') == []
     assert _named('value="expert"> Expert</label>') == ["expert", "Expert"]
+
+
+def _reachable_moves(name: str, wanted: set[str]) -> set[str]:
+    """Which of ``wanted`` some position of ``name`` offers, over random walks of seeded
+    deals (deterministic: the walks are seeded)."""
+    cls = GAMES[name]
+    rng = random.Random(7)
+    found: set[str] = set()
+    for seed in range(60):
+        game = cls.from_seed(seed)
+        for _ in range(120):
+            legal = [str(move) for move in game.legal_moves()]
+            found |= wanted & set(legal)
+            if found == wanted or not legal:
+                break
+            game.play(rng.choice(legal))
+        if found == wanted:
+            break
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_game_s_move_example_is_its_own_moves(name: str) -> None:
+    """The move box's placeholder is the game's: a few moves of its notation, each legal in
+    some position of the game (so no game shows another's example), short enough to show."""
+    example = GAMES[name].layout["words"]["move_example"]
+    moves = example.split(", ")
+    assert len(moves) >= 2, example
+    assert len(example) <= 16, example
+    assert _reachable_moves(name, set(moves)) == set(moves), example
+
+
+def test_the_move_examples_differ_where_the_notations_do() -> None:
+    """At least the games whose moves differ in kind show different examples."""
+    examples = {cls.layout["words"]["move_example"] for cls in GAMES.values()}
+    assert len(examples) > 1, examples
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

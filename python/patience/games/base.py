@@ -332,6 +332,30 @@ class Game(abc.ABC):
         return cls.from_variant(known.deal(known.check(number)), variant)
 
     @classmethod
+    def numbered_words(cls, numbering: str, number: int) -> str:
+        """The deal numbered ``number`` by ``numbering`` as players say it ("Microsoft
+        deal 11982"), or the numbering's name and the number for one the game does not
+        have."""
+        known = cls.numberings.get(numbering)
+        return f"{numbering} deal {number}" if known is None else f"{known.title} {number}"
+
+    @classmethod
+    def numberings_json(cls) -> list[dict[str, object]]:
+        """The game's deal numberings as ``GET /api/games`` describes them: each one's
+        ``name`` (as a request names it), ``title`` in words, ``first`` and ``last``
+        numbers and its ``rule`` in words."""
+        return [
+            {
+                "name": name,
+                "title": numbering.title,
+                "first": numbering.first,
+                "last": numbering.last,
+                "rule": numbering.rule,
+            }
+            for name, numbering in cls.numberings.items()
+        ]
+
+    @classmethod
     def check_variant(cls, variant: Mapping[str, object]) -> dict[str, object]:
         """``variant`` checked and completed with defaults.
 

@@ -260,6 +260,7 @@ Moves, in the notation of game records (c1..c4 are the free cells):
             "help_pointer": "Drag runs, or click a card and then where it goes; drop a card on "
             "a free cell to hold it. A card that can go home goes there when clicked. Keys: "
             "arrows and Enter, u undo.",
+            "move_example": "t3>t5, t1>c1",
             "help_touch": "Drag runs, or tap a card and then where it goes; drop a card on a "
             "free cell to hold it.",
             "foundation": "the foundation",

@@ -156,6 +156,7 @@ Play a free card one rank above or below the waste's top card, any suit:
             ],
             "help_pointer": "Click a column's bottom card (or press 1-7) to play it on the "
             "waste; space draws; u undoes.",
+            "move_example": "t3, draw",
             "help_touch": "Tap a column's bottom card to play it on the waste; tap the stock "
             "to draw.",
             "foundation": "the waste",

@@ -165,6 +165,7 @@ Moves, in the notation of game records (r is the reserve, w the waste):
             "help_pointer": "Click a card to play it where it fits best (home first, else a "
             "column); drag it (with the cards on it) to choose the place. Keys: arrows, Enter "
             "to pick and Enter to place, d draw, u undo.",
+            "move_example": "r>t1, w>f",
             "help_touch": "Tap a card to play it where it fits best; drag it to choose the place.",
             "foundation": "the foundation",
             "home": "home",

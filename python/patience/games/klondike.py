@@ -215,6 +215,7 @@ Moves, in the notation of game records:
             "help_pointer": "Click a card to play it where it fits best (home first, else a "
             "column); drag it to choose the place. Click the hand to draw. Keys: arrows, "
             "Enter to pick and Enter to place, d draw, u undo.",
+            "move_example": "t3>t5, draw",
             "help_touch": "Tap a card to play it where it fits best; drag it to choose the "
             "place. Tap the hand to draw.",
             "foundation": "the foundation",

@@ -172,6 +172,10 @@ class ClientWords(TypedDict):
     """The controls, under the board, for a mouse and keys."""
     help_touch: str
     """The controls for a touch screen."""
+    move_example: str
+    """The move box's placeholder: a few of the game's moves in notation, each one legal in
+    some position of the game, comma-separated and short enough to show whole ("t3>t5,
+    draw")."""
     foundation: str
     """The foundations named as a place: "the foundation", "the piles"."""
     home: str

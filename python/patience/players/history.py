@@ -23,7 +23,9 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, select
 
+from patience.games import game_class
 from patience.store.db import daily_deals, daily_games, sessions, tournament_games, tournaments
+from patience.store.log import numbered_of
 
 __all__ = ["RECENT", "Finished", "Statistics", "finished_games", "statistics_of", "totals_of"]
 
@@ -46,6 +48,7 @@ class Finished:
     elapsed: float
     seed: int | None = None
     created_at: float = 0.0
+    numbered: tuple[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The game as ``GET /api/me/games`` lists it (the seed as a string: it may not fit
@@ -57,6 +60,13 @@ class Finished:
             "mode": self.mode,
             "tier": self.tier,
             "seed": None if self.seed is None else str(self.seed),
+            "numbered": None
+            if self.numbered is None
+            else {
+                "numbering": self.numbered[0],
+                "number": self.numbered[1],
+                "title": game_class(self.game).numbered_words(*self.numbered),
+            },
             "started_at": self.created_at,
             "ended_at": self.ended_at,
             "won": self.won,
@@ -227,6 +237,7 @@ def finished_games(
             elapsed=row.elapsed or 0.0,
             seed=None if row.seed is None or sealed else int(row.seed),
             created_at=row.created_at,
+            numbered=None if row.numbered is None else numbered_of(row.numbered),
         )
 
 

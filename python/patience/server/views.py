@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from patience.games import game_class
 from patience.rating import difficulty_of
 from patience.scoring import score_lines
 from patience.store.games import Answer, Live
@@ -21,6 +22,19 @@ def _sealed(live: Live) -> bool:
     """A tournament's game before its close: the deal (its seed) stays secret, even to a
     player who has finished (``GameStore.sealed``, on the server's wall clock)."""
     return live.sealed_until is not None and time.time() < live.sealed_until
+
+
+def numbered_json(game: str, numbered: tuple[str, int] | None) -> dict[str, Any] | None:
+    """A game's numbered deal as the API gives it: its ``numbering``, ``number`` and
+    ``title`` in words ("Microsoft deal 11982"); None for a game dealt by its seed."""
+    if numbered is None:
+        return None
+    numbering, number = numbered
+    return {
+        "numbering": numbering,
+        "number": number,
+        "title": game_class(game).numbered_words(numbering, number),
+    }
 
 
 def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
@@ -54,6 +68,7 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         "tier": live.tier,
         "difficulty": difficulty_of(live.tier),
         "seed": live.seed if (live.mode != "timed" or over) and not _sealed(live) else None,
+        "numbered": numbered_json(game.name, live.numbered),
         "board": board,
         "legal_moves": [] if over else [str(move) for move in game.legal_moves()],
         "can_undo": not over and session.can_undo(),
@@ -90,6 +105,7 @@ def replay_json(live: Live) -> dict[str, Any]:
         "variant": game.variant,
         "mode": live.mode,
         "seed": live.seed,
+        "numbered": numbered_json(game.name, live.numbered),
         "tier": live.tier,
         "steps": steps,
     }

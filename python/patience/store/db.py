@@ -99,6 +99,8 @@ sessions = Table(
     Column("sealed_until", Float, nullable=True),  # a tournament's game: deal secret until
     Column("ends_at", Float, nullable=True),  # a tournament's game: it never runs past this
     Column("guest", String(64), nullable=True),  # SHA-256 of a guest's browser cookie
+    # a practice game dealt by a numbering players know ("microsoft 11982"); null: by seed
+    Column("numbered", String(48), nullable=True),
     Index("sessions_running", "ended_at"),
     Index("sessions_by_user", "user_id", "ended_at"),
     Index("sessions_by_guest", "guest"),

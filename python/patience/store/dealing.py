@@ -68,11 +68,14 @@ class Dealer:
         difficulty: str | None = None,
         user_id: str | None = None,
         address: str | None = None,
+        numbered: tuple[str, object] | None = None,
     ) -> dict[str, object]:
         """The checked variant of a request for a new game; raises a :class:`PatienceError`
         for an unknown game, a bad variant or seed, a seed asked for a timed game (a timed
         game is dealt by the server only: a player who chose the seed could have solved it
-        beforehand), a difficulty the game has no ratings for, or asked with a seed, and
+        beforehand), a numbered deal (``(numbering, number)``, one players know from
+        elsewhere) asked for a timed game, with a seed or a difficulty, or not one of the
+        game's, a difficulty the game has no ratings for, or asked with a seed, and
         :class:`UnfinishedGameError` when player ``user_id`` asks for a timed game while one
         of the same game and variant is still running (a timed deal counts once dealt: no
         dealing until an easy one comes), or when guests at ``address`` have
@@ -84,6 +87,24 @@ class Dealer:
                 "a timed game is dealt by the server, never from a chosen seed; "
                 "play a chosen seed as a practice game"
             )
+        if numbered is not None:
+            numbering, number = numbered
+            if mode == "timed":
+                raise PatienceError(
+                    "a timed game is dealt by the server, never by a deal's number; "
+                    "play a numbered deal as a practice or relaxed game"
+                )
+            if seed is not None or difficulty is not None:
+                raise PatienceError(
+                    "a numbered deal is asked for alone: not with a seed or a difficulty"
+                )
+            known = cls.numberings.get(numbering)
+            if known is None:
+                names = ", ".join(cls.numberings) or "none"
+                raise PatienceError(
+                    f"{cls.title} has no deal numbering {numbering!r} (numberings: {names})"
+                )
+            known.check(number)
         if difficulty is not None:
             if difficulty not in DIFFICULTIES:
                 raise PatienceError(
@@ -206,9 +227,12 @@ class Dealer:
         ends_at: float | None = None,
         within: Callable[[Connection, Live], None] | None = None,
         guest: str | None = None,
+        numbered: tuple[str, int] | None = None,
     ) -> tuple[Live, str]:
-        """Deal ``seed`` (a random one when None) as a new game, write it down, and return it
-        with the token that holds it; ``tier`` is the deal's difficulty tier, if rated;
+        """Deal ``seed`` (a random one when None; none for a ``numbered`` deal, ``(numbering,
+        number)``, a practice game's by a numbering players know) as a new game, write it
+        down, and return it with the token that holds it; ``tier`` is the deal's difficulty
+        tier, if rated;
         ``user_id`` the signed-in player whose game it is (None: a guest's, whose
         ``address`` is kept hashed for the limit on guests' timed games). ``time_limit``
         overrides the game's clock (a tournament's), ``sealed_until`` keeps the deal
@@ -220,9 +244,14 @@ class Dealer:
         so), and what it raises refuses the game. ``guest`` is a guest's browser cookie,
         kept hashed: a sign-up from that browser takes over the game
         (:meth:`patience.store.GameStore.claim_guest_games`)."""
-        if seed is None:
-            seed = self._random_seed()
-        game = new_game(name, seed=seed, variant=variant)
+        if numbered is not None:
+            if mode == "timed" or seed is not None:
+                raise PatienceError("a numbered deal is a practice game's, never a seed's")
+            game = game_class(name).from_number(*numbered, variant)
+        else:
+            if seed is None:
+                seed = self._random_seed()
+            game = new_game(name, seed=seed, variant=variant)
         token = secrets.token_urlsafe(24)
         live = Live(
             id=game_id or new_game_id(),
@@ -240,6 +269,7 @@ class Dealer:
             tier=tier,
             user_id=user_id,
             sealed_until=sealed_until,
+            numbered=numbered,
         )
         row = {
             "id": live.id,
@@ -247,7 +277,8 @@ class Dealer:
             "game": name,
             "variant": json.dumps(game.variant),
             "deal": " ".join(str(card) for card in game.deal),
-            "seed": str(seed),
+            "seed": None if seed is None else str(seed),
+            "numbered": None if numbered is None else f"{numbered[0]} {numbered[1]}",
             "mode": mode,
             "certified": certified,
             "tier": tier,

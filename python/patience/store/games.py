@@ -167,6 +167,7 @@ class GameStore:
         difficulty: str | None = None,
         user_id: str | None = None,
         address: str | None = None,
+        numbered: tuple[str, object] | None = None,
     ) -> dict[str, object]:
         """The checked variant of a request for a new game, or a refusal
         (:meth:`.dealing.Dealer.check_start`)."""
@@ -178,6 +179,7 @@ class GameStore:
             difficulty=difficulty,
             user_id=user_id,
             address=address,
+            numbered=numbered,
         )
 
     def guest_timed(self, address: str, name: str, variant: dict[str, object]) -> int:
@@ -276,9 +278,10 @@ class GameStore:
         ends_at: float | None = None,
         within: Callable[[Connection, Live], None] | None = None,
         guest: str | None = None,
+        numbered: tuple[str, int] | None = None,
     ) -> tuple[Live, str]:
-        """Deal ``seed`` as a new game, write it down, and return it with the token that
-        holds it (:meth:`.dealing.Dealer.open`)."""
+        """Deal ``seed`` (or the ``numbered`` deal) as a new game, write it down, and return
+        it with the token that holds it (:meth:`.dealing.Dealer.open`)."""
         return self._dealer.open(
             name,
             variant,
@@ -294,6 +297,7 @@ class GameStore:
             ends_at=ends_at,
             within=within,
             guest=guest,
+            numbered=numbered,
         )
 
     # -- finding --------------------------------------------------------------------

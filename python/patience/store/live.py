@@ -50,6 +50,8 @@ class Live:
     tier: int | None = None  # the deal's difficulty tier, when it came rated from the catalog
     user_id: str | None = None  # the signed-in player's; None for a guest's game
     sealed_until: float | None = None  # a tournament's game: its deal is secret until then
+    # a practice game dealt by a numbering players know: (numbering, number); seed is None
+    numbered: tuple[str, int] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
     # The event loop's requests about this game, one at a time (GameStore.play_async).

@@ -141,6 +141,7 @@ class EventLog:
             tier=row.tier,
             user_id=row.user_id,
             sealed_until=row.sealed_until,
+            numbered=numbered_of(row.numbered),
         )
 
     def read_terms(self, live: Live) -> None:
@@ -310,3 +311,16 @@ def _same_move(asked: str, logged: str | None) -> bool:
         return str(Move.parse(asked)) == logged
     except PatienceError:
         return False
+
+
+def numbered_of(text: str | None) -> tuple[str, int] | None:
+    """A game row's numbered deal, ``(numbering, number)``, from its column (``"NAME
+    NUMBER"``); None for a game dealt by its seed.
+
+    >>> numbered_of("example 617"), numbered_of(None)
+    (('example', 617), None)
+    """
+    if text is None:
+        return None
+    numbering, number = text.rsplit(" ", 1)
+    return numbering, int(number)

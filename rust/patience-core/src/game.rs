@@ -1,18 +1,33 @@
-//! The one trait every game of the core implements, so that each capability (legal moves,
-//! solving, reference players) is written once and dispatched by game.
+//! The traits every game of the core implements, so that each capability (legal moves,
+//! solving, reference players) is written once and dispatched by game, and each position
+//! crosses to a host language (the Python glue, `patience-py`) by one generic conversion.
 //!
-//! A fifth game implements [`NativeGame`] (and [`crate::players::Players`] once it has
-//! reference players) and is named in the glue's registry; nothing else changes.
+//! A game implements [`NativeGame`] and [`Plain`] in its own folder (and
+//! [`crate::players::Players`] once it has reference players), and the glue's registry
+//! names it in one line; nothing else in the core or the glue changes. This module names
+//! no game.
 
 use std::fmt;
 
-use crate::expert::{self, Expert, ExpertMove};
-use crate::freecell::{self, FreeCell, FreeCellMove};
-use crate::golf::{self, Golf, GolfMove};
-use crate::kansas::{self, Kansas, KansasMove};
-use crate::klondike::solver;
-use crate::klondike::{Klondike, Move};
 use crate::search::{Budget, Report};
+
+/// Why a position cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidPosition(pub String);
+
+impl fmt::Display for InvalidPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidPosition {}
+
+impl From<crate::shuffle::UnknownVersion> for InvalidPosition {
+    fn from(error: crate::shuffle::UnknownVersion) -> Self {
+        InvalidPosition(error.to_string())
+    }
+}
 
 /// What a caller may ask of a solver beyond its budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,7 +40,7 @@ pub struct SolveOptions {
 
 /// A game's position with every card known, its moves in the notation of docs/rules.md, and its
 /// solver.
-pub trait NativeGame: Clone + Send + Sync + 'static {
+pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
     /// A move; its `Display` is the notation of docs/rules.md, as the engine of record parses it.
     type Move: Copy + Eq + std::hash::Hash + fmt::Debug + fmt::Display + Send;
 
@@ -50,13 +65,26 @@ pub trait NativeGame: Clone + Send + Sync + 'static {
         options: SolveOptions,
         stop: &mut dyn FnMut() -> bool,
     ) -> Report<Self::Move>;
+
+    /// For a game whose moves have few distinct names: one move of each name, so that a
+    /// host makes each name's string once and reuses it ([`NativeGame::name_index`] finds
+    /// a move's). Empty (the default): each move's name is written when it is needed.
+    fn named_moves() -> Vec<Self::Move> {
+        Vec::new()
+    }
+
+    /// The index in [`NativeGame::named_moves`] of the move whose name is `mv`'s; `None`
+    /// (the default) when it has none there.
+    fn name_index(_mv: &Self::Move) -> Option<usize> {
+        None
+    }
 }
 
 /// [`NativeGame`] for a game whose position has `legal_moves` and `apply`, whose win is
-/// `$won` and whose solver is `$solve` (it takes no options).
+/// `$won` and whose solver is `$solve` (it takes no options); for a game's own folder.
 macro_rules! native_game {
     ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path) => {
-        impl NativeGame for $game {
+        impl $crate::game::NativeGame for $game {
             type Move = $move;
             const NAME: &'static str = $name;
 
@@ -74,53 +102,207 @@ macro_rules! native_game {
 
             fn solve(
                 &self,
-                budget: &Budget,
-                _options: SolveOptions,
+                budget: &$crate::search::Budget,
+                _options: $crate::game::SolveOptions,
                 stop: &mut dyn FnMut() -> bool,
-            ) -> Report<$move> {
+            ) -> $crate::search::Report<$move> {
                 $solve(self, budget, stop)
             }
         }
     };
 }
+pub(crate) use native_game;
 
-native_game!(Klondike, Move, "klondike", is_solved, solver::solve);
-native_game!(Golf, GolfMove, "golf", is_won, golf::solve);
-native_game!(Expert, ExpertMove, "expert", is_solved, expert::solve);
-native_game!(
-    FreeCell,
-    FreeCellMove,
-    "freecell",
-    is_solved,
-    freecell::solve
-);
+/// The shape of one part of a position as plain data ([`Part`]): what a host reads and
+/// writes for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// True or false (Golf's wrap).
+    Flag,
+    /// A number 0-255: a draw count, a rank, a card index.
+    Number,
+    /// A number 0-255 or nothing: a free cell's card, a pile's suit.
+    Maybe,
+    /// Numbers 0-255 (a pile's card indices, the foundations' heights), as a list.
+    Numbers,
+    /// The same as [`Shape::Numbers`], as a host's byte string (Python's `bytes`), read and
+    /// written at once: for a game whose positions cross often and whose deals solve fast.
+    Bytes,
+    /// A list of parts, each of the shape.
+    ListOf(&'static Shape),
+}
 
-impl NativeGame for Kansas {
-    type Move = KansasMove;
-    const NAME: &'static str = "kansas";
-
-    fn moves(&self) -> Vec<KansasMove> {
-        self.legal_moves()
-    }
-
-    fn play(&mut self, mv: KansasMove) {
-        self.apply(mv);
-    }
-
-    fn won(&self) -> bool {
-        self.is_won()
-    }
-
-    fn solve(
-        &self,
-        budget: &Budget,
-        options: SolveOptions,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Report<KansasMove> {
-        if options.wins_only {
-            kansas::solve_for_win(self, budget, stop)
-        } else {
-            kansas::solve(self, budget, stop)
+impl Shape {
+    /// The shape in words, for a host's refusal of a malformed position.
+    pub fn describe(&self) -> String {
+        match self {
+            Shape::Flag => "true or false".to_string(),
+            Shape::Number => "a number 0-255".to_string(),
+            Shape::Maybe => "a number 0-255 or None".to_string(),
+            Shape::Numbers | Shape::Bytes => "a list of numbers 0-255".to_string(),
+            Shape::ListOf(item) => format!("a list, each item {}", item.describe()),
         }
     }
+}
+
+/// One part of a position as plain data, of a [`Shape`] ([`Shape::Numbers`] and
+/// [`Shape::Bytes`] both [`Part::Numbers`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// A [`Shape::Flag`].
+    Flag(bool),
+    /// A [`Shape::Number`].
+    Number(u8),
+    /// A [`Shape::Maybe`].
+    Maybe(Option<u8>),
+    /// A [`Shape::Numbers`] or [`Shape::Bytes`].
+    Numbers(Vec<u8>),
+    /// A [`Shape::ListOf`].
+    List(Vec<Part>),
+}
+
+/// A game's position as plain parts (numbers, lists of numbers, lists of those), the form in
+/// which it crosses to and from a host language: the glue converts parts to and from its
+/// objects once, for every game, and the game turns parts into its position and back here,
+/// in its own folder.
+///
+/// ```
+/// use patience_core::game::{Part, Plain};
+/// use patience_core::golf::Golf;
+///
+/// let dealt = Golf::from_seed(7, false).unwrap();
+/// let parts = dealt.to_parts();
+/// assert_eq!(parts.len(), Golf::PARTS.len());
+/// assert_eq!(Golf::from_parts(parts).unwrap(), dealt);
+/// assert!(Golf::from_parts(vec![Part::Flag(true)]).is_err());
+/// ```
+pub trait Plain: Sized {
+    /// The position's parts in order, each with its name (for a refusal) and shape: the
+    /// host's position is the tuple of these.
+    const PARTS: &'static [(&'static str, Shape)];
+
+    /// The position of `parts` (of [`Plain::PARTS`]'s shapes), checked: a malformed one
+    /// is refused with the reason.
+    fn from_parts(parts: Vec<Part>) -> Result<Self, InvalidPosition>;
+
+    /// The position as parts of [`Plain::PARTS`]'s shapes.
+    fn to_parts(&self) -> Vec<Part>;
+}
+
+/// Reads a position's parts in order, for [`Plain::from_parts`]: each read refuses a part
+/// missing or of another shape than asked.
+#[derive(Debug)]
+pub struct Parts {
+    game: &'static str,
+    parts: std::vec::IntoIter<Part>,
+}
+
+impl Parts {
+    /// A reader of the parts of a position of game `game` (named in a refusal).
+    pub fn new(game: &'static str, parts: Vec<Part>) -> Self {
+        Parts {
+            game,
+            parts: parts.into_iter(),
+        }
+    }
+
+    fn next(&mut self, shape: &str) -> Result<Part, InvalidPosition> {
+        self.parts.next().ok_or_else(|| {
+            InvalidPosition(format!("a {} position lacks a part: {shape}", self.game))
+        })
+    }
+
+    fn wrong(&self, shape: &str, part: &Part) -> InvalidPosition {
+        InvalidPosition(format!(
+            "a {} position has {part:?} where it needs {shape}",
+            self.game
+        ))
+    }
+
+    /// The next part, a [`Part::Flag`].
+    pub fn flag(&mut self) -> Result<bool, InvalidPosition> {
+        match self.next("a flag")? {
+            Part::Flag(flag) => Ok(flag),
+            other => Err(self.wrong("a flag", &other)),
+        }
+    }
+
+    /// The next part, a [`Part::Number`].
+    pub fn number(&mut self) -> Result<u8, InvalidPosition> {
+        match self.next("a number")? {
+            Part::Number(number) => Ok(number),
+            other => Err(self.wrong("a number", &other)),
+        }
+    }
+
+    /// The next part, a [`Part::Numbers`].
+    pub fn numbers(&mut self) -> Result<Vec<u8>, InvalidPosition> {
+        match self.next("a list of numbers")? {
+            Part::Numbers(numbers) => Ok(numbers),
+            other => Err(self.wrong("a list of numbers", &other)),
+        }
+    }
+
+    /// The next part, a list of [`Part::Numbers`] (columns of cards).
+    pub fn piles(&mut self) -> Result<Vec<Vec<u8>>, InvalidPosition> {
+        let shape = "a list of lists of numbers";
+        match self.next(shape)? {
+            Part::List(items) => items
+                .into_iter()
+                .map(|item| match item {
+                    Part::Numbers(numbers) => Ok(numbers),
+                    other => Err(self.wrong(shape, &other)),
+                })
+                .collect(),
+            other => Err(self.wrong(shape, &other)),
+        }
+    }
+
+    /// The next part, a list of [`Part::Maybe`] (free cells).
+    pub fn maybes(&mut self) -> Result<Vec<Option<u8>>, InvalidPosition> {
+        let shape = "a list of numbers or None";
+        match self.next(shape)? {
+            Part::List(items) => items
+                .into_iter()
+                .map(|item| match item {
+                    Part::Maybe(maybe) => Ok(maybe),
+                    other => Err(self.wrong(shape, &other)),
+                })
+                .collect(),
+            other => Err(self.wrong(shape, &other)),
+        }
+    }
+
+    /// Refuses parts left over.
+    pub fn end(mut self) -> Result<(), InvalidPosition> {
+        match self.parts.next() {
+            None => Ok(()),
+            Some(_) => Err(InvalidPosition(format!(
+                "a {} position has more parts than it needs",
+                self.game
+            ))),
+        }
+    }
+}
+
+/// `piles` as parts of shape [`Shape::ListOf`] [`Shape::Numbers`] (or [`Shape::Bytes`]).
+pub fn piles_part(piles: &[Vec<u8>]) -> Part {
+    Part::List(
+        piles
+            .iter()
+            .map(|pile| Part::Numbers(pile.clone()))
+            .collect(),
+    )
+}
+
+/// `items` as parts of shape [`Shape::ListOf`] [`Shape::Maybe`].
+pub fn maybes_part(items: &[Option<u8>]) -> Part {
+    Part::List(items.iter().map(|&item| Part::Maybe(item)).collect())
+}
+
+/// `items` as a fixed number of them, or the refusal `reason`.
+pub fn exactly<T, const N: usize>(items: Vec<T>, reason: &str) -> Result<[T; N], InvalidPosition> {
+    items
+        .try_into()
+        .map_err(|_| InvalidPosition(reason.to_string()))
 }

@@ -18,7 +18,9 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 def list_games() -> list[dict[str, Any]]:
     """Every game: name, title, clock, variant options, whether timed games get deals the
     solver proved winnable, whether practice games offer hints, the difficulties its deals
-    can be chosen by (none while its deals are not rated), the variants that are, and the
+    can be chosen by (none while its deals are not rated), the variants that are, the
+    numberings of its deals players know from elsewhere (a practice game may be dealt by
+    one: ``numbered`` in ``POST /api/sessions``), and the
     ``layout`` the browser client draws and plays it from, with its words (docs/api.md)."""
     return [
         {
@@ -34,6 +36,7 @@ def list_games() -> list[dict[str, Any]]:
             "hints": cls.name in SOLVABLE_GAMES,
             "difficulties": list(DIFFICULTIES) if rated else [],
             "rated_variants": rated,
+            "numberings": cls.numberings_json(),
             "layout": cls.layout,
         }
         for cls in GAMES.values()

@@ -97,6 +97,32 @@ def _seed(value: object) -> object:
 Seed = Annotated[int | None, BeforeValidator(_seed)]
 
 
+def _deal_number(value: object) -> object:
+    """A numbered deal's number as a whole number: given as one, or as a string of decimal
+    digits (as the client sends what a player typed). Anything else is refused with a
+    reason that does not echo it; the range is the numbering's, checked with the game."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        digits = value.strip()
+        if 0 < len(digits) <= _SEED_DIGITS and digits.isascii() and digits.isdigit():
+            return int(digits)
+    raise ValueError(
+        'a deal\'s number is a whole number, given as a number or a string of digits ("617")'
+    )
+
+
+class Numbered(BaseModel):
+    """A deal by a numbering players know from elsewhere (a game's ``numberings`` in
+    ``GET /api/games``)."""
+
+    numbering: str = Field(description='the numbering\'s name, e.g. "microsoft"', max_length=32)
+    number: Annotated[int, BeforeValidator(_deal_number)] = Field(
+        description="the deal's number, in the numbering's range (its `first` to `last`), "
+        'a whole number or a string of its decimal digits ("11982")'
+    )
+
+
 class NewGame(BaseModel):
     """A request for a new game."""
 
@@ -114,6 +140,13 @@ class NewGame(BaseModel):
         description="timed (the rules of record: the clock, the score, the undo limits), "
         "practice (the same rules, a deal of your choice, hints; counts apart) or relaxed "
         "(no clock or score shown, undo as far back as you like; counts in no standing)",
+    )
+    numbered: Numbered | None = Field(
+        default=None,
+        description="practice and relaxed games only, without a seed or a difficulty: the "
+        "deal numbered so by one of the game's numberings (its `numberings` in "
+        '`GET /api/games`), e.g. {"numbering": "microsoft", "number": 11982}; a timed game '
+        "is always dealt by the server",
     )
     difficulty: Literal["easy", "medium", "hard", "expert"] | None = Field(
         default=None,
@@ -200,6 +233,7 @@ async def start_game(
                 address=address,
                 guest=guest,
                 time_limit=RELAXED_SECONDS if request.mode == "relaxed" else None,
+                numbered=_numbered(request),
             )
         )
     except UnfinishedGameError as error:
@@ -220,6 +254,13 @@ async def start_game(
             samesite="strict",
         )
     return answer
+
+
+def _numbered(request: NewGame) -> tuple[str, int] | None:
+    """The request's numbered deal as ``(numbering, number)``, if it asks for one."""
+    if request.numbered is None:
+        return None
+    return request.numbered.numbering, request.numbered.number
 
 
 def _deal(
@@ -244,8 +285,11 @@ def _deal(
         difficulty=request.difficulty,
         user_id=user_id,
         address=address,
+        numbered=_numbered(request),
     )
     seed, certified = request.seed, False
+    if request.numbered is not None:  # a practice deal players know by its number
+        return variant, None, None, certified
     if request.difficulty is not None:
         taken = None
         if request.mode == "timed":

@@ -2,7 +2,7 @@
 // statistics (#/stats) and the history of finished games with the export (#/history).
 
 import { accounts, api, currentPlayer } from "./api.js";
-import { alertLine, dealNumber, facts, h, hoursPlayed, percent, timeElement, timePlayed, variantWords } from "./dom.js";
+import { alertLine, dealNumber, dealWords, facts, h, hoursPlayed, percent, timeElement, timePlayed, variantWords } from "./dom.js";
 
 let titles = null; // game name -> title, from GET /api/games
 
@@ -232,12 +232,12 @@ export async function historyPage(page) {
         const cells = [
           ["Date", timeElement(game.ended_at)],
           ["Game", title],
-          ["Deal", game.seed === null ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, "sealed") : dealNumber(game.seed)],
-          ["Tier", game.tier ?? (game.seed === null ? "sealed" : "unrated")], // (shown with the deal, at the close)
+          ["Deal", game.numbered ? game.numbered.title : game.seed === null ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, "sealed") : dealNumber(game.seed)],
+          ["Tier", game.tier ?? (game.seed === null && !game.numbered ? "sealed" : "unrated")], // (shown with the deal, at the close)
           ["Result", RESULT(game)],
           ["Score", game.mode === "relaxed" ? "" : game.score],
           ["Time", timePlayed(game.elapsed)],
-          ["Replay", game.seed === null ? "after the close" : h("a", { href: `#/replay/${game.id}`, "aria-label": `Replay the game of ${timeElement(game.ended_at).textContent}` }, "Replay")],
+          ["Replay", game.seed === null && !game.numbered ? "after the close" : h("a", { href: `#/replay/${game.id}`, "aria-label": `Replay the game of ${timeElement(game.ended_at).textContent}` }, "Replay")],
         ];
         body.append(h("tr", { "data-id": game.id }, cells.map(([label, value]) => h("td", { "data-label": label }, value))));
       }

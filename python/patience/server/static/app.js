@@ -11,10 +11,10 @@ import { api, ApiError, daily, SEED_WORDS } from "./api.js";
 import * as sound from "./audio.js";
 import { drawBoard, fitBoard, resetFit } from "./board.js";
 import { ask, asking } from "./dialog.js";
-import { dealNumber, variantWords } from "./dom.js";
+import { dealWords, variantWords } from "./dom.js";
 import { gameOf, layoutOf, loadGames, wordOf } from "./games.js";
 import { attachInput } from "./input.js";
-import { chosenVariant, drawLobby, lobbyHooks, renderOptions, updateForm } from "./lobby.js";
+import { chosenNumbered, chosenVariant, drawLobby, lobbyHooks, renderOptions, updateForm } from "./lobby.js";
 import { currentLook, loadLook, lookControls, onLookChange } from "./look.js";
 import * as motion from "./motion.js";
 import { sourceOf } from "./moves.js";
@@ -81,6 +81,18 @@ $("new-game").addEventListener("submit", async (event) => {
   const difficulty = form.get("difficulty");
   if (difficulty) request.difficulty = difficulty;
   const seed = $("seed").value.replace(/[\s\u202f]/g, ""); // "482 113" as it is shown
+  const numbered = request.mode === "timed" || difficulty ? { ok: true } : chosenNumbered();
+  if (!numbered.ok) {
+    $("lobby-error").textContent = numbered.error;
+    numbered.input.focus();
+    return;
+  }
+  if (numbered.numbered && seed) {
+    $("lobby-error").textContent = `Give a deal number or a ${numbered.title.toLowerCase()}, not both.`;
+    $("seed").focus();
+    return;
+  }
+  if (numbered.numbered) request.numbered = numbered.numbered;
   if (request.mode !== "timed" && seed && !difficulty) {
     if (!/^\d+$/.test(seed) || BigInt(seed) > LAST_SEED) {
       $("lobby-error").textContent = `${SEED_WORDS} Leave it empty for a random deal.`;
@@ -201,7 +213,7 @@ async function show(answer, { dealt = false } = {}) {
   $("end").title = answer.mode === "relaxed" ? "Stop this game" : "Stop and collect the time bonus";
   const link = dealLink(answer);
   $("deal").hidden = !link;
-  if (link) { $("deal").href = link; $("deal").textContent = `Deal ${dealNumber(answer.seed)}`; }
+  if (link) { $("deal").href = link; $("deal").textContent = dealWords(answer); }
   $("counters").textContent = counterText(answer);
   clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
   updateSkip();
@@ -315,6 +327,7 @@ function renderBoard(answer, options = {}) {
   // (the help line first: the board is fitted above it)
   const touch = window.matchMedia("(pointer: coarse)").matches;
   $("help").textContent = wordOf(answer.game, touch ? "help_touch" : "help_pointer");
+  $("move-input").placeholder = wordOf(answer.game, "move_example");
   drawBoard(board, answer, options);
   input.afterDraw({ hadFocus });
 }
@@ -489,11 +502,11 @@ $("new-deal").addEventListener("click", async () => {
     } catch (_) { /* over already */ }
     forgetGame(auth.id);
   }
-  const { seed, daily: _daily, ...request } = auth.request;
+  const { seed, numbered: _numbered, daily: _daily, ...request } = auth.request;
   startAgain(request.daily ? { game: request.game, variant: request.variant, mode: "timed" } : request);
 });
 $("again").addEventListener("click", () => {
-  const { seed, daily: isDaily, ...request } = auth.request;
+  const { seed, numbered: _numbered, daily: isDaily, ...request } = auth.request;
   if (isDaily) { showLobby(); return; }
   startAgain(request);
 });
@@ -519,7 +532,7 @@ async function copyLink(answer, done) {
   const link = new URL(dealLink(answer), location.origin).href;
   try {
     await navigator.clipboard.writeText(link);
-    done(`Link to deal ${dealNumber(answer.seed)} copied: ${link}`);
+    done(`Link to ${dealWords(answer).replace(/^Deal/, "deal")} copied: ${link}`);
   } catch (_) {
     done(`The deal's link: ${link}`);
   }
@@ -684,19 +697,22 @@ document.addEventListener("patience:play", (event) => {
 document.addEventListener("patience:daily", (event) => startDaily(event.detail.game, event.detail.variant));
 document.addEventListener("patience:refresh", () => refresh());
 
-// A deal by its link: /?game=NAME&OPTION=VALUE&seed=42 deals it as a practice game.
+// A deal by its link: /?game=NAME&OPTION=VALUE&seed=42 (or &numbering=NAME&number=617, a
+// deal by a numbering players know) deals it as a practice game.
 function linkedRequest() {
   const query = new URLSearchParams(location.search);
   const game = query.get("game");
   if (!game) return null;
   const variant = {};
   for (const [key, value] of query) {
-    if (key === "game" || key === "seed" || key === "mode") continue;
+    if (["game", "seed", "mode", "numbering", "number"].includes(key)) continue;
     variant[key] = /^\d+$/.test(value) ? Number(value) : value === "true" ? true : value === "false" ? false : value;
   }
   const request = { game, variant, mode: query.get("mode") === "relaxed" ? "relaxed" : "practice" };
   const seed = query.get("seed");
   if (seed) request.seed = seed.replace(/[\s\u202f]/g, "");
+  const numbering = query.get("numbering");
+  if (numbering) request.numbered = { numbering, number: (query.get("number") ?? "").replace(/[\s\u202f,]/g, "") };
   return request;
 }
 

@@ -60,6 +60,14 @@ export function dealNumber(seed) {
   return String(seed).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
 }
 
+/** A game's deal in words: a numbered deal by its numbering ("Microsoft deal 11982", as
+ * the server names it), any other by its seed ("Deal 482 113"); "" for none. */
+export function dealWords(game) {
+  if (game?.numbered) return game.numbered.title;
+  const number = dealNumber(game?.seed);
+  return number ? `Deal ${number}` : "";
+}
+
 /** A Unix time as the player's local date and time. */
 export function when(unix) {
   if (!unix) return "";

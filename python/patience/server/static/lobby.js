@@ -61,6 +61,39 @@ export function renderOptions() {
     options.append(group);
   }
   options.hidden = !options.children.length;
+  renderNumberings(game);
+}
+
+/** A field for each numbering of the chosen game's deals players know from elsewhere
+ * (`numberings` in GET /api/games): "Microsoft deal number", its range said. */
+function renderNumberings(game) {
+  const rows = $("numbering-rows");
+  rows.replaceChildren(...(game?.numberings ?? []).map((numbering) => {
+    const range = `${numbering.first.toLocaleString("en")} to ${numbering.last.toLocaleString("en")}`;
+    const id = `numbering-${numbering.name}`;
+    return h("div", { class: "numbering-row" },
+      h("label", { for: id }, `${numbering.title} number`),
+      " ",
+      h("input", { id, "data-numbering": numbering.name, inputmode: "numeric", autocomplete: "off", placeholder: range, "aria-describedby": `${id}-help` }),
+      h("p", { class: "help", id: `${id}-help` }, `${numbering.rule}: the same deal as in other programs, for practice. Leave it empty for a deal of ours.`));
+  }));
+}
+
+/** The numbered deal the lobby's fields ask for: `{ ok, numbered, title }` (numbered
+ * undefined when every field is empty), or `{ ok: false, error, input }` for a number
+ * that is not one of its numbering's. */
+export function chosenNumbered() {
+  const game = chosenGame();
+  for (const numbering of game?.numberings ?? []) {
+    const input = document.querySelector(`#numbering-rows input[data-numbering="${numbering.name}"]`);
+    const typed = (input?.value ?? "").replace(/[\s\u202f,]/g, "");
+    if (!typed) continue;
+    if (!/^\d+$/.test(typed) || BigInt(typed) < BigInt(numbering.first) || BigInt(typed) > BigInt(numbering.last)) {
+      return { ok: false, input, error: `${numbering.rule}, not “${input.value.trim().slice(0, 20)}”.` };
+    }
+    return { ok: true, title: numbering.title, numbered: { numbering: numbering.name, number: typed } };
+  }
+  return { ok: true };
 }
 
 export function chosenGame() {
@@ -88,6 +121,7 @@ export function updateForm() {
   $("difficulty-row").hidden = !rated;
   if (!rated) document.querySelector('input[name="difficulty"][value=""]').checked = true;
   $("seed-row").hidden = form.get("mode") === "timed" || Boolean(form.get("difficulty"));
+  $("numbering-rows").hidden = $("seed-row").hidden || !$("numbering-rows").children.length;
   $("rules-title").textContent = game ? game.title : "";
   const lines = [...(game?.layout?.words.rules ?? [])];
   for (const [key, value] of Object.entries(variant)) {

@@ -5,7 +5,7 @@
 // slider, and the arrow keys, Home, End and space.
 
 import { accounts } from "./api.js";
-import { dealNumber, h, pageKeys, variantWords } from "./dom.js";
+import { dealWords, h, pageKeys, variantWords } from "./dom.js";
 import { loadGames } from "./games.js";
 import { stepWords } from "./words.js";
 
@@ -47,7 +47,7 @@ export async function replayPage(page, id, { open = false } = {}) {
 
   page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
   page.append(
-    h("p", { class: "help" }, `Deal ${dealNumber(replay.seed)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
+    h("p", { class: "help" }, `${dealWords(replay)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
     controls, caption, board);
 
   function draw() {

@@ -4,18 +4,23 @@
 // still fan of them when the player asks for reduced motion).
 
 import { cardElement } from "./cards.js";
-import { dealNumber, timePlayed } from "./dom.js";
+import { dealWords, timePlayed } from "./dom.js";
 import { layoutOf, wordOf } from "./games.js";
 import { outcomeWords } from "./words.js";
 
 const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
 
-/** The query that deals `answer`'s deal again: /?game=NAME&OPTION=VALUE&seed=42. */
+/** The query that deals `answer`'s deal again: /?game=NAME&OPTION=VALUE&seed=42, or for
+ * a numbered deal /?game=NAME&OPTION=VALUE&numbering=NAME&number=617. */
 export function dealLink(answer) {
-  if (answer.seed === null || answer.seed === undefined) return null;
+  const numbered = answer.numbered;
+  if (!numbered && (answer.seed === null || answer.seed === undefined)) return null;
   const query = new URLSearchParams({ game: answer.game });
   for (const [name, value] of Object.entries(answer.variant ?? {})) query.set(name, String(value));
-  query.set("seed", String(answer.seed));
+  if (numbered) {
+    query.set("numbering", numbered.numbering);
+    query.set("number", String(numbered.number));
+  } else query.set("seed", String(answer.seed));
   return `/?${query}`;
 }
 
@@ -82,7 +87,7 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     const anchor = document.createElement("a");
     anchor.href = link;
     anchor.className = "deal-link";
-    anchor.textContent = `Deal ${dealNumber(answer.seed)}`;
+    anchor.textContent = dealWords(answer);
     row(list, "Deal", anchor);
   } else if (daily) {
     row(list, "Deal", "shown when today is over");

@@ -23,6 +23,7 @@ use crate::shuffle::SplitMix64;
 
 pub use crate::search::Pruning;
 
+mod native;
 pub mod players;
 
 /// Columns in the tableau.

@@ -17,6 +17,7 @@ use crate::klondike::InvalidPosition;
 
 pub use crate::search::Pruning;
 
+mod native;
 pub mod players;
 pub mod solver;
 

@@ -20,6 +20,7 @@ use crate::search::{Budget, Meter, Outcome, Report};
 
 pub use crate::search::Pruning;
 
+mod native;
 pub mod players;
 pub use players::GolfView;
 

@@ -461,6 +461,7 @@ impl Kansas {
     }
 }
 
+mod native;
 pub mod players;
 mod solver;
 

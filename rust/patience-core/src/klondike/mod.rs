@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+mod native;
 pub mod players;
 pub mod sets;
 pub mod solver;
@@ -132,23 +133,8 @@ pub struct Undo {
     card: u8,
 }
 
-/// Why a position cannot be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidPosition(pub String);
-
-impl fmt::Display for InvalidPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for InvalidPosition {}
-
-impl From<crate::shuffle::UnknownVersion> for InvalidPosition {
-    fn from(error: crate::shuffle::UnknownVersion) -> Self {
-        InvalidPosition(error.to_string())
-    }
-}
+/// Why a position cannot be built (the core's, for every game).
+pub use crate::game::InvalidPosition;
 
 /// A Klondike position with every card known.
 #[derive(Clone, Debug, PartialEq, Eq)]
