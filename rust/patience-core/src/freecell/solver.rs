@@ -29,8 +29,9 @@
 //!
 //! Rules 2 to 4 only skip positions that rule 2's table would skip anyway; rule 1 is the
 //! dominance argument above. `tests::unsolvable_verdicts_hold_without_the_pruning` checks
-//! the rules on lost deals, and `tests::the_pruned_search_wins_what_the_full_one_wins` on
-//! won ones.
+//! the rules on the lost deal 11,982, and `tests::the_pruned_search_wins_what_the_full_one_wins`
+//! on some 750 won and a few lost positions from the middle and the end of games: the
+//! verdict is the same with the rules and without them.
 
 use super::{in_sequence, is_red, rank, run_start, FreeCell, FreeCellMove, Undo, CELLS, COLUMNS};
 use crate::search::{
