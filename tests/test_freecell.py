@@ -357,6 +357,22 @@ def test_microsoft_verdicts_on_a_sample() -> None:
     check_microsoft_verdicts(range(MICROSOFT_LOST, MICROSOFT_LOST + 1))
 
 
+MICROSOFT_LOST_TO_A_MILLION = (146_692, 186_216, 455_889, 495_505, 512_118, 517_776, 781_948)
+"""The deals of Microsoft's numbering from 32,001 to 1,000,000 that cannot be won, as
+exhaustive searches over the first million have found them."""
+
+
+@pytest.mark.parametrize("number", MICROSOFT_LOST_TO_A_MILLION)
+def test_the_lost_deals_beyond_32000_are_proved_lost_and_their_neighbours_won(
+    number: int,
+) -> None:
+    assert solve(FreeCell.from_microsoft(number), time_limit=60.0).outcome == "unsolvable"
+    for neighbour in (number - 1, number + 1):
+        result = solve(FreeCell.from_microsoft(neighbour), time_limit=60.0)
+        assert result.outcome == "solved", neighbour
+        assert result.won_game().outcome() is not None
+
+
 @pytest.mark.slow
 def test_microsoft_verdicts_on_the_first_32000_deals() -> None:
     check_microsoft_verdicts(range(1, 32_001))
