@@ -1,0 +1,326 @@
+"""The table's second pass, after its third review (a picky player of Microsoft Solitaire
+Collection, Aisleriot, KPatience and WorldWinner): one test each of the findings it left,
+in real headless Chromium (desktop 1366x768, phone 390x844 with touch), or through the
+API where the finding is the server's.
+
+Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, Page, Route
+
+from patience.server import Settings, create_app
+from patience.store.db import migrate_url
+from tables import Table, end_game, settled, shot
+
+PASSWORD = "correct horse battery"
+CODE = re.compile(r"#[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}")
+"""A game's code as the pages show it: "#A7K-93Q"."""
+CODE_LETTERS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def game_code(game_id: str) -> str:
+    """The code the pages give game ``game_id``: the first 30 bits of its public id, in six
+    letters (dom.js's gameCode, written again here to check it)."""
+    rest = int(game_id[:8], 16) >> 2
+    letters = ""
+    for _ in range(6):
+        letters = CODE_LETTERS[rest % 32] + letters
+        rest //= 32
+    return f"#{letters[:3]}-{letters[3:]}"
+
+
+def sign_up(page: Page, name: str) -> None:
+    """Sign up as ``name`` from the lobby (the page is then reloaded, signed in)."""
+    page.goto(page.url.split("#")[0] if page.url.startswith("http") else page.url)
+    page.wait_for_selector("#game-choice input")
+    page.evaluate(
+        """async ([name, password]) => {
+             const { accounts } = await import('/static/api.js');
+             await accounts.signUp(name, password);
+           }""",
+        [name, PASSWORD],
+    )
+    page.reload()
+    page.wait_for_selector("#game-choice input")
+
+
+def start_through_api(page: Page, request: dict[str, object], moves: int = 0) -> str:
+    """Start a game from the page's own client (signed in as the page is), play its first
+    ``moves`` legal moves that are not draws where it can, and answer its id."""
+    game_id: str = page.evaluate(
+        """async ([request, moves]) => {
+             const { api } = await import('/static/api.js');
+             let answer = await api.start(request);
+             const token = answer.token;
+             for (let k = 0; k < moves; k++) {
+               const move = answer.legal_moves.find((m) => m !== 'draw') ?? answer.legal_moves[0];
+               answer = await api.move(answer.id, token, move, answer.move_count);
+             }
+             return answer.id;
+           }""",
+        [request, moves],
+    )
+    return game_id
+
+
+# -- 1. a signed-in player's game running elsewhere is offered in the lobby's Continue -------
+
+
+def test_1_a_game_running_in_another_browser_is_continued_from_the_lobby(
+    chromium: Browser, table_server: str
+) -> None:
+    # the game is dealt in one browser ...
+    first = Table(chromium, table_server, "desktop")
+    first.page.goto(table_server)
+    sign_up(first.page, "Wanderer")
+    game_id = start_through_api(first.page, {"game": "golf", "variant": {}, "mode": "timed"}, 2)
+    # ... and another player's game is never offered to them
+    other = Table(chromium, table_server, "desktop")
+    other.page.goto(table_server)
+    sign_up(other.page, "Stranger")
+    strangers = start_through_api(other.page, {"game": "kansas", "variant": {}, "mode": "practice"})
+
+    # in another browser (nothing of the game in its storage), signed in as the same player
+    phone = Table(chromium, table_server, "phone")
+    page = phone.page
+    page.goto(table_server)
+    page.wait_for_selector("#game-choice input")
+    page.evaluate(
+        """async ([name, password]) => {
+             const { accounts } = await import('/static/api.js');
+             await accounts.logIn(name, password);
+           }""",
+        ["Wanderer", PASSWORD],
+    )
+    assert page.evaluate("localStorage.getItem('patience-games')") in (None, "[]")
+    page.reload()
+    button = page.locator(f"#resume-list button[data-id='{game_id}']")
+    button.wait_for()
+    assert page.locator(f"#resume-list button[data-id='{strangers}']").count() == 0
+    assert button.inner_text().startswith("Continue")
+    assert "Golf" in button.inner_text()
+    assert "(timed)" in button.inner_text()
+    # its time left counts down, live
+    left = button.locator(".left").inner_text()
+    assert re.fullmatch(r"\d+:\d\d left", left), left
+    page.wait_for_function(
+        """([id, before]) => document.querySelector(`#resume-list button[data-id='${id}'] .left`)
+             .textContent !== before""",
+        arg=[game_id, left],
+    )
+    shot(page, "second-pass-1-continue-elsewhere-phone")
+    button.click()
+    page.wait_for_selector("#board .card")
+    settled(page)
+    assert page.evaluate("JSON.parse(sessionStorage.getItem('patience-game')).id") == game_id
+    assert "Golf" in page.inner_text("#title")
+    assert int(page.inner_text("#score")) >= 0
+    # the move played in the first browser is on this board: two cards played to the waste
+    assert page.locator("#board [data-src='w'], #board .waste .card").count() >= 1
+
+    # the list itself: the player's own running games, and never a card in it
+    listed = page.evaluate("async () => (await (await fetch('/api/me/running')).json()).games")
+    assert [game["id"] for game in listed] == [game_id]
+    assert listed[0]["seed"] is None  # a timed deal's seed stays secret
+    text = str(listed)
+    assert "board" not in listed[0]
+    assert "legal_moves" not in listed[0]
+    assert not re.search(r"\b[A2-9TJQK][cdhs]\b", text), text
+    assert httpx.get(f"{table_server}/api/me/running").status_code == 401  # a guest: none
+    for made in (first, other, phone):
+        made.close()
+
+
+# -- 2. statistics: one game played gives a chart of one labelled bar -------------------------
+
+
+def test_2_a_single_game_s_statistics_have_a_chart(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    sign_up(page, "Onegame")
+    page.evaluate(
+        """async () => {
+             const { api } = await import('/static/api.js');
+             const answer = await api.start(
+               { game: 'golf', variant: {}, mode: 'practice', seed: '4' });
+             const move = answer.legal_moves.find((m) => m !== 'draw') ?? 'draw';
+             const after = await api.move(answer.id, answer.token, move, 0);
+             await api.end(answer.id, answer.token, after.move_count);
+           }"""
+    )
+    page.goto(f"{desk.server}/#/stats")
+    page.wait_for_selector("#stats .stat-group")
+    group = page.locator("#stats .stat-group[data-game=golf][data-mode=practice]")
+    score = group.locator("dt:text-is('Best score') + dd").inner_text()
+    chart = group.locator(".stats-chart")
+    assert chart.count() == 1
+    assert chart.locator("rect").count() == 1
+    assert chart.locator("text").first.text_content() == score  # the bar names its score
+    assert group.locator(".chart-title").inner_text().startswith("Your first game's score")
+    assert score in (chart.get_attribute("aria-label") or "")
+    bar = chart.locator("rect").bounding_box()
+    assert bar is not None
+    assert bar["height"] >= 2
+    assert bar["width"] >= 8
+    shot(page, "second-pass-2-one-game-chart")
+
+
+# -- 3. a timed deal has a short label, never its seed, and its link to share ----------------
+
+
+def test_3_a_timed_deal_is_named_by_a_short_code_not_its_seed(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    sign_up(page, "Labeller")
+    page.check("input[name=game][value=golf]")
+    page.click("#start")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    game_id = desk.held()["id"]
+    code = game_code(game_id)
+    # while it runs: the game's code, made from its public id, no link (the deal is secret)
+    assert page.inner_text("#deal") == f"Game {code}"
+    assert page.get_attribute("#deal", "href") is None
+    assert not re.search(r"\d{7}", page.inner_text("header"))
+    shot(page, "second-pass-3-header-code")
+    end_game(page)
+    seed = page.evaluate(
+        """async (id) => {
+             const held = JSON.parse(sessionStorage.getItem('patience-game'));
+             const answer = await (await fetch(`/api/sessions/${id}`,
+               { headers: { Authorization: `Bearer ${held.token}` } })).text();
+             return answer.match(/"seed":\\s*"?(\\d+)/)[1];
+           }""",
+        game_id,
+    )
+    assert len(seed) > 6  # a secret 63-bit deal number, public now that the game is over
+    # the result: the code, linking to the deal (the link is what is shared)
+    link = page.locator("#breakdown a.deal-link")
+    assert link.inner_text() == code
+    assert f"seed={seed}" in (link.get_attribute("href") or "")
+    assert seed not in page.inner_text("#result")
+    shot(page, "second-pass-3-result-code")
+    # the history and the replay name it by its code
+    page.goto(f"{desk.server}/#/history")
+    page.wait_for_selector(f"#history tr[data-id='{game_id}']")
+    cell = page.inner_text(f"#history tr[data-id='{game_id}'] td[data-label=Deal]")
+    assert cell == code
+    page.goto(f"{desk.server}/#/replay/{game_id}")
+    page.wait_for_selector("#replay-board .card")
+    assert f"Game {code}" in page.inner_text("#page")
+    assert seed not in page.inner_text("#page")
+    # a practice deal's number, short, is still named by its number
+    page = desk.deal("golf", 123)
+    assert page.inner_text("#deal") == "Deal 123"
+
+
+# -- 6. a relaxed game's replay names no points -----------------------------------------------
+
+
+def test_6_a_relaxed_game_s_replay_names_no_points(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    sign_up(page, "Relaxer")
+    game_id = start_through_api(page, {"game": "golf", "variant": {}, "mode": "relaxed"}, 3)
+    page.evaluate(
+        """async (id) => {
+             const { api } = await import('/static/api.js');
+             const answer = await api.read(id, null);
+             await api.end(id, null, answer.move_count);
+           }""",
+        game_id,
+    )
+    page.goto(f"{desk.server}/#/replay/{game_id}")
+    page.wait_for_selector("#replay-board .card")
+    for _ in range(3):
+        page.click("#replay-forward")
+        caption = page.inner_text("#replay-step")
+        assert caption.startswith("Move "), caption
+        assert "oint" not in caption, caption
+    shot(page, "second-pass-6-relaxed-replay")
+
+
+# -- 8. a hint shows it is thinking at once, and always answers within a bounded time --------
+
+
+def test_8_a_slow_hint_shows_thinking_at_once_and_gives_up_in_time(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("phone")
+    page = desk.deal("klondike", 2)
+    held: list[Route] = []
+    page.route("**/hint", lambda route: held.append(route))  # never answered
+    started = time.monotonic()
+    page.tap("#hint")
+    # at once: the button says it is thinking, and the table says what it is doing
+    page.wait_for_function(
+        "document.getElementById('hint').textContent.startsWith('Thinking')", timeout=1_000
+    )
+    assert page.get_attribute("#hint", "aria-busy") == "true"
+    assert "Looking for" in page.inner_text("#error")
+    shot(page, "second-pass-8-hint-thinking")
+    # and the player is told when no answer came in time, never left waiting
+    page.wait_for_function(
+        "document.getElementById('error').textContent.includes('No hint found in time')",
+        timeout=15_000,
+    )
+    waited = time.monotonic() - started
+    assert waited < 12, waited
+    assert page.inner_text("#hint") == "Hint"
+    assert page.is_enabled("#hint")
+    for route in held:
+        route.abort()
+
+
+@pytest.fixture
+def busy_client(tmp_path: Path) -> Iterator[TestClient]:
+    """The application with one solver process and a short hint budget."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    settings = Settings(
+        database_url=url,
+        catalog_refill=0,
+        rate_starts=None,
+        rate_moves=None,
+        rate_hints=None,
+        rate_address=None,
+        solver_workers=1,
+        hint_seconds=0.5,
+    )
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def test_8_a_hint_behind_busy_solver_work_answers_in_bounded_time(busy_client: TestClient) -> None:
+    started = busy_client.post(
+        "/api/sessions", json={"game": "klondike", "seed": 2, "mode": "practice"}
+    ).json()
+    headers = {"Authorization": f"Bearer {started['token']}"}
+    pool = busy_client.app.state.pool  # type: ignore[attr-defined]
+    # the one solver process is busy for a long while (a catalog refill's rating, say)
+    busy = pool.submit(time.sleep, 30)
+    try:
+        began = time.monotonic()
+        answer = busy_client.post(f"/api/sessions/{started['id']}/hint", headers=headers)
+        took = time.monotonic() - began
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {
+            "move": None,
+            "reason": "no hint found in time; try again in a moment",
+        }
+        assert took < 0.5 + 1.5 + 2, took  # the budget, the wait allowed, and slack
+    finally:
+        busy.cancel()
