@@ -18,7 +18,9 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, Page, Route
 
+from patience.games import new_game
 from patience.server import Settings, create_app
+from patience.solve import solve
 from patience.store.db import migrate_url
 from tables import Table, end_game, settled, shot
 
@@ -324,3 +326,102 @@ def test_8_a_hint_behind_busy_solver_work_answers_in_bounded_time(busy_client: T
         assert took < 0.5 + 1.5 + 2, took  # the budget, the wait allowed, and slack
     finally:
         busy.cancel()
+
+
+# -- 7. the play-out: every card lands on a foundation, none beside them ----------------------
+
+
+def test_7_every_card_of_the_play_out_lands_on_a_foundation(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    # deal 30's certificate ends with 34 cards left to fly home; its last move slides a card
+    # to another column, and that card then flies home with the others
+    page = desk.deal("klondike", 30)
+    *moves, last = solve(new_game("klondike", seed=30)).moves
+    desk.play_through_api(moves)
+    page.evaluate(
+        """(move) => { document.getElementById('move-input').value = move;
+                       document.getElementById('typed').requestSubmit(); }""",
+        last,
+    )
+    page.wait_for_selector("#board .flying")
+    # every flight stopped, and each flying card looked at where its flight ends
+    landings = page.evaluate(
+        """() => {
+             const all = document.getAnimations();
+             all.forEach((a) => a.pause());
+             const piles = [...document.querySelectorAll("#board [data-dest='f']")]
+               .map((pile) => pile.getBoundingClientRect());
+             return [...document.querySelectorAll('#board .flying')].map((card) => {
+               const moves = card.getAnimations();
+               const end = Math.max(...moves.map((m) => m.effect.getComputedTiming().endTime));
+               moves.forEach((m) => { m.currentTime = end; });
+               const r = card.getBoundingClientRect();
+               const off = Math.min(
+                 ...piles.map((p) => Math.hypot(r.left - p.left, r.top - p.top)));
+               return { card: card.dataset.card, off };
+             });
+           }"""
+    )
+    assert len(landings) >= 20
+    astray = [landing for landing in landings if landing["off"] > 3]
+    assert astray == [], astray
+    page.evaluate("document.getAnimations().forEach((a) => a.play())")
+    page.wait_for_selector("#result:not([hidden])", timeout=10_000)
+    assert page.inner_text("#result-title") == "You won!"
+
+
+def test_7_a_two_deck_play_out_starts_from_the_piles_as_they_were(
+    table: Callable[..., Table],
+) -> None:
+    """Solitaire Expert builds twins on either of two piles: the board the play-out starts
+    from shows each pile as it was, and each card flies to the pile it goes to."""
+    desk = table("desktop")
+    page = desk.deal("expert", 0)
+    *moves, last = solve(new_game("expert", seed=0)).moves
+    desk.play_through_api(moves)
+    position = new_game("expert", seed=0)
+    for move in moves:
+        position.play(move)
+    before = [
+        None if slot is None else slot["top"] for slot in position.observation()["foundation"]
+    ]
+    played = position.play(last)
+    assert len(played.auto) > 20  # (the deal's last move starts a play-out)
+    page.evaluate(
+        """(move) => { document.getElementById('move-input').value = move;
+                       document.getElementById('typed').requestSubmit(); }""",
+        last,
+    )
+    page.wait_for_selector("#board .flying")
+    seen = page.evaluate(
+        """() => {
+             document.getAnimations().forEach((a) => a.pause());
+             const piles = [...document.querySelectorAll("#board [data-dest='f']")];
+             const tops = piles.map((pile) => {
+               const cards = [...pile.querySelectorAll('.card:not(.under)')]
+                 .filter((card) => !card.classList.contains('flying'));
+               return cards.at(-1)?.dataset.card ?? null;
+             });
+             const rects = piles.map((pile) => pile.getBoundingClientRect());
+             const landed = [...document.querySelectorAll('#board .flying')].map((card) => {
+               const moves = card.getAnimations();
+               const end = Math.max(...moves.map((m) => m.effect.getComputedTiming().endTime));
+               moves.forEach((m) => { m.currentTime = end; });
+               const r = card.getBoundingClientRect();
+               const offs = rects.map((p) => Math.hypot(r.left - p.left, r.top - p.top));
+               return { card: card.dataset.card, pile: offs.indexOf(Math.min(...offs)),
+                        off: Math.min(...offs) };
+             });
+             return { tops, landed };
+           }"""
+    )
+    assert seen["tops"] == before
+    astray = [landing for landing in seen["landed"] if landing["off"] > 3]
+    assert astray == [], astray
+    expected = [(str(step.card), step.pile) for step in played.auto]
+    assert sorted((landing["card"], landing["pile"]) for landing in seen["landed"]) == sorted(
+        expected
+    )
+    page.evaluate("document.getAnimations().forEach((a) => a.play())")
+    page.wait_for_selector("#result:not([hidden])", timeout=10_000)
+    assert page.inner_text("#result-title") == "You won!"
