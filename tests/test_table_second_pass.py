@@ -22,7 +22,7 @@ from patience.games import new_game
 from patience.server import Settings, create_app
 from patience.solve import solve
 from patience.store.db import migrate_url
-from tables import Table, end_game, settled, shot
+from tables import Table, answered, box, end_game, settled, shot
 
 PASSWORD = "correct horse battery"
 CODE = re.compile(r"#[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}")
@@ -267,11 +267,14 @@ def test_8_a_slow_hint_shows_thinking_at_once_and_gives_up_in_time(
     page.route("**/hint", lambda route: held.append(route))  # never answered
     started = time.monotonic()
     page.tap("#hint")
-    # at once: the button says it is thinking, and the table says what it is doing
+    # at once: the button says it is thinking ("Hint…", pulsing, busy to a screen reader),
+    # and the table says what it is doing
     page.wait_for_function(
-        "document.getElementById('hint').textContent.startsWith('Thinking')", timeout=1_000
+        "document.getElementById('hint').getAttribute('aria-busy') === 'true'", timeout=1_000
     )
-    assert page.get_attribute("#hint", "aria-busy") == "true"
+    assert "thinking" in (page.get_attribute("#hint", "class") or "")
+    dots = page.evaluate("getComputedStyle(document.getElementById('hint'), '::after').content")
+    assert dots == '"\u2026"', dots
     assert "Looking for" in page.inner_text("#error")
     shot(page, "second-pass-8-hint-thinking")
     # and the player is told when no answer came in time, never left waiting
@@ -425,3 +428,86 @@ def test_7_a_two_deck_play_out_starts_from_the_piles_as_they_were(
     page.evaluate("document.getAnimations().forEach((a) => a.play())")
     page.wait_for_selector("#result:not([hidden])", timeout=10_000)
     assert page.inner_text("#result-title") == "You won!"
+
+
+# -- 4. a phone held upright: the game's controls in a bar at the foot, in the thumb's reach --
+
+GAMES = ["klondike", "golf", "kansas", "expert", "freecell"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_4_a_phone_s_controls_are_a_bar_at_the_foot(table: Callable[..., Table], game: str) -> None:
+    desk = table("phone")
+    page = desk.deal(game, 3)
+    height = page.evaluate("innerHeight")
+    bar = box(page, "#table > .controls")
+    assert bar["y"] + bar["height"] >= height - 12, bar  # at the screen's foot
+    assert bar["y"] >= height * 0.85, bar  # the lowest seventh: a thumb's reach
+    for control in ("#back-to-lobby", "#undo", "#hint", "#new-deal", "#end", "#sound"):
+        found = box(page, control)
+        assert found["y"] >= bar["y"] - 1, control  # one row, in the bar
+        assert found["height"] >= 44, control  # a finger's size
+        assert found["x"] >= 0, control
+        assert found["x"] + found["width"] <= 390 + 1, control
+    # no card under it, nor under its help line
+    lowest = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#board .card')]"
+        ".map((c) => c.getBoundingClientRect().bottom))"
+    )
+    assert lowest <= box(page, "#help")["y"] + 1
+    # the options open upwards, in view
+    page.tap("#card-menu summary")
+    panel = box(page, "#card-menu .menu-panel")
+    assert panel["y"] >= 0, panel
+    assert panel["y"] + panel["height"] <= bar["y"] + 1, panel
+    shot(page, f"second-pass-4-bar-{game}")
+
+
+def test_4_the_bar_plays_a_game_by_thumb(table: Callable[..., Table]) -> None:
+    desk = table("phone")
+    page = desk.deal("golf", 3)
+    answered(page, lambda: page.tap("#board .stock"))  # a draw
+    page.tap("#end")
+    answered(page, lambda: page.tap("#confirm-yes"))
+    page.wait_for_selector("#result:not([hidden])")
+
+
+# -- 5. Solitaire Expert on a phone: larger cards upright, the columns clear of the foot ------
+
+
+def test_5_solitaire_expert_s_cards_on_a_phone_held_upright(table: Callable[..., Table]) -> None:
+    desk = table("phone")
+    page = desk.deal("expert", 3)
+    width = box(page, "#board .card")["width"]
+    assert width >= 37, width  # (34 px before: ten columns across 390 px)
+    index = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('#board .card .corner')).fontSize)"
+    )
+    assert index >= 11, index  # (9 px before)
+    columns = page.locator("#board .column").all()
+    assert len(columns) == 10
+    right = max(c.bounding_box()["x"] + c.bounding_box()["width"] for c in columns)  # type: ignore[index]
+    assert right <= 390, right
+    shot(page, "second-pass-5-expert-phone")
+
+
+def test_5_solitaire_expert_on_its_side_gives_the_columns_the_height(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("landscape")
+    page = desk.deal("expert", 3)
+    width = box(page, "#board .card")["width"]
+    assert width >= 56, width
+    # the hand and the piles beside the columns: the columns start at the board's top
+    columns = box(page, "#board .tableau")
+    piles = box(page, "#board .row.top")
+    assert piles["x"] >= columns["x"] + columns["width"] - 1
+    assert abs(piles["y"] - columns["y"]) <= 2
+    # a deal's columns (ten cards) end well above the screen's foot: room to grow
+    lowest = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#board .column .card')]"
+        ".map((c) => c.getBoundingClientRect().bottom))"
+    )
+    assert lowest <= 390 - 40, lowest
+    # the longest columns the game reaches still fit (tests/test_table.py plays them)
+    shot(page, "second-pass-5-expert-landscape")

@@ -444,7 +444,6 @@ function thinking(on) {
   hintPending = on;
   $("hint").classList.toggle("thinking", on);
   $("hint").setAttribute("aria-busy", String(on));
-  $("hint").textContent = on ? "Thinking" : "Hint";
   $("hint").disabled = on || Boolean(view?.outcome);
 }
 $("hint").addEventListener("click", async () => {
