@@ -73,6 +73,9 @@ def start_server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterat
         "PATIENCE_RATE_MOVES": "0",
         "PATIENCE_RATE_ADDRESS": "0",
         "PATIENCE_RATE_HINTS": "0",
+        # a hint's search may take this long on a busy test machine (the solver runs at
+        # idle priority): the hints these tests ask for are answered with a move
+        "PATIENCE_HINT_SECONDS": "10",
     }
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **quiet, **env)
     yield f"http://127.0.0.1:{port}"
