@@ -247,6 +247,7 @@ def test_6_a_relaxed_game_s_replay_names_no_points(table: Callable[..., Table]) 
     )
     page.goto(f"{desk.server}/#/replay/{game_id}")
     page.wait_for_selector("#replay-board .card")
+    assert page.inner_text("#page h2") == "Replay: Golf, no wrap (relaxed)"
     for _ in range(3):
         page.click("#replay-forward")
         caption = page.inner_text("#replay-step")

@@ -46,7 +46,7 @@ export async function replayPage(page, id, { open = false } = {}) {
   const end = button("replay-last", "Last position", "Last", () => go(last));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" }, first, back, playing, forward, end, slider);
 
-  page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
+  page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.mode && replay.mode !== "timed" ? ` (${replay.mode})` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
   page.append(
     h("p", { class: "help" }, `${dealLabel(replay)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
     controls, caption, board);
