@@ -73,6 +73,12 @@ def start_server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterat
         "PATIENCE_RATE_MOVES": "0",
         "PATIENCE_RATE_ADDRESS": "0",
         "PATIENCE_RATE_HINTS": "0",
+        # a hint's search may take this long on a busy test machine, and the solver runs
+        # at the lowest ordinary priority rather than only on an idle core (on a machine
+        # busy with other work, idle priority may leave it no time at all): the hints
+        # these tests ask for are answered with a move
+        "PATIENCE_HINT_SECONDS": "10",
+        "PATIENCE_SOLVER_PRIORITY": "low",
     }
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **quiet, **env)
     yield f"http://127.0.0.1:{port}"

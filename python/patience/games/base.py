@@ -73,6 +73,9 @@ class Played:
     revealed: tuple[Card, ...] = ()
     auto: tuple[Played, ...] = ()
     card: Card | None = None
+    pile: int | None = None
+    """Where a card sent home went, in a game whose foundations are piles in a row (a
+    two-deck game's twins build on either of two piles): its pile, counted from 0."""
 
     @property
     def total_points(self) -> int:
@@ -93,6 +96,8 @@ class Played:
                     "move": str(step.move),
                     "points": step.points,
                     "card": None if step.card is None else str(step.card),
+                    # the pile it went to, where the foundations are piles in a row
+                    **({} if step.pile is None else {"pile": step.pile}),
                 }
                 for step in self.auto
             ],

@@ -449,6 +449,7 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
             moved = column[action.start :]
             del column[action.start :]
         points = 0
+        pile = None
         if action.kind == "to_pile":
             (card,) = moved
             pile = self._pile_for(card)
@@ -461,7 +462,7 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
         else:
             assert action.dest is not None
             self._columns[action.dest].extend(moved)
-        return Played(action.move, points)
+        return Played(action.move, points, pile=pile)
 
     def _play_out(self) -> tuple[Played, ...]:
         """Every card to the piles, lowest rank first (always possible once solved)."""

@@ -26,6 +26,7 @@ from sqlalchemy import Engine, and_, select
 from patience.games import game_class
 from patience.store.db import daily_deals, daily_games, sessions, tournament_games, tournaments
 from patience.store.log import numbered_of
+from patience.store.timekeeping import runs_until
 
 __all__ = ["RECENT", "Finished", "Statistics", "finished_games", "statistics_of", "totals_of"]
 
@@ -251,3 +252,63 @@ def _unsealed_tier(row: Any) -> int | None:
     deals = json.loads(row.tournament_document).get("deals", [])
     tier = deals[row.tournament_deal].get("tier") if row.tournament_deal < len(deals) else None
     return None if tier is None else int(tier)
+
+
+@dataclass(frozen=True, slots=True)
+class Running:
+    """A game of a player's that has not ended, as the lobby lists it: which it is, and
+    whether it is a daily deal's or a tournament's attempt (then which tournament, and
+    which attempt, counted from 1)."""
+
+    id: str
+    daily: bool
+    tournament: dict[str, Any] | None  # {"id", "name", "attempt"}
+
+
+RUNNING_LISTED = 10
+"""The most running games :func:`running_games` lists (the newest)."""
+
+
+def running_games(engine: Engine, user_id: str, *, limit: int = RUNNING_LISTED) -> list[Running]:
+    """Player ``user_id``'s games not ended whose clock may still run, the newest first
+    (their clocks are read from the games themselves: a game whose time ran out unwatched
+    is ended when it is read)."""
+    query = (
+        select(
+            sessions.c.id,
+            daily_games.c.daily_id,
+            tournaments.c.id.label("tournament_id"),
+            tournaments.c.name.label("tournament_name"),
+            tournament_games.c.attempt,
+        )
+        .select_from(
+            sessions.outerjoin(daily_games, daily_games.c.session_id == sessions.c.id)
+            .outerjoin(tournament_games, tournament_games.c.session_id == sessions.c.id)
+            .outerjoin(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+        )
+        .where(
+            and_(
+                sessions.c.user_id == user_id,
+                sessions.c.ended_at.is_(None),
+                runs_until() > time.time(),
+            )
+        )
+        .order_by(sessions.c.created_at.desc())
+        .limit(limit)
+    )
+    with engine.connect() as connection:
+        rows = connection.execute(query).all()
+    return [
+        Running(
+            id=row.id,
+            daily=row.daily_id is not None,
+            tournament=None
+            if row.tournament_id is None
+            else {
+                "id": row.tournament_id,
+                "name": row.tournament_name,
+                "attempt": row.attempt + 1,  # counted from 1, as the pages count them
+            },
+        )
+        for row in rows
+    ]

@@ -40,6 +40,7 @@ import os
 import resource
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -119,9 +120,15 @@ def _start_worker(memory_mb: int, priority: str) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
-def first_winning_move(position: Game, *, time_limit: float) -> tuple[str | None, str]:
+def first_winning_move(
+    position: Game, *, time_limit: float, start_by: float | None = None
+) -> tuple[str | None, str]:
     """A hint: the solver's first move of a win from ``position`` (None when it finds
-    none), and the outcome of its search. Plain values, for a solver process."""
+    none), and the outcome of its search. Plain values, for a solver process. A hint that
+    reaches its process after ``start_by`` (a wall-clock time: the player was answered
+    without it) is not searched: outcome ``late``."""
+    if start_by is not None and time.time() > start_by:
+        return None, "late"
     result = solve(position, time_limit=time_limit, wins_only=True)
     if result.outcome == "solved" and result.moves:
         return result.moves[0], result.outcome

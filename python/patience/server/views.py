@@ -15,7 +15,7 @@ from patience.rating import difficulty_of
 from patience.scoring import score_lines
 from patience.store.games import Answer, Live
 
-__all__ = ["replay_json", "session_json"]
+__all__ = ["replay_json", "running_json", "session_json"]
 
 
 def _sealed(live: Live) -> bool:
@@ -109,3 +109,27 @@ def replay_json(live: Live) -> dict[str, Any]:
         "tier": live.tier,
         "steps": steps,
     }
+
+
+RUNNING_FIELDS = (
+    "id",
+    "game",
+    "title",
+    "variant",
+    "mode",
+    "tier",
+    "difficulty",
+    "seed",
+    "clock",
+    "score",
+    "move_count",
+)
+"""What a list of running games tells of each: no board (no card at all), and the seed only
+where :func:`session_json` gives it (a practice or relaxed game's)."""
+
+
+def running_json(live: Live) -> dict[str, Any]:
+    """A running game as a list of them shows it (a lobby's Continue): the fields of
+    :data:`RUNNING_FIELDS` of :func:`session_json`. The caller holds ``live.lock``."""
+    view = session_json(live)
+    return {name: view[name] for name in RUNNING_FIELDS}

@@ -20,6 +20,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from patience.daily import Daily
 from patience.errors import PatienceError
@@ -34,9 +35,17 @@ from patience.players import (
     TooManyAttemptsError,
     csrf_token,
 )
-from patience.players.history import Statistics, finished_games, statistics_of, totals_of
+from patience.players.history import (
+    Statistics,
+    finished_games,
+    running_games,
+    statistics_of,
+    totals_of,
+)
+from patience.store.games import GameNotFoundError, GameStore
 
 from ..deps import COOKIE, GUEST_COOKIE, AccountStore, AppSettings, Player, Store, same_origin
+from ..views import running_json
 
 router = APIRouter(tags=["accounts"])
 
@@ -269,6 +278,35 @@ def my_games(
     user = _need(player)
     games = [g.to_json() for g in finished_games(store.engine, user.id, before=before, limit=limit)]
     return {"games": games, "more": len(games) == limit}
+
+
+@router.get("/api/me/running", responses=_refusals(401))
+async def my_running(store: Store, player: Player) -> dict[str, Any]:
+    """The signed-in player's games still running, the newest first (ten at most), from
+    any device: each as the lobby's Continue shows it (the game, its mode, its clock, its
+    score and moves; never a card), with ``daily`` and ``tournament`` saying what it was
+    dealt for. A game is opened with its id, signed in (no token needed)."""
+    user = _need(player)
+    games = await run_in_threadpool(_running, store, user.id)
+    return {"games": games}
+
+
+def _running(store: GameStore, user_id: str) -> list[dict[str, Any]]:
+    """The running games of player ``user_id`` as :func:`my_running` lists them; their
+    clocks read now (a game whose time ran out unwatched ends here and is left out)."""
+    listed = []
+    for game in running_games(store.engine, user_id):
+        try:
+            live = store.authorize(game.id, None, user_id=user_id) or store.load(game.id)
+        except (GameNotFoundError, PermissionError):
+            continue
+        with live.lock:
+            store.refresh(live)
+            if live.session.is_over():
+                continue
+            view = running_json(live)
+        listed.append({**view, "daily": game.daily, "tournament": game.tournament})
+    return listed
 
 
 @router.get("/api/me/stats", responses=_refusals(401))

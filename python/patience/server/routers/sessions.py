@@ -14,7 +14,9 @@ pool (:mod:`..pool`); a request that finds it full is answered 503 with ``Retry-
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import time
 from functools import partial
 from typing import Annotated, Any, Literal
 
@@ -389,10 +391,19 @@ async def resume_clock(live: LiveGame, store: Store) -> JSONResponse:
             return JSONResponse(session_json(live))
 
 
+HINT_WAIT_SECONDS = 1.5
+"""How much longer than the search's budget a hint may take: the wait for a free solver
+process and the trip to it. A player is never left waiting longer than the two."""
+
+NO_HINT_IN_TIME = "no hint found in time; try again in a moment"
+
+
 @router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 413, 429) | BUSY)
 async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) -> dict[str, Any]:
     """Practice and relaxed games only: the solver's next move from here, or none with a
-    reason."""
+    reason. Answered within ``hint_seconds`` (the search's budget) and
+    :data:`HINT_WAIT_SECONDS` more, however busy the solver pool is: a hint still waiting
+    for a solver process then is withdrawn and answered "no hint found in time"."""
     if live.mode == "timed":
         raise HTTPException(409, "hints are for practice and relaxed games only")
     async with live.turn:
@@ -404,15 +415,23 @@ async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) 
     if live.game.name not in SOLVABLE_GAMES:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
     try:
-        move, outcome = await pool.run(
-            first_winning_move, position, time_limit=settings.hint_seconds
+        move, outcome = await asyncio.wait_for(
+            pool.run(
+                first_winning_move,
+                position,
+                time_limit=settings.hint_seconds,
+                start_by=time.time() + HINT_WAIT_SECONDS,
+            ),
+            timeout=settings.hint_seconds + HINT_WAIT_SECONDS,
         )
     except PoolFullError as error:
         raise _busy(error) from None
+    except TimeoutError:  # queued behind other solver work (then cancelled), or slow
+        return {"move": None, "reason": NO_HINT_IN_TIME}
     if move is not None:
         return {"move": move, "reason": None}
     reasons = {"unsolvable": "no winning line is left from here"}
-    return {"move": None, "reason": reasons.get(outcome, "the solver found no line in time")}
+    return {"move": None, "reason": reasons.get(outcome, NO_HINT_IN_TIME)}
 
 
 @router.get("/{game_id}/replay", responses=_refusals(401, 403, 404, 409))

@@ -2,7 +2,7 @@
 // statistics (#/stats) and the history of finished games with the export (#/history).
 
 import { accounts, api, currentPlayer } from "./api.js";
-import { alertLine, dealNumber, dealWords, facts, h, hoursPlayed, percent, timeElement, timePlayed, variantWords } from "./dom.js";
+import { alertLine, dealLabel, facts, h, hoursPlayed, percent, timeElement, timePlayed, variantWords } from "./dom.js";
 
 let titles = null; // game name -> title, from GET /api/games
 
@@ -116,21 +116,31 @@ const MODES = { timed: "timed", practice: "practice", relaxed: "relaxed" };
 const SVG = "http://www.w3.org/2000/svg";
 
 // A chart of a group's recent scores, oldest first (a won game's bar bright), with the same
-// figures in words for a screen reader.
+// figures in words for a screen reader. A few games' bars carry their scores (a first
+// game is one labelled bar, not an empty space); many are read from their heights.
+const LABELLED = 8; // bars labelled with their score up to this many games
+
 function scoreChart(recent) {
   const scored = recent.filter((game) => game.score !== null);
-  if (scored.length < 2) return null;
+  if (!scored.length) return null;
   const chart = document.createElementNS(SVG, "svg");
   const width = 300;
   const height = 60;
+  const labelled = scored.length <= LABELLED;
+  const room = labelled ? 14 : 4; // above the tallest bar: its score's line
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
   chart.setAttribute("class", "stats-chart");
+  chart.setAttribute("preserveAspectRatio", "xMinYMax meet"); // on the left, like the figures
   chart.setAttribute("role", "img");
   const top = Math.max(1, ...scored.map((game) => game.score));
   const step = width / Math.max(scored.length, 20); // (a bar as wide for 3 games as for 20)
+  const baseline = document.createElementNS(SVG, "line");
+  for (const [name, value] of [["x1", 0], ["x2", width], ["y1", height - 0.5], ["y2", height - 0.5]]) baseline.setAttribute(name, String(value));
+  baseline.setAttribute("stroke", "rgba(255,255,255,.35)");
+  chart.append(baseline);
   scored.forEach((game, index) => {
     const bar = document.createElementNS(SVG, "rect");
-    const tall = Math.max(2, (Math.max(0, game.score) / top) * (height - 4));
+    const tall = Math.max(2, (Math.max(0, game.score) / top) * (height - room));
     bar.setAttribute("x", String(index * step + 1));
     bar.setAttribute("y", String(height - tall));
     bar.setAttribute("width", String(Math.max(2, step - 3)));
@@ -138,9 +148,24 @@ function scoreChart(recent) {
     bar.setAttribute("rx", "2");
     bar.setAttribute("fill", game.won ? "#ffe066" : "rgba(255,255,255,.55)");
     chart.append(bar);
+    if (labelled) {
+      const label = document.createElementNS(SVG, "text");
+      label.setAttribute("x", String(index * step + 1 + Math.max(2, step - 3) / 2));
+      label.setAttribute("y", String(height - tall - 3));
+      label.setAttribute("text-anchor", index === 0 ? "start" : "middle");
+      if (index === 0) label.setAttribute("x", String(1));
+      label.setAttribute("class", "bar-label");
+      label.textContent = `${game.score}${game.won ? " \u2713" : ""}`;
+      chart.append(label);
+    }
   });
   chart.setAttribute("aria-label", `Recent scores, oldest first: ${scored.map((game) => `${game.score}${game.won ? " (won)" : ""}`).join(", ")}`);
   return chart;
+}
+
+/** What a group's chart shows, in a line above it. */
+function chartTitle(count) {
+  return count === 1 ? "Your first game's score (each game adds a bar)" : `The last ${count} games' scores`;
 }
 
 /** #/stats: per game, variant and mode, the figures of GET /api/me/stats. */
@@ -191,7 +216,7 @@ export async function statsPage(page) {
     const section = h("section", { class: "stat-group", "data-game": group.game, "data-mode": group.mode, "aria-label": title },
       h("h3", {}, title), facts(rows));
     const chart = scoreChart(group.recent ?? []);
-    if (chart) section.append(h("p", { class: "help chart-title" }, `The last ${group.recent.length} games' scores`), chart);
+    if (chart) section.append(h("p", { class: "help chart-title" }, chartTitle(group.recent.filter((game) => game.score !== null).length)), chart);
     if (group.tiers.length) {
       section.append(h("table", { class: "tiers" },
         h("caption", {}, "By difficulty tier (1 easiest, 10 hardest)"),
@@ -232,7 +257,7 @@ export async function historyPage(page) {
         const cells = [
           ["Date", timeElement(game.ended_at)],
           ["Game", title],
-          ["Deal", game.numbered ? game.numbered.title : game.seed === null ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, "sealed") : dealNumber(game.seed)],
+          ["Deal", game.seed === null && !game.numbered ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, `${dealLabel(game, { short: true })} (sealed)`) : dealLabel(game, { short: true })],
           ["Tier", game.tier ?? (game.seed === null && !game.numbered ? "sealed" : "unrated")], // (shown with the deal, at the close)
           ["Result", RESULT(game)],
           ["Score", game.mode === "relaxed" ? "" : game.score],

@@ -152,6 +152,8 @@ export const accounts = {
   },
   signupOpen: async () => (await call("GET", "/api/accounts/signup")).open,
   stats: () => call("GET", "/api/me/stats"),
+  // the signed-in player's games still running, on any device (no cards: a game is read to be shown)
+  running: () => call("GET", "/api/me/running"),
   games: (before) => call("GET", `/api/me/games${before ? `?before=${encodeURIComponent(before)}` : ""}`),
   replay: (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}/replay`),
   // a game open to everyone: a closed tournament's, or a daily deal's once its day is over

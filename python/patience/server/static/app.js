@@ -11,7 +11,7 @@ import { api, ApiError, daily, SEED_WORDS } from "./api.js";
 import * as sound from "./audio.js";
 import { drawBoard, fitBoard, resetFit } from "./board.js";
 import { ask, asking } from "./dialog.js";
-import { dealWords, variantWords } from "./dom.js";
+import { dealLabel, variantWords } from "./dom.js";
 import { gameOf, layoutOf, loadGames, wordOf } from "./games.js";
 import { attachInput } from "./input.js";
 import { chosenNumbered, chosenVariant, drawLobby, lobbyHooks, renderOptions, updateForm } from "./lobby.js";
@@ -42,7 +42,11 @@ async function showLobby() {
 }
 
 lobbyHooks({
-  resume: (saved, answer) => { auth = saved; show(answer); },
+  resume: (saved, answer) => {
+    auth = saved;
+    sessionStorage.setItem("patience-game", JSON.stringify(auth)); // a reload stays at the table
+    show(answer);
+  },
   startDaily: (game, variant) => startDaily(game, variant),
 });
 
@@ -211,9 +215,19 @@ async function show(answer, { dealt = false } = {}) {
   $("new-deal").hidden = Boolean(auth?.request?.tournament);
   for (const button of document.querySelectorAll(".practice-only")) button.hidden = answer.mode === "timed";
   $("end").title = answer.mode === "relaxed" ? "Stop this game" : "Stop and collect the time bonus";
+  // the deal's label (a practice deal's number, else the game's code, never the seed of a
+  // deal still secret); a link to deal it again once the deal is public
   const link = dealLink(answer);
-  $("deal").hidden = !link;
-  if (link) { $("deal").href = link; $("deal").textContent = dealWords(answer); }
+  const label = dealLabel(answer);
+  $("deal").hidden = !label;
+  $("deal").textContent = label;
+  if (link) {
+    $("deal").href = link;
+    $("deal").title = "This deal's link: copy it to share the deal";
+  } else {
+    $("deal").removeAttribute("href");
+    $("deal").title = "This game's code (its deal is shown when the game is over)";
+  }
   $("counters").textContent = counterText(answer);
   clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
   updateSkip();
@@ -433,6 +447,11 @@ $("end").addEventListener("click", async () => {
 // board has changed is not shown (it would name cards no longer there).
 // One hint is asked at a time: the button shows it is thinking until the answer comes (so
 // quick presses never meet the server's limit on hints).
+// The server answers a hint within its search budget and a little more (routers/sessions.py:
+// HINT_WAIT_SECONDS, 3.5 s in all by default); should the answer still be lost on the way,
+// the player is told after HINT_PATIENCE, never left waiting in silence.
+const HINT_PATIENCE = 15000; // milliseconds
+const NO_HINT_IN_TIME = "No hint found in time; try again in a moment.";
 let hintPending = false;
 function thinking(on) {
   hintPending = on;
@@ -443,12 +462,16 @@ function thinking(on) {
 $("hint").addEventListener("click", async () => {
   if (hintPending) return;
   clearHint();
-  $("error").textContent = "";
   const asked = view;
   thinking(true);
+  $("error").textContent = "Looking for a good move\u2026"; // at once: the press was heard
+  let late;
   try {
-    const hint = await api.hint(auth.id, auth.token);
-    if (view !== asked) return;
+    const hint = await Promise.race([
+      api.hint(auth.id, auth.token),
+      new Promise((resolve) => { late = setTimeout(() => resolve({ move: null, reason: NO_HINT_IN_TIME }), HINT_PATIENCE); }),
+    ]);
+    if (view !== asked) { if ($("error").textContent.startsWith("Looking for")) $("error").textContent = ""; return; }
     if (!hint.move) { $("error").textContent = reasonWords(hint.reason); announce(hint.reason); return; }
     const words = moveWords(hint.move, asked.board, asked.game);
     $("error").textContent = `Hint: ${words}.`;
@@ -464,7 +487,7 @@ $("hint").addEventListener("click", async () => {
         : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
       target?.classList.add("hint-dest");
     }
-  } catch (error) { if (view === asked) refused(error); } finally { thinking(false); }
+  } catch (error) { if (view === asked) refused(error); } finally { clearTimeout(late); thinking(false); }
 });
 // Which foundation pile a card goes to: its suit's (foundations one a suit), or the pile it
 // builds on, else the first empty one.
@@ -532,7 +555,7 @@ async function copyLink(answer, done) {
   const link = new URL(dealLink(answer), location.origin).href;
   try {
     await navigator.clipboard.writeText(link);
-    done(`Link to ${dealWords(answer).replace(/^Deal/, "deal")} copied: ${link}`);
+    done(`Link to ${dealLabel(answer).replace(/^Deal/, "deal")} copied: ${link}`);
   } catch (_) {
     done(`The deal's link: ${link}`);
   }
@@ -540,7 +563,7 @@ async function copyLink(answer, done) {
 $("deal").addEventListener("click", (event) => {
   if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return; // a new tab: the link
   event.preventDefault();
-  if (view) copyLink(view, (words) => { $("error").textContent = words; announce(words); });
+  if (view && dealLink(view)) copyLink(view, (words) => { $("error").textContent = words; announce(words); });
 });
 $("share").addEventListener("click", () => {
   if (view) copyLink(view, (words) => { $("share-done").textContent = words; });

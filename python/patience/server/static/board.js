@@ -317,7 +317,12 @@ export function fitBoard(container) {
   const narrow = Boolean(layout.narrow) && width < layout.narrow.width;
   container.classList.toggle("narrow", narrow);
   container.style.setProperty("--fold", String(narrow ? layout.narrow.fold ?? 4 : 4));
-  const gap = width < 600 ? 3 : 8;
+  // (ten columns across a phone held upright, Solitaire Expert's, stand a pixel apart: the
+  // cards take the width, each still edged by its border and shadow)
+  const crowded = narrow && layout.narrow.across >= 10;
+  // (piles beside the columns, on a short wide screen: half the gaps, for wider cards)
+  const beside = getComputedStyle(container).display === "grid";
+  const gap = crowded ? 1 : width < 600 || beside ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
   const lengths = lengthsOf(columnsRow);
   const portrait = window.innerHeight > window.innerWidth * 1.3;
@@ -397,7 +402,10 @@ const comfort = () => 56;
 function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, portrait }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
-  const indexSize = Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * (large ? 0.34 : 0.25)));
+  // (small cards on a tall screen, a phone held upright, have the height to spare for a
+  // corner a third of their width: the rank and suit read at a glance)
+  const share = large ? 0.34 : cardW < 44 && portrait ? 0.31 : 0.25;
+  const indexSize = Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * share));
   container.style.setProperty("--card-w", `${cardW}px`);
   container.style.setProperty("--card-h", `${cardH}px`);
   container.style.setProperty("--gap", `${gap}px`);

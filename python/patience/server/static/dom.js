@@ -60,12 +60,40 @@ export function dealNumber(seed) {
   return String(seed).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
 }
 
-/** A game's deal in words: a numbered deal by its numbering ("Microsoft deal 11982", as
- * the server names it), any other by its seed ("Deal 482 113"); "" for none. */
-export function dealWords(game) {
-  if (game?.numbered) return game.numbered.title;
-  const number = dealNumber(game?.seed);
-  return number ? `Deal ${number}` : "";
+// The letters of a game's code: digits and capitals without I, L, O and U (none read as
+// another, none spells a word).
+const CODE_LETTERS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** A game's short code, "A7K-93Q": the first 30 bits of its public id (16 hex digits, random
+ * and unguessable) in six letters. Never made from the deal's seed: a timed deal's seed is
+ * secret until its game is over, and nothing shown while it runs may tell of it. */
+export function gameCode(id) {
+  const bits = parseInt(String(id ?? "").slice(0, 8), 16);
+  if (!Number.isFinite(bits)) return "";
+  let rest = Math.floor(bits / 4); // 30 bits: six letters of five
+  let code = "";
+  for (let k = 0; k < 6; k++) {
+    code = CODE_LETTERS[rest % 32] + code;
+    rest = Math.floor(rest / 32);
+  }
+  return `${code.slice(0, 3)}-${code.slice(3)}`;
+}
+
+/** The longest deal number shown as a number (a practice deal's, six digits at most); a
+ * longer one (a timed deal's 19 digits, once public) is named by its game's code. */
+const READABLE_DIGITS = 6;
+
+/** A game's deal as people read it and say it: a numbered deal by its numbering
+ * ("Microsoft deal 11982", as the server names it), "Deal 123 456" for a deal number one
+ * can read out, else "Game #A7K-93Q" (`short`: "123 456", "#A7K-93Q"); the link is what is
+ * shared. */
+export function dealLabel({ id, seed, numbered }, { short = false } = {}) {
+  if (numbered) return numbered.title;
+  const known = seed !== null && seed !== undefined;
+  if (known && (String(seed).length <= READABLE_DIGITS || !id)) return short ? dealNumber(seed) : `Deal ${dealNumber(seed)}`;
+  const code = gameCode(id);
+  if (!code) return "";
+  return short ? `#${code}` : `Game #${code}`;
 }
 
 /** A Unix time as the player's local date and time. */

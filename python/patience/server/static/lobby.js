@@ -2,11 +2,11 @@
 // deals, and a new game: each game with a picture of its layout, its variants in words,
 // the mode (timed, practice, relaxed), the difficulty and a deal number.
 
-import { api, currentPlayer, daily } from "./api.js";
+import { accounts, api, currentPlayer, daily, whoAmI } from "./api.js";
 import { dailyResultWords, h, streakWords, variantWords } from "./dom.js";
 import { optionWords, valueWords } from "./games.js";
 import { gamePicture } from "./pictures.js";
-import { forgetGame, savedGames } from "./saved.js";
+import { forgetGame, keepGame, savedGames } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -138,15 +138,18 @@ function left(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** The games in progress kept on this browser (the three latest): each a button, the
- * first a large Continue; a timed game's clock counts down here as at the table, and a
- * game whose time ran out leaves the list. */
+const RESUMABLE = 3; // games offered at most
+
+/** The games in progress: those kept on this browser, and a signed-in player's running on
+ * any device (another browser's, or this one's after its storage was cleared), the three
+ * latest: each a button, the first a large Continue; a timed game's clock counts down here
+ * as at the table, and a game whose time ran out leaves the list. */
 export async function listResumable() {
   clearInterval(counting);
   const list = $("resume-list");
   const rows = [];
   for (const saved of savedGames()) {
-    if (rows.length >= 3) break;
+    if (rows.length >= RESUMABLE) break;
     let answer;
     try {
       answer = await api.read(saved.id, saved.token);
@@ -157,16 +160,44 @@ export async function listResumable() {
     if (answer.outcome) { forgetGame(saved.id); continue; }
     rows.push({ saved, answer, at: performance.now() });
   }
+  if (rows.length < RESUMABLE && (await whoAmI())) {
+    let running = [];
+    try {
+      running = (await accounts.running()).games;
+    } catch (_) { /* signed out meanwhile, or the server is away: this browser's games */ }
+    for (const answer of running) {
+      if (rows.length >= RESUMABLE) break;
+      if (rows.some((row) => row.saved.id === answer.id)) continue;
+      const request = { game: answer.game, variant: answer.variant, mode: answer.mode };
+      if (answer.daily) request.daily = true;
+      if (answer.tournament) request.tournament = answer.tournament;
+      // a signed-in player's game needs no token: the session holds it
+      rows.push({ saved: { id: answer.id, token: null, request }, answer, at: performance.now(), elsewhere: true });
+    }
+  }
   list.replaceChildren();
   for (const [index, row] of rows.entries()) {
     const { saved, answer } = row;
     const time = h("span", { class: "left" });
     const title = `${answer.title}${variantWords(answer.variant) ? `, ${variantWords(answer.variant)}` : ""}`;
-    const kind = saved.request?.daily ? "daily deal" : answer.mode;
-    const button = h("button", { type: "button", class: index === 0 ? "continue" : "" },
+    const kind = saved.request?.tournament ? `${saved.request.tournament.name}, attempt ${saved.request.tournament.attempt}`
+      : saved.request?.daily ? "daily deal" : answer.mode;
+    const button = h("button", { type: "button", class: index === 0 ? "continue" : "", "data-id": answer.id },
       h("span", { class: "continue-word" }, index === 0 ? "Continue" : "Resume"),
       h("span", { class: "continue-title" }, `${title} (${kind})`), time);
-    button.addEventListener("click", () => hooks?.resume(saved, answer));
+    button.addEventListener("click", async () => {
+      if (!row.elsewhere) { hooks?.resume(saved, answer); return; }
+      // listed by the server without its board: read the game whole, and keep it here
+      button.disabled = true;
+      try {
+        const whole = await api.read(saved.id, null);
+        keepGame(saved);
+        hooks?.resume(saved, whole);
+      } catch (error) {
+        button.disabled = false;
+        $("lobby-error").textContent = error.message;
+      }
+    });
     row.time = time;
     row.button = button;
     list.append(h("li", {}, button));

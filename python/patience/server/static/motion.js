@@ -168,12 +168,24 @@ export function flyHome(board, flights, { total = 2500, flight = 220 } = {}) {
   if (!flights.length || reducedMotion()) return Promise.resolve();
   const gap = flights.length > 1 ? Math.min(90, (total - flight) / (flights.length - 1)) : 0;
   const animations = flights.map(({ card, to }, k) => {
-    const from = card.getBoundingClientRect();
+    // from the card's place on the board, not from where a slide still running shows it
+    // (a card the last move brought to its column): the flight is added to that slide,
+    // so it leaves from where the card is seen and lands on its pile all the same
+    const from = placeOf(card);
     card.classList.add("flying");
     card.style.zIndex = String(40 + k);
     const shift = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
-    return track(board, card.animate([{ transform: "none" }, { transform: shift }],
-      { duration: flight, delay: k * gap, easing: "ease-in", fill: "forwards" }));
+    return track(board, card.animate([{ transform: "translate(0px, 0px)" }, { transform: shift }],
+      { duration: flight, delay: k * gap, easing: "ease-in", fill: "forwards", composite: "add" }));
   });
   return Promise.all(animations.map((animation) => animation.finished.catch(() => {}))).then(() => {});
+}
+
+// Where a card is laid out: its box without the moves its animations add to it now.
+function placeOf(card) {
+  const seen = card.getBoundingClientRect();
+  const moved = getComputedStyle(card).transform;
+  if (!moved || moved === "none") return seen;
+  const matrix = new DOMMatrixReadOnly(moved);
+  return { left: seen.left - matrix.m41, top: seen.top - matrix.m42 };
 }

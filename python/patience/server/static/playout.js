@@ -8,16 +8,23 @@ import { flyHome } from "./motion.js";
 const RANK_ORDER = "A23456789TJQK";
 
 // The board before the play-out (the answer's board with its steps taken back, last first)
-// and, for each step, the foundation pile it fills (its index on the board).
+// and, for each step, the foundation pile it fills (its index on the board); null when the
+// steps do not fit the board.
 export function playOutBoards(board, steps) {
   const before = structuredClone(board);
   const landings = new Array(steps.length);
   for (let i = steps.length - 1; i >= 0; i--) {
-    const { move, card } = steps[i];
+    const step = steps[i];
+    const { move, card } = step;
     const rank = RANK_ORDER.indexOf(card[0]);
     const below = rank > 0 ? RANK_ORDER[rank - 1] + card[1] : null;
     if (Array.isArray(before.foundation)) {
-      const index = before.foundation.findIndex((slot) => slot?.top === card);
+      // the pile it went to, as the server says (a two-deck game's twins: either of two
+      // piles showing the card may be the one; a guess taken back in the wrong order
+      // would draw the piles as they never were)
+      const index = Number.isInteger(step.pile) && before.foundation[step.pile]?.top === card
+        ? step.pile : before.foundation.findIndex((slot) => slot?.top === card);
+      if (index < 0) return null; // not a play-out this board can show
       landings[i] = index;
       before.foundation[index] = below ? { top: below, cards: before.foundation[index].cards - 1 } : null;
     } else {
@@ -45,7 +52,9 @@ function cardOf(container, step, taken) {
  * resolves when they have landed (or `current()` says a newer answer is being shown). */
 export async function playOut(container, answer, current, draw = (shown, options) => drawBoard(container, shown, options)) {
   const steps = answer.last.auto;
-  const { before, landings } = playOutBoards(answer.board, steps);
+  const unwound = playOutBoards(answer.board, steps);
+  if (!unwound) return; // drawn as it ends (the caller draws the board after it)
+  const { before, landings } = unwound;
   container.dataset.playingOut = "true";
   draw({ ...answer, board: before }, { all: true });
   const piles = container.querySelectorAll("[data-dest='f']");

@@ -5,7 +5,7 @@
 // slider, and the arrow keys, Home, End and space.
 
 import { accounts } from "./api.js";
-import { dealWords, h, pageKeys, variantWords } from "./dom.js";
+import { dealLabel, h, pageKeys, variantWords } from "./dom.js";
 import { loadGames } from "./games.js";
 import { stepWords } from "./words.js";
 
@@ -30,6 +30,7 @@ export async function replayPage(page, id, { open = false } = {}) {
     return;
   }
   const steps = replay.steps;
+  const scored = replay.mode !== "relaxed"; // a relaxed game has no score: its replay names no points
   const last = steps.length - 1;
   let index = 0;
   let timer = null;
@@ -45,9 +46,9 @@ export async function replayPage(page, id, { open = false } = {}) {
   const end = button("replay-last", "Last position", "Last", () => go(last));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" }, first, back, playing, forward, end, slider);
 
-  page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
+  page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.mode && replay.mode !== "timed" ? ` (${replay.mode})` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
   page.append(
-    h("p", { class: "help" }, `${dealWords(replay)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
+    h("p", { class: "help" }, `${dealLabel(replay)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
     controls, caption, board);
 
   function draw() {
@@ -55,7 +56,7 @@ export async function replayPage(page, id, { open = false } = {}) {
     // the caption first: its lines are above the board, and the board fits below them
     caption.textContent = index === 0
       ? `The deal (move 0 of ${last}).`
-      : `Move ${index} of ${last}: ${stepWords(step.move, steps[index - 1].board, step.board, replay.game)}. Points so far: ${step.points}.`;
+      : `Move ${index} of ${last}: ${stepWords(step.move, steps[index - 1].board, step.board, replay.game)}.${scored ? ` Points so far: ${step.points}.` : ""}`;
     board.dataset.step = String(index);
     board.setAttribute("aria-label", `The board after move ${index} of ${last}`);
     fit();

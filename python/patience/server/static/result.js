@@ -4,7 +4,7 @@
 // still fan of them when the player asks for reduced motion).
 
 import { cardElement } from "./cards.js";
-import { dealWords, timePlayed } from "./dom.js";
+import { dealLabel, timePlayed } from "./dom.js";
 import { layoutOf, wordOf } from "./games.js";
 import { outcomeWords } from "./words.js";
 
@@ -87,10 +87,13 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     const anchor = document.createElement("a");
     anchor.href = link;
     anchor.className = "deal-link";
-    anchor.textContent = dealWords(answer);
+    anchor.textContent = dealLabel(answer, { short: true });
+    anchor.title = "This deal's link: copy it to share the deal";
     row(list, "Deal", anchor);
   } else if (daily) {
-    row(list, "Deal", "shown when today is over");
+    row(list, "Deal", `${dealLabel(answer, { short: true })}, shown when today is over`);
+  } else if (answer.id) {
+    row(list, "Deal", `${dealLabel(answer, { short: true })}, shown when the tournament closes`);
   }
   if (daily) {
     const standing = document.createElement("a");
