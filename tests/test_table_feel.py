@@ -331,6 +331,11 @@ def test_a_practice_clock_stops_while_the_page_is_hidden(table: Callable[..., Ta
 # -- 4. the daily deal ----------------------------------------------------------------------------
 
 
+LONG_SEED = 4_611_686_018_427_387_904
+"""The first of the catalog's Golf-with-wrap seeds in ``daily_server``: 19 digits, as a
+deal key's are."""
+
+
 @pytest.fixture(scope="module")
 def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A server whose catalog holds Golf deals of tier 5 (seeds 100 up), and a daily deal
@@ -350,16 +355,26 @@ def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
                 at=1.0,
                 origin="random",
             )
-    # a game of a daily deal of 2020-01-01, played in the same database
+        for seed in range(LONG_SEED, LONG_SEED + 30):  # Golf with wrap: seeds of 19 digits
+            add(
+                connection,
+                "golf",
+                {"wrap": True},
+                Certified(seed, 9, 0.01, 40, {"tier": 5, "score": 0.5, "version": 1}),
+                at=1.0,
+                origin="random",
+            )
+    # a game of a daily deal of 2020-01-01 in each variant, played in the same database
     now = [day_bounds("2020-01-01")[0] + 3600]
     clock = lambda: now[0]  # noqa: E731
     store = GameStore(engine, clock=clock)
     ada = Accounts(engine, clock=clock).create("Ada", PASSWORD)
-    live, _ = Daily(store, clock=clock).start("golf", {"wrap": False}, user_id=ada.id)
-    for move in [str(m) for m in live.game.legal_moves() if str(m) != "draw"][:1]:
-        store.play(live, move)
-    now[0] += 40
-    store.play(live, "end")
+    for wrap in (False, True):
+        live, _ = Daily(store, clock=clock).start("golf", {"wrap": wrap}, user_id=ada.id)
+        for move in [str(m) for m in live.game.legal_moves() if str(m) != "draw"][:1]:
+            store.play(live, move)
+        now[0] += 40
+        store.play(live, "end")
     engine.dispose()
     served = start_server(tmp_path_factory, PATIENCE_DATABASE_URL=f"sqlite:///{path}")
     yield next(served), path
@@ -438,6 +453,24 @@ def test_yesterday_s_deal_and_its_best_games_open_to_replay(
     page.wait_for_selector("#replay-board .card")
     assert "Ada's game" in page.inner_text("h2")
     shot(page, "daily-replay")
+    desk.close()
+
+
+def test_a_revealed_deal_with_a_long_seed_is_named_by_its_day_and_its_seed_given_to_check(
+    chromium: Browser, daily_server: tuple[str, Path]
+) -> None:
+    server, _ = daily_server
+    desk = Table(chromium, server, "phone")
+    page = desk.page
+    page.goto(f"{server}/#/daily/golf/{json.dumps({'wrap': True})}/2020-01-01")
+    page.wait_for_selector("#daily-deal")
+    words = page.inner_text("#daily-deal")
+    assert "The day's deal, tier 5 of 10" in words
+    seed = int(page.get_attribute("#daily-practice", "href").rsplit("seed=", 1)[1])
+    assert seed >= LONG_SEED
+    assert f"Deal {seed}" not in words.replace("\u202f", "")  # not a name to read out
+    assert str(seed) in words.replace("\u202f", "")  # but there to check the deal against
+    no_sideways_scroll(page)
     desk.close()
 
 

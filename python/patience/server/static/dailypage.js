@@ -4,7 +4,7 @@
 // and its best games to replay).
 
 import { currentPlayer, daily } from "./api.js";
-import { dailyResultWords, dealNumber, h, streakWords, timePlayed, variantWords } from "./dom.js";
+import { READABLE_DIGITS, dailyResultWords, dealNumber, h, streakWords, timePlayed, variantWords } from "./dom.js";
 
 const name = (deal) => `${deal.title}${variantWords(deal.variant) ? `, ${variantWords(deal.variant)}` : ""}`;
 const link = (game, variant, day) => `#/daily/${game}/${encodeURIComponent(JSON.stringify(variant ?? {}))}${day ? `/${day}` : ""}`;
@@ -93,11 +93,14 @@ export async function dailyPage(page, game, variantText, day) {
   page.append(mine);
   // the deal, once revealed
   if (deal.revealed) {
+    const readable = String(deal.seed).length <= READABLE_DIGITS;
     const practice = `/?game=${encodeURIComponent(game)}${Object.entries(deal.variant).map(([key, value]) => `&${key}=${value}`).join("")}&seed=${deal.seed}`;
     page.append(h("section", { id: "daily-deal", "aria-labelledby": "daily-deal-title" },
       h("h3", { id: "daily-deal-title" }, "The deal"),
-      h("p", {}, `Deal ${dealNumber(deal.seed)}${deal.tier ? `, tier ${deal.tier} of 10` : ""}. `,
-        h("a", { href: practice, id: "daily-practice" }, "Play it as practice"), ".")));
+      h("p", {}, `${readable ? `Deal ${dealNumber(deal.seed)}` : "The day's deal"}${deal.tier ? `, tier ${deal.tier} of 10` : ""}. `,
+        h("a", { href: practice, id: "daily-practice" }, "Play it as practice"), "."),
+      // a long seed is not a name to read out, but anyone may check the deal against it
+      readable ? null : h("p", { class: "help" }, `Its seed, to check it against the shuffle: ${dealNumber(deal.seed)}.`)));
   } else if (!deal.today) {
     page.append(h("p", { class: "help" }, deal.dealt ? `Its deal is shown once every game of it has ended, from ${new Date(deal.reveal_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.` : "Nobody played it."));
   }

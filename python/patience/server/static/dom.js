@@ -81,7 +81,7 @@ export function gameCode(id) {
 
 /** The longest deal number shown as a number (a practice deal's, six digits at most); a
  * longer one (a timed deal's 19 digits, once public) is named by its game's code. */
-const READABLE_DIGITS = 6;
+export const READABLE_DIGITS = 6;
 
 /** A game's deal as people read it and say it: a numbered deal by its numbering
  * ("Microsoft deal 11982", as the server names it), "Deal 123 456" for a deal number one
