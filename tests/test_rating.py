@@ -175,7 +175,9 @@ def test_bad_requests_are_refused_with_a_reason() -> None:
         _core.playout("spider", new_game("kansas", seed=1).native_position(), "random", 1, 9)
     with pytest.raises(ValueError, match="no kansas player 'hindsight'"):
         playout(new_game("kansas", seed=1), "hindsight", 1)
-    with pytest.raises(ValueError, match="expected tuple of length 4"):
+    with pytest.raises(
+        ValueError, match=r"a golf position is a tuple of 4 parts \(wrap, columns, stock, waste"
+    ):
         _core.choose("golf", new_game("klondike", seed=1).native_position(), "random", 1)
 
 

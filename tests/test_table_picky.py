@@ -223,7 +223,11 @@ def test_6_a_hint_is_asked_once_while_its_answer_is_pending(
     shot(page, "picky-6-hint-thinking")
     assert len(asked) == 1, asked
     held[0].continue_()
-    page.wait_for_function("document.querySelector('#error').textContent.startsWith('Hint: ')")
+    # the answer: a hint, or on a machine too busy for the hint's search budget, its refusal
+    page.wait_for_function(
+        """() => ['Hint: ', 'No hint found in time'].some(
+             (start) => document.querySelector('#error').textContent.startsWith(start))"""
+    )
     assert page.is_enabled("#hint")
     assert page.get_attribute("#hint", "aria-busy") == "false"
     assert len(asked) == 1

@@ -124,6 +124,9 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
         },
         "across": 11,
         "narrow": {"width": 560, "across": 10},
+        # (ten columns and two rows of four piles: on a phone on its side the piles stand
+        # beside the columns)
+        "beside_when_short": True,
         "design": {"down": 0, "up": 16},
         # (21 cards: the longest column of the solver's winning lines of 60 deals)
         "longest": {"down": 0, "up": 20},

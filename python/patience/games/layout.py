@@ -195,7 +195,8 @@ class ClientLayout(TypedDict):
     ``rows`` top to bottom; ``tableau`` its columns; ``across`` how many card widths the
     widest row needs (``narrow``: below ``width`` pixels, a block of piles folds and the
     widest row is ``across`` then, and its ``group`` of piles folds into rows of ``fold``,
-    4 unless said); ``design`` the longest column the game usually has (face-down cards,
+    4 unless said); ``beside_when_short``: on a short, wide screen (a phone on its side)
+    the top row stands beside the columns, which get the whole height; ``design`` the longest column the game usually has (face-down cards,
     and face-up cards past the first), which the columns' fans spread over the height for;
     ``longest`` the longest column the game's columns reach (the longest a deal can reach,
     or, for a game whose columns have no small bound, longer than its winning lines ever
@@ -212,6 +213,7 @@ class ClientLayout(TypedDict):
     tableau: Tableau
     across: float
     narrow: NotRequired[dict[str, float]]
+    beside_when_short: NotRequired[bool]
     design: dict[str, int]
     longest: dict[str, int]
     direct: bool

@@ -317,9 +317,11 @@ export function fitBoard(container) {
   const narrow = Boolean(layout.narrow) && width < layout.narrow.width;
   container.classList.toggle("narrow", narrow);
   container.style.setProperty("--fold", String(narrow ? layout.narrow.fold ?? 4 : 4));
-  // (ten columns across a phone held upright, Solitaire Expert's, stand a pixel apart: the
-  // cards take the width, each still edged by its border and shadow)
+  // (ten columns or more across a phone held upright stand a pixel apart: the cards take
+  // the width, each still edged by its border and shadow)
   const crowded = narrow && layout.narrow.across >= 10;
+  container.classList.toggle("crowded", crowded);
+  container.classList.toggle("beside-when-short", Boolean(layout.beside_when_short));
   // (piles beside the columns, on a short wide screen: half the gaps, for wider cards)
   const beside = getComputedStyle(container).display === "grid";
   const gap = crowded ? 1 : width < 600 || beside ? 3 : 8;
