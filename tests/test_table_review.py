@@ -97,7 +97,8 @@ def test_every_move_of_every_game_is_worded_by_its_destination(
     made = table("desktop")
     page = made.page
     page.goto(f"{made.server}/")
-    layouts = {game["name"]: game["layout"] for game in httpx.get(f"{made.server}/api/games").json()}
+    games = httpx.get(f"{made.server}/api/games").json()
+    layouts = {game["name"]: game["layout"] for game in games}
     for game in GAMES:
         layout = layouts[game]
         examples = _examples(made.server, game)
