@@ -1,6 +1,6 @@
 """The table after a picky player's review, in real headless Chromium: each finding with a
 test that failed before its fix. A hint names the place it lights (a free cell is not a
-column)."""
+column); on a phone the lobby's Deal is in view at the screen's foot."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from patience.games import GAMES
-from tables import Table
+from tables import Table, box, outside_viewport
 
 RANKS = {
     "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
@@ -123,3 +124,43 @@ def test_every_move_of_every_game_is_worded_by_its_destination(
             assert _expected(kind, move, board, layout) in f" {words}", (game, kind, move, words)
             if kind not in ("column", "empty column"):
                 assert " column" not in words, (game, kind, move, words)
+
+
+@pytest.mark.parametrize("size", ["phone", "360x640"])
+def test_the_phone_lobby_s_deal_is_in_view_at_its_foot(
+    table: Callable[..., Table], size: str
+) -> None:
+    """On a phone Deal is in view at the screen's foot on arrival (it was below the fold:
+    the body, hiding its sideways overflow, was the sticky button's scroll box), and, the
+    lobby scrolled to its end, covers none of the form's controls."""
+    made = table(size)
+    page = made.page
+    page.goto(f"{made.server}/")
+    page.wait_for_selector("#game-choice input")
+    page.check("#new-game input[name=mode][value=practice]")  # its deal number box shows
+    assert outside_viewport(page, "#start") == []
+    height = page.evaluate("innerHeight")
+    assert box(page, "#start")["y"] + box(page, "#start")["height"] > height * 0.85
+    assert page.evaluate(
+        """() => { const r = document.querySelector('#start').getBoundingClientRect();
+                   return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+                     ?.closest('#start') !== null; }"""
+    )
+    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    page.wait_for_function(
+        "Math.ceil(scrollY + innerHeight) >= document.scrollingElement.scrollHeight - 1"
+    )
+    covered = page.evaluate(
+        """() => {
+             const deal = document.querySelector('#start').getBoundingClientRect();
+             const controls = [...document.querySelectorAll(
+               '#new-game input, #new-game select, #new-game summary, #new-game label')];
+             return controls.filter((e) => {
+               const r = e.getBoundingClientRect();
+               if (!r.width || !r.height) return false;
+               return r.left < deal.right && deal.left < r.right
+                 && r.top < deal.bottom && deal.top < r.bottom;
+             }).map((e) => e.id || e.name || e.textContent.trim().slice(0, 30));
+           }"""
+    )
+    assert covered == [], covered
