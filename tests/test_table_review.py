@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from patience.games import GAMES
-from tables import Table, box, outside_viewport
+from tables import Table, answered, box, outside_viewport, settled
 
 RANKS = {
     "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
@@ -164,3 +164,50 @@ def test_the_phone_lobby_s_deal_is_in_view_at_its_foot(
            }"""
     )
     assert covered == [], covered
+
+
+def test_hint_again_on_an_unchanged_board_is_not_asked_again(
+    table: Callable[..., Table],
+) -> None:
+    """Microsoft deal 617: Hint names the place it lights (its first hint puts a card in a
+    free cell, once worded as a move onto a column); pressed again on the same board it
+    shows the hint it has without asking the server (six presses once met the limit of
+    hints), and once a move has changed the board it asks again."""
+    made = table("desktop")
+    page = made.page
+    asked: list[str] = []
+    page.on(
+        "request", lambda request: asked.append(request.url) if "/hint" in request.url else None
+    )
+    page.goto(f"{made.server}/?game=freecell&numbering=microsoft&number=617")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    move = None
+    for _ in range(3):  # a busy machine's solver may find none in time: asked again
+        with page.expect_response(lambda response: "/hint" in response.url) as answer:
+            page.click("#hint")
+        move = answer.value.json()["move"]
+        page.wait_for_function("!document.querySelector('#hint').disabled")
+        if move:
+            break
+    assert move, "no hint found in three tries"
+    before = len(asked)
+    page.wait_for_selector("#board .hint-source")
+    page.wait_for_function("document.querySelector('#error').textContent.startsWith('Hint: ')")
+    words = page.inner_text("#error")
+    dest = move.split(">")[1]
+    if dest.startswith("c"):
+        assert f" in free cell {dest[1:]}." in words, (move, words)
+        assert " onto " not in words, (move, words)
+    if move == "t6>c1":  # the review's hint: the queen of hearts to free cell 1
+        assert words == "Hint: put the queen of hearts in free cell 1.", words
+    for _ in range(5):
+        page.click("#hint")
+        page.wait_for_selector("#board .hint-source")
+        assert page.inner_text("#error") == words
+    assert len(asked) == before, asked
+    answered(page, lambda: (page.fill("#move-input", move), page.press("#move-input", "Enter")))
+    with page.expect_response(lambda response: "/hint" in response.url):
+        page.click("#hint")
+    page.wait_for_selector("#board .hint-source")
+    assert len(asked) == before + 1, asked
