@@ -1,6 +1,7 @@
 """The table after a picky player's review, in real headless Chromium: each finding with a
 test that failed before its fix. A hint names the place it lights (a free cell is not a
-column); on a phone the lobby's Deal is in view at the screen's foot."""
+column); on a phone the lobby's Deal is in view at the screen's foot; Continue's rows are told
+apart; Hint pressed again on the same board asks the server once."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import httpx
 import pytest
 
 from patience.games import GAMES
-from tables import Table, answered, box, outside_viewport, settled
+from tables import Table, answered, box, outside_viewport, settled, shot
+from test_table_second_pass import game_code, sign_up, start_through_api
 
 RANKS = {
     "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
@@ -211,3 +213,48 @@ def test_hint_again_on_an_unchanged_board_is_not_asked_again(
         page.click("#hint")
     page.wait_for_selector("#board .hint-source")
     assert len(asked) == before + 1, asked
+
+
+def test_continue_rows_are_told_apart_by_their_deal_and_progress(
+    table: Callable[..., Table],
+) -> None:
+    """Two FreeCell practice games and a timed game in Continue: each row names its deal as
+    the table's header does (a timed deal by its game's code, its seed kept secret) and how
+    far it got; GET /api/me/running carries what they need, still never a card."""
+    made = table("desktop")
+    page = made.page
+    page.goto(made.server)
+    sign_up(page, "Continuer")
+    numbered = {"numbering": "microsoft", "number": 617}
+    first = start_through_api(
+        page, {"game": "freecell", "variant": {}, "mode": "practice", "numbered": numbered}, 3
+    )
+    second = start_through_api(
+        page, {"game": "freecell", "variant": {}, "mode": "practice", "seed": "42"}
+    )
+    timed = start_through_api(page, {"game": "golf", "variant": {}, "mode": "timed"}, 2)
+    listed = page.evaluate("async () => (await (await fetch('/api/me/running')).json()).games")
+    by_id = {game["id"]: game for game in listed}
+    assert by_id[first]["numbered"]["title"] == "Microsoft deal 617"
+    assert by_id[second]["seed"] == 42
+    assert by_id[timed]["seed"] is None  # a timed deal's seed stays secret while it runs
+    assert all(isinstance(game["cards_home"], int) for game in listed)
+    assert "board" not in str(listed)
+    assert not re.search(r"\b[A2-9TJQK][cdhs]\b", str(listed)), listed
+    page.reload()
+    page.wait_for_selector(f"#resume-list button[data-id='{first}']")
+    rows = {
+        game_id: page.inner_text(f"#resume-list button[data-id='{game_id}'] .continue-deal")
+        for game_id in (first, second, timed)
+    }
+
+    def far(game: dict[str, Any]) -> str:
+        moves = f"{game['move_count']} move{'' if game['move_count'] == 1 else 's'}"
+        home = game["cards_home"]
+        return f"{home} card{'' if home == 1 else 's'} home, {moves}" if home else moves
+
+    assert rows[first] == f"Microsoft deal 617 \u00b7 {far(by_id[first])}", rows
+    assert rows[second] == f"Deal 42 \u00b7 {far(by_id[second])}", rows
+    assert rows[timed] == f"Game {game_code(timed)} \u00b7 {far(by_id[timed])}", rows
+    assert by_id[first]["move_count"] == 3
+    shot(page, "review-continue-rows")
