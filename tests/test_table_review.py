@@ -208,7 +208,8 @@ def test_hint_again_on_an_unchanged_board_is_not_asked_again(
         page.wait_for_selector("#board .hint-source")
         assert page.inner_text("#error") == words
     assert len(asked) == before, asked
-    answered(page, lambda: (page.fill("#move-input", move), page.press("#move-input", "Enter")))
+    page.fill("#move-input", move)
+    answered(page, lambda: page.press("#move-input", "Enter"))
     with page.expect_response(lambda response: "/hint" in response.url):
         page.click("#hint")
     page.wait_for_selector("#board .hint-source")
