@@ -1,261 +1,510 @@
-"""The table after a picky player's review, in real headless Chromium: each finding with a
-test that failed before its fix. A hint names the place it lights (a free cell is not a
-column); on a phone the lobby's Deal is in view at the screen's foot; Continue's rows are told
-apart; Hint pressed again on the same board asks the server once."""
+"""The table's third and fourth reviews (a player of the big commercial collections, in
+Chromium): one test each of their findings, in real headless Chromium at the reviews'
+screens (desktop 1366x768, phone 390x844, and windows of 800x600 and 1024x768), on a server
+whose catalog holds rated deals (a timed game of a difficulty, a daily deal). The history's
+tiers (the third's finding 3) are tested through the API in tests/test_daily.py and
+tests/test_tournaments.py; the fourth's cards that kept their size through a game are
+tests/test_table_bugs.py's bug 7 and tests/test_table.py's bug 3.
+
+Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
+"""
 
 from __future__ import annotations
 
-import random
 import re
-from collections.abc import Callable
-from typing import Any
+import signal
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, Page
 
-from patience.games import GAMES
-from tables import Table, answered, box, outside_viewport, settled, shot
-from test_table_second_pass import game_code, sign_up, start_through_api
+from patience.games import new_game
+from patience.players import Accounts
+from patience.server import launch
+from patience.solve import solve
+from patience.store.catalog import Certified, add
+from patience.store.db import make_engine, migrate_url
+from tables import SIZES, Table, answered, box, end_game, settled, shot
 
-RANKS = {
-    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-    "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king",
-}  # fmt: skip
-SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-
-
-def _name(card: str) -> str:
-    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
-
-
-def _kind(move: str) -> str:
-    """The kind of destination a move of the notation has."""
-    if ">" not in move:
-        return "word" if move in ("draw", "recycle") else "waste"
-    dest = move.split(">")[1]
-    if re.fullmatch(r"t\d+", dest):
-        return "column"
-    return {"f": "foundation", "h": "hand", "c": "any cell"}.get(dest, "free cell")
+PASSWORD = "correct horse battery"
+LONGEST_NAME = "Wilhelmina Montgomery-Wu"  # as long as a name may be (24 characters)
+CONTROLS = "#table .controls button:not([hidden]), #table .controls input, #table .controls summary"
 
 
-def _examples(server: str, game: str) -> dict[str, tuple[str, dict[str, Any]]]:
-    """A move of each kind of destination the game's legal moves reach in a few random
-    games played through the API, with the board it is made on."""
-    found: dict[str, tuple[str, dict[str, Any]]] = {}
-    chooser = random.Random(game)
-    for seed in range(1, 4):
-        view = httpx.post(
-            f"{server}/api/sessions", json={"game": game, "mode": "practice", "seed": seed}
-        ).json()
-        headers = {"Authorization": f"Bearer {view['token']}"}
-        for _ in range(60):
-            legal = [move for move in view["legal_moves"] if move not in ("undo", "end")]
-            if not legal or view["outcome"]:
-                break
-            for move in legal:
-                kind = _kind(move)
-                if kind == "column":  # a column with cards and an empty one are said apart
-                    column = view["board"]["tableau"][int(move.split(">")[1][1:]) - 1]
-                    kind = "column" if column["cards"] else "empty column"
-                found.setdefault(kind, (move, view["board"]))
-            unseen = [move for move in legal if _kind(move) not in found]
-            move = chooser.choice(unseen or legal)
-            view = httpx.post(
-                f"{server}/api/sessions/{view['id']}/moves",
-                json={"move": move, "move_count": view["move_count"]},
-                headers=headers,
-            ).json() | {"id": view["id"]}
+@pytest.fixture(scope="module")
+def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose catalog holds rated deals: Klondike draw 1 of tier 5 (a Medium timed
+    game) and Golf without wrap of tier 5 (the daily deal)."""
+    path = tmp_path_factory.mktemp("rated") / "games.sqlite3"
+    migrate_url(f"sqlite:///{path}")
+    engine = make_engine(f"sqlite:///{path}")
+    rating = {"tier": 5, "score": 0.5, "version": 1}
+    with engine.begin() as connection:
+        for seed in range(1000, 1020):
+            add(
+                connection,
+                "klondike",
+                {"draw": 1},
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
+        for seed in range(2000, 2005):
+            add(
+                connection,
+                "golf",
+                {"wrap": False},
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
+    Accounts(engine).create(LONGEST_NAME, PASSWORD, operator=True)  # the header's longest
+    engine.dispose()
+    quiet = {
+        "PATIENCE_CATALOG_REFILL": "0",
+        "PATIENCE_RATE_STARTS": "0",
+        "PATIENCE_RATE_MOVES": "0",
+        "PATIENCE_RATE_ADDRESS": "0",
+        "PATIENCE_RATE_HINTS": "0",
+    }
+    port = launch.free_port()
+    process = launch.start(path, port, **quiet)
+    yield f"http://127.0.0.1:{port}"
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=120)
+
+
+@pytest.fixture
+def rated(chromium: Browser, rated_server: str) -> Iterator[Callable[..., Table]]:
+    """Pages of the client on the rated server, their errors checked after the test."""
+    opened: list[Table] = []
+
+    def make(size: str = "desktop", **options: object) -> Table:
+        made = Table(chromium, rated_server, size, **options)
+        opened.append(made)
+        return made
+
+    yield make
+    for made in opened:
+        made.close()
+
+
+def sign_up(desk: Table, name: str) -> Page:
+    page = desk.page
+    page.goto(f"{desk.server}/#/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup button[type=submit]")
+    page.wait_for_selector("#nav a.who")
+    return page
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def covered_controls(page: Page, selector: str) -> list[str]:
+    """The table's controls (and the header's deal link) that ``selector``'s box covers."""
+    over = box(page, selector)
+    covered = []
+    for control in page.locator(f"{CONTROLS}, #deal:not([hidden])").all():
+        found = control.bounding_box()
+        if found and found["width"] and overlaps(over, found):
+            covered.append(control.get_attribute("id") or control.inner_text())
+    return covered
+
+
+# -- 1. one header line at the table, timed or practice, signed in -------------------------
+
+
+def header(page: Page) -> tuple[float, float, list[float]]:
+    """The header's height, the board's top and the top of each of the header's links."""
+    tops: list[float] = page.evaluate(
+        "[...document.querySelectorAll('#nav a')].map((a) => a.getBoundingClientRect().top)"
+    )
+    return box(page, ".bar")["height"], box(page, "#board")["y"], tops
+
+
+def test_1_the_header_keeps_one_line_in_a_timed_game(rated: Callable[..., Table]) -> None:
+    """An operator of the longest name: the header's most links."""
+    desk = rated("desktop")
+    page = desk.page
+    page.goto(f"{desk.server}/#/account")
+    page.fill("#login-name", LONGEST_NAME)
+    page.fill("#login-password", PASSWORD)
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("#nav a.who")
+    page.goto(desk.server)
+    page.wait_for_selector("#start")
+    lobby_height = box(page, ".bar")["height"]
+    page.check("input[name=difficulty][value=medium]")
+    page.click("#start")
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    title = page.inner_text("#title")
+    assert "Medium 5/10" in title, title
+    timed_height, timed_board, tops = header(page)
+    shot(page, "review-header-timed-desktop")
+    assert max(tops) - min(tops) < 2, f"the header's links wrap: their tops are {tops}"
+    assert timed_height <= lobby_height + 1, (timed_height, lobby_height)
+    # the title gives way, yet says which game it is
+    assert box(page, "#title")["width"] > 120
+    # a practice game: the same header, the board where it was
+    page.goto(f"{desk.server}/?game=klondike&draw=1&seed=7")
+    page.wait_for_selector("#board .card")
+    settled(page)
+    practice_height, practice_board, tops = header(page)
+    assert max(tops) - min(tops) < 2, tops
+    assert practice_height == timed_height
+    assert practice_board == timed_board
+
+
+# -- 2. an undo refused by its key is said to a screen reader --------------------------------
+
+
+def test_2_an_undo_refused_by_its_key_is_announced(rated: Callable[..., Table]) -> None:
+    desk = rated("desktop")
+    page = desk.deal("klondike", 2)
+    answered(page, lambda: page.click("#board [data-action]"))  # a draw: no undo after it
+    assert page.is_disabled("#undo")
+    page.keyboard.press("u")
+    page.wait_for_function("document.querySelector('#error').textContent !== ''")
+    shown = page.inner_text("#error")
+    assert shown.startswith("Undo is off: "), shown
+    assert page.inner_text("#announce") == f"Not allowed: {shown}"
+
+
+# -- 4. the message bar covers no control, clears on the next action, and reads well -------
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_4_a_refusal_covers_no_control_and_goes_at_the_next_action(
+    rated: Callable[..., Table], size: str
+) -> None:
+    desk = rated(size)
+    page = desk.deal("klondike", 2)
+    page.evaluate(
+        """() => { const form = document.getElementById('typed');
+                   form.style.display = 'flex'; }"""
+    )  # (a phone hides the typed moves: shown here to type into)
+    page.fill("#move-input", "t9>t1")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == "There is no column 9: Klondike has 7 columns"
+    shot(page, f"review-message-{size}")
+    assert covered_controls(page, "#error") == []
+    # the next action (Hint, here) clears it at once, before its own answer comes
+    page.locator("#hint").dispatch_event("pointerdown")
+    assert page.inner_text("#error") == ""
+
+
+# -- 5. the daily deals' page gives the player's own result ----------------------------------
+
+
+def test_5_the_daily_page_shows_the_player_s_result_rank_and_streak(
+    rated: Callable[..., Table],
+) -> None:
+    desk = rated("desktop")
+    page = sign_up(desk, "Daily Dora")
+    page.goto(f"{desk.server}/#/daily")
+    golf = page.locator('#daily-today li[data-game="golf"]').first
+    golf.locator("button.daily-play").wait_for()
+    assert golf.locator("button.daily-play").inner_text() == "Play"
+    assert "Daily streak: 0 days" in page.inner_text("#daily-streak")
+    golf.locator("button.daily-play").click()
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    end_game(page)
+    page.goto(f"{desk.server}/#/daily")
+    golf = page.locator('#daily-today li[data-game="golf"]').first
+    golf.locator(".daily-done").wait_for()
+    words = golf.inner_text()
+    assert "Played · score " in words, words
+    assert "rank 1 of 1" in words, words
+    # a game lost (ended): "Played", no check mark, which reads as a win
+    assert golf.locator(".daily-done").inner_text() == "Played"
+    assert golf.locator("button.daily-play").count() == 0
+    assert "1 played, 0 won" in page.inner_text("#daily-streak")
+    # the other games' deals are still to play
+    assert page.locator("#daily-today button.daily-play").count() >= 4
+    shot(page, "review-daily-list-desktop")
+
+
+# -- 6. a labelled way back to the lobby, by keyboard too -------------------------------------
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_6_a_labelled_way_back_to_the_lobby(rated: Callable[..., Table], size: str) -> None:
+    desk = rated(size)
+    page = desk.deal("golf", 3)
+    back = page.get_by_role("button", name="Lobby")
+    assert back.is_visible()
+    # on one row with the other controls (the table's controls do not wrap for it)
+    tops = [
+        box["y"]
+        for control in page.locator("#table .controls > button:visible").all()
+        if (box := control.bounding_box()) is not None
+    ]
+    assert max(tops) - min(tops) < 10, tops
+    shot(page, f"review-lobby-button-{size}")
+    back.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.locator("#table").is_hidden()
+    page.wait_for_selector("#resume-list button")  # the game goes on, to continue
+
+
+# -- 7. the lobby's Deal above the fold at 1366x768 -------------------------------------------
+
+
+def test_7_deal_is_above_the_fold_on_a_desktop(rated: Callable[..., Table]) -> None:
+    desk = rated("desktop")
+    page = sign_up(desk, "Fold Finder")
+    page.goto(desk.server)
+    page.wait_for_selector("#start")
+    deal = box(page, "#start")
+    shot(page, "review-lobby-desktop")
+    assert deal["y"] + deal["height"] <= 768 - 8, deal
+
+
+# -- 8. the points pop-up covers no control on a phone ----------------------------------------
+
+
+def test_8_the_points_cover_no_control_on_a_phone(rated: Callable[..., Table]) -> None:
+    for size in ("phone", "desktop"):
+        desk = rated(size)
+        desk.page.goto(f"{desk.server}/?game=golf&wrap=true&seed=1")
+        page = desk.page
+        page.wait_for_selector("#board .card")
+        settled(page)
+        game = new_game("golf", seed=1, variant={"wrap": True})
+        play = next(str(move) for move in game.legal_moves() if str(move) != "draw")
+        column = page.locator(f'#board .column[data-dest="{play}"] .card').last
+        answered(page, lambda c=column: c.click())  # type: ignore[misc]
+        page.wait_for_selector("#points.show")
+        page.evaluate("document.getAnimations().forEach((a) => a.pause())")
+        shot(page, f"review-points-{size}")
+        assert page.inner_text("#points").startswith("+")
+        assert covered_controls(page, "#points") == [], size
+
+
+# -- 9. the result's lines each on one line ---------------------------------------------------
+
+
+def test_9_the_result_s_labels_keep_one_line(rated: Callable[..., Table]) -> None:
+    """A daily deal's game: its result has the longest lines (its deal's and its standing's
+    words beside the points' labels)."""
+    desk = rated("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#start")
+    page.evaluate(
+        """() => document.dispatchEvent(new CustomEvent('patience:daily',
+                   { detail: { game: 'klondike', variant: { draw: 1 } } }))"""
+    )
+    page.wait_for_selector("#board .card", timeout=60_000)
+    held = desk.held()
+    headers = {"Authorization": f"Bearer {held['token']}"}
+    answer = httpx.get(f"{desk.server}/api/sessions/{held['id']}", headers=headers).json()
+    for _ in range(40):  # cards from the waste and the columns, else a draw
+        legal = answer["legal_moves"]
+        move = next((m for m in legal if m.startswith("w>") or m.endswith(">f")), "draw")
+        if move == "draw" and "draw" not in legal:
+            move = legal[0]
+        played = httpx.post(
+            f"{desk.server}/api/sessions/{held['id']}/moves", json={"move": move}, headers=headers
+        )
+        if played.status_code != 200 or played.json()["outcome"] is not None:
+            break
+        answer = played.json()
+    page.reload()
+    page.wait_for_selector("#board .card")
+    settled(page)
+    end_game(page)
+    shot(page, "review-result-desktop")
+    heights = page.evaluate(
+        """() => [...document.querySelectorAll('#breakdown dt')].map((dt) =>
+             [dt.textContent, dt.getBoundingClientRect().height,
+              1.3 * parseFloat(getComputedStyle(dt).fontSize)])"""
+    )
+    labels = [label for label, _, _ in heights]
+    assert "Standing" in labels, labels
+    assert any(label.startswith("Cards from the waste") for label in labels), labels
+    wrapped = [label for label, height, line in heights if height > line * 1.5]
+    assert wrapped == [], wrapped
+
+
+# -- 10. Golf's win cascades its own cards, not Klondike's kings ------------------------------
+
+
+def test_10_golf_s_win_cascades_the_cleared_cards(rated: Callable[..., Table]) -> None:
+    seed = next(s for s in range(50) if solve(new_game("golf", seed=s)).outcome == "solved")
+    *moves, last = solve(new_game("golf", seed=seed)).moves
+    desk = rated("desktop")
+    page = desk.deal("golf", seed)
+    desk.play_through_api(moves)
+    answered(page, lambda: page.keyboard.press("Space" if last == "draw" else last[1:]))
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#result-title") == "You won!"
+    held = desk.held()
+    waste = httpx.get(
+        f"{desk.server}/api/sessions/{held['id']}",
+        headers={"Authorization": f"Bearer {held['token']}"},
+    ).json()["board"]["waste"]
+    cascaded = page.eval_on_selector_all(
+        "#cascade .cascade-card", "(cards) => cards.map((c) => c.dataset.card)"
+    )
+    assert cascaded, "no cascade"
+    assert set(cascaded) <= set(waste[-4:]), (cascaded, waste)
+    page.evaluate("document.getAnimations().forEach((a) => { a.currentTime = 900; })")
+    shot(page, "review-golf-won")
+
+
+# -- the fourth review ---------------------------------------------------------------------
+# -- 2. a phone in portrait uses its height ---------------------------------------------------
+
+# The cards' width in portrait before the fourth review: each game's are at least as wide.
+PORTRAIT_BEFORE = {"klondike": 51, "golf": 51, "kansas": 48, "expert": 34}
+
+
+def _drawn(page: Page) -> dict[str, float]:
+    found: dict[str, float] = page.evaluate(
+        """() => {
+             const cards = [...document.querySelectorAll('#board .card')]
+               .map((card) => card.getBoundingClientRect());
+             const tableau = document.querySelector('#board .tableau').getBoundingClientRect();
+             const stock = document.querySelector('#board .stock')?.getBoundingClientRect();
+             return {
+               narrowest: Math.min(...cards.map((r) => r.width)),
+               lowest: Math.max(...cards.map((r) => r.bottom)),
+               tableau: tableau.bottom,
+               stock: stock ? stock.top : 0,
+               scroll: document.documentElement.scrollHeight,
+             };
+           }"""
+    )
     return found
 
 
-def _expected(kind: str, move: str, board: dict[str, Any], layout: dict[str, Any]) -> str:
-    """What the words of a move to a destination of ``kind`` must say of it."""
-    dest = move.split(">")[-1]
-    piles = [pile for row in layout["rows"] for pile in row.get("piles", [])]
-    if kind == "column":
-        return f" onto the {_name(board['tableau'][int(dest[1:]) - 1]['cards'][-1])}"
-    if kind == "empty column":
-        return f" to the empty column {dest[1:]}"
-    if kind == "foundation":
-        return f" to {layout['words'].get('foundation', 'the foundation')}"
-    if kind == "free cell":
-        cells = next(pile for pile in piles if pile["kind"] == "cell" and pile.get("slots"))
-        return f" in {cells['name']} {dest[1:]}"
-    if kind == "any cell":
-        cells = next(pile for pile in piles if pile["kind"] == "cell" and pile.get("slots"))
-        return f" in a {cells['name']}"
-    if kind == "hand":
-        hand = next(pile for pile in piles if pile["kind"] == "cell" and not pile.get("slots"))
-        return f" in the {hand['name']}"
-    if kind == "waste":
-        return " onto the waste"
-    return {"draw": "draw a card", "recycle": "turn the waste over"}[move]
+@pytest.mark.parametrize("game", ["klondike", "golf", "kansas", "expert"])
+def test_fourth_2_portrait_uses_the_screen_s_height(rated: Callable[..., Table], game: str) -> None:
+    height = SIZES["phone"][1]
+    page = rated("phone").deal(game, 42)
+    drawn = _drawn(page)
+    shot(page, f"review4-portrait-{game}")
+    assert drawn["narrowest"] >= max(34, PORTRAIT_BEFORE[game]), drawn
+    assert drawn["scroll"] <= height, drawn  # the help line in view, the page still
+    # the columns have the screen's height to grow in
+    assert drawn["tableau"] >= 0.8 * height, drawn
+    if game in ("golf", "expert"):  # dealt tall: their cards reach down the screen
+        assert drawn["lowest"] >= 0.6 * height, drawn
+    if game == "golf":  # its stock at the foot of the screen, where a thumb reaches it
+        assert drawn["stock"] >= 0.75 * height, drawn
+    if game == "kansas":  # its foundations two by two: cards half as wide again
+        assert drawn["narrowest"] >= 1.2 * PORTRAIT_BEFORE[game], drawn
 
 
-def test_every_move_of_every_game_is_worded_by_its_destination(
-    table: Callable[..., Table],
+# -- 3. the lobby's daily deals give the player's own result -----------------------------------
+
+
+def test_fourth_3_the_lobby_s_daily_deals_show_the_player_s_result(
+    rated: Callable[..., Table],
 ) -> None:
-    """Each kind of move of each game of the registry, worded as a hint is: its words name
-    the place it goes to (a free cell's move was once said as a move onto a column)."""
-    made = table("desktop")
-    page = made.page
-    page.goto(f"{made.server}/")
-    games = httpx.get(f"{made.server}/api/games").json()
-    layouts = {game["name"]: game["layout"] for game in games}
-    for game in GAMES:
-        layout = layouts[game]
-        examples = _examples(made.server, game)
-        piles = [pile for row in layout["rows"] for pile in row.get("piles", [])]
-        # every pile of the layout that takes cards is reached by some move
-        needed = {
-            "foundation" if pile["kind"] == "foundation"
-            else ("free cell" if pile.get("slots") else "hand") if pile["kind"] == "cell"
-            else "waste"
-            for pile in piles
-            if pile["kind"] in ("foundation", "cell") or pile.get("drop")
-        }  # fmt: skip
-        assert needed <= set(examples), (game, sorted(examples))
-        for kind, (move, board) in examples.items():
-            words: str = page.evaluate(
-                """async ([move, board, game]) => {
-                     await (await import("/static/games.js")).loadGames();
-                     return (await import("/static/words.js")).moveWords(move, board, game);
-                   }""",
-                [move, board, game],
-            )
-            assert _expected(kind, move, board, layout) in f" {words}", (game, kind, move, words)
-            if kind not in ("column", "empty column"):
-                assert " column" not in words, (game, kind, move, words)
+    desk = rated("desktop")
+    page = sign_up(desk, "Lobby Lou")
+    page.goto(desk.server)
+    golf = page.locator('#daily li[data-game="golf"]').first
+    golf.locator("button", has_text="Play").wait_for()
+    assert golf.locator(".daily-mine").count() == 0
+    assert "Daily streak: 0 days" in page.inner_text("#lobby-streak")
+    golf.locator("button", has_text="Play").click()
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    end_game(page)
+    assert page.inner_text("#again") == "Lobby and today's deals"
+    page.click("#again")
+    golf = page.locator('#daily li[data-game="golf"]').first
+    golf.locator(".daily-mine").wait_for()
+    words = golf.inner_text()
+    # a game lost (ended): "Played", no check mark, which reads as a win ("Won \u2713")
+    assert golf.locator(".played").inner_text() == "Played"
+    assert "\u2713" not in words, words
+    assert re.search(r"Played · score -?\d+ in \d+:\d\d[.\d]* · rank \d+ of \d+", words), words
+    assert golf.locator("button").count() == 0  # played: no Play any more
+    assert "1 played, 0 won" in page.inner_text("#lobby-streak")
+    # the other games' deals are still to play
+    assert page.locator("#daily li button", has_text="Play").count() >= 3
+    shot(page, "review4-lobby-daily-played")
 
 
-@pytest.mark.parametrize("size", ["phone", "360x640"])
-def test_the_phone_lobby_s_deal_is_in_view_at_its_foot(
-    table: Callable[..., Table], size: str
+# -- 4. the points pop-up covers no control in a window of 800 or 1024 px ----------------------
+
+
+@pytest.mark.parametrize("size", ["800x600", "1024x768"])
+def test_fourth_4_the_points_cover_no_control_in_a_middle_window(
+    rated: Callable[..., Table], size: str
 ) -> None:
-    """On a phone Deal is in view at the screen's foot on arrival (it was below the fold:
-    the body, hiding its sideways overflow, was the sticky button's scroll box), and, the
-    lobby scrolled to its end, covers none of the form's controls."""
-    made = table(size)
-    page = made.page
-    page.goto(f"{made.server}/")
-    page.wait_for_selector("#game-choice input")
-    page.check("#new-game input[name=mode][value=practice]")  # its deal number box shows
-    assert outside_viewport(page, "#start") == []
-    height = page.evaluate("innerHeight")
-    assert box(page, "#start")["y"] + box(page, "#start")["height"] > height * 0.85
-    assert page.evaluate(
-        """() => { const r = document.querySelector('#start').getBoundingClientRect();
-                   return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)
-                     ?.closest('#start') !== null; }"""
-    )
-    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
-    page.wait_for_function(
-        "Math.ceil(scrollY + innerHeight) >= document.scrollingElement.scrollHeight - 1"
-    )
-    covered = page.evaluate(
-        """() => {
-             const deal = document.querySelector('#start').getBoundingClientRect();
-             const controls = [...document.querySelectorAll(
-               '#new-game input, #new-game select, #new-game summary, #new-game label')];
-             return controls.filter((e) => {
-               const r = e.getBoundingClientRect();
-               if (!r.width || !r.height) return false;
-               return r.left < deal.right && deal.left < r.right
-                 && r.top < deal.bottom && deal.top < r.bottom;
-             }).map((e) => e.id || e.name || e.textContent.trim().slice(0, 30));
-           }"""
-    )
-    assert covered == [], covered
-
-
-def test_hint_again_on_an_unchanged_board_is_not_asked_again(
-    table: Callable[..., Table],
-) -> None:
-    """Microsoft deal 617: Hint names the place it lights (its first hint puts a card in a
-    free cell, once worded as a move onto a column); pressed again on the same board it
-    shows the hint it has without asking the server (six presses once met the limit of
-    hints), and once a move has changed the board it asks again."""
-    made = table("desktop")
-    page = made.page
-    asked: list[str] = []
-    page.on(
-        "request", lambda request: asked.append(request.url) if "/hint" in request.url else None
-    )
-    page.goto(f"{made.server}/?game=freecell&numbering=microsoft&number=617")
+    desk = rated(size)
+    page = desk.page
+    page.goto(f"{desk.server}/?game=golf&wrap=true&seed=1")
     page.wait_for_selector("#board .card")
     settled(page)
-    move = None
-    for _ in range(3):  # a busy machine's solver may find none in time: asked again
-        with page.expect_response(lambda response: "/hint" in response.url) as answer:
-            page.click("#hint")
-        move = answer.value.json()["move"]
-        page.wait_for_function("!document.querySelector('#hint').disabled")
-        if move:
-            break
-    assert move, "no hint found in three tries"
-    before = len(asked)
-    page.wait_for_selector("#board .hint-source")
-    page.wait_for_function("document.querySelector('#error').textContent.startsWith('Hint: ')")
-    words = page.inner_text("#error")
-    dest = move.split(">")[1]
-    if dest.startswith("c"):
-        assert f" in free cell {dest[1:]}." in words, (move, words)
-        assert " onto " not in words, (move, words)
-    if move == "t6>c1":  # the review's hint: the queen of hearts to free cell 1
-        assert words == "Hint: put the queen of hearts in free cell 1.", words
-    for _ in range(5):
-        page.click("#hint")
-        page.wait_for_selector("#board .hint-source")
-        assert page.inner_text("#error") == words
-    assert len(asked) == before, asked
-    page.fill("#move-input", move)
-    answered(page, lambda: page.press("#move-input", "Enter"))
-    with page.expect_response(lambda response: "/hint" in response.url):
-        page.click("#hint")
-    page.wait_for_selector("#board .hint-source")
-    assert len(asked) == before + 1, asked
+    game = new_game("golf", seed=1, variant={"wrap": True})
+    play = next(str(move) for move in game.legal_moves() if str(move) != "draw")
+    column = page.locator(f'#board .column[data-dest="{play}"] .card').last
+    answered(page, lambda: column.click())
+    page.wait_for_selector("#points.show")
+    page.evaluate("document.getAnimations().forEach((a) => a.pause())")
+    shot(page, f"review4-points-{size}")
+    assert page.inner_text("#points").startswith("+")
+    assert covered_controls(page, "#points") == [], size
+    points = box(page, "#points")
+    for part in ("#end", "#new-deal", "#score-box", "#clock"):
+        assert not overlaps(points, box(page, part)), part
+    assert points["y"] + points["height"] <= box(page, ".bar")["height"]  # in the header
 
 
-def test_continue_rows_are_told_apart_by_their_deal_and_progress(
-    table: Callable[..., Table],
-) -> None:
-    """Two FreeCell practice games and a timed game in Continue: each row names its deal as
-    the table's header does (a timed deal by its game's code, its seed kept secret) and how
-    far it got; GET /api/me/running carries what they need, still never a card."""
-    made = table("desktop")
-    page = made.page
-    page.goto(made.server)
-    sign_up(page, "Continuer")
-    numbered = {"numbering": "microsoft", "number": 617}
-    first = start_through_api(
-        page, {"game": "freecell", "variant": {}, "mode": "practice", "numbered": numbered}, 3
-    )
-    second = start_through_api(
-        page, {"game": "freecell", "variant": {}, "mode": "practice", "seed": "42"}
-    )
-    timed = start_through_api(page, {"game": "golf", "variant": {}, "mode": "timed"}, 2)
-    listed = page.evaluate("async () => (await (await fetch('/api/me/running')).json()).games")
-    by_id = {game["id"]: game for game in listed}
-    assert by_id[first]["numbered"]["title"] == "Microsoft deal 617"
-    assert by_id[second]["seed"] == 42
-    assert by_id[timed]["seed"] is None  # a timed deal's seed stays secret while it runs
-    assert all(isinstance(game["cards_home"], int) for game in listed)
-    assert "board" not in str(listed)
-    assert not re.search(r"\b[A2-9TJQK][cdhs]\b", str(listed)), listed
-    page.reload()
-    page.wait_for_selector(f"#resume-list button[data-id='{first}']")
-    rows = {
-        game_id: page.inner_text(f"#resume-list button[data-id='{game_id}'] .continue-deal")
-        for game_id in (first, second, timed)
-    }
+# -- 5. the costly recycle's question, by keys alone, remembered -------------------------------
 
-    def far(game: dict[str, Any]) -> str:
-        moves = f"{game['move_count']} move{'' if game['move_count'] == 1 else 's'}"
-        home = game["cards_home"]
-        return f"{home} card{'' if home == 1 else 's'} home, {moves}" if home else moves
 
-    assert rows[first] == f"Microsoft deal 617 \u00b7 {far(by_id[first])}", rows
-    assert rows[second] == f"Deal 42 \u00b7 {far(by_id[second])}", rows
-    assert rows[timed] == f"Game {game_code(timed)} \u00b7 {far(by_id[timed])}", rows
-    assert by_id[first]["move_count"] == 3
-    shot(page, "review-continue-rows")
+def test_fourth_5_the_recycle_question_by_keys_is_remembered(rated: Callable[..., Table]) -> None:
+    desk = rated("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#start")
+    page.check("input[name=difficulty][value=medium]")
+    page.click("#start")  # a timed game
+    page.wait_for_selector("#board .card", timeout=60_000)
+    settled(page)
+    desk.play_through_api(["draw"] * 24)
+    page.locator("#board").click(position={"x": 1, "y": 1})  # the page, not a card
+    page.keyboard.press("d")
+    page.wait_for_selector("#confirm:not([hidden])")
+    assert page.get_attribute("#confirm .panel", "role") == "alertdialog"
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    # Tab goes round the question's own controls, never behind it
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('confirm').contains(document.activeElement)")
+    while page.evaluate("document.activeElement.id") != "confirm-option-input":
+        page.keyboard.press("Tab")
+    assert page.locator("#confirm-option-input").evaluate("(input) => input.labels[0].innerText")
+    page.keyboard.press("Space")  # don't ask again
+    assert page.is_checked("#confirm-option-input")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    answered(page, lambda: page.keyboard.press("Enter"))
+    assert page.locator("#confirm").is_hidden()
+    assert page.inner_text("#counters") == "Recycles 1"
+    # remembered: after a reload, the next recycle asks no more
+    desk.play_through_api(["draw"] * 24)
+    page.locator("#board").click(position={"x": 1, "y": 1})
+    answered(page, lambda: page.keyboard.press("d"))
+    assert page.locator("#confirm").is_hidden()
+    assert page.inner_text("#counters") == "Recycles 2"
