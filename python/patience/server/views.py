@@ -79,6 +79,7 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
             "running": not over and not session.is_paused,
         },
         "score": session.score(),
+        "cards_home": game.cards_on_foundation(),
         "outcome": None if outcome is None else outcome.to_json(),
         "result": result,
         "move_count": session.move_count,
@@ -120,12 +121,15 @@ RUNNING_FIELDS = (
     "tier",
     "difficulty",
     "seed",
+    "numbered",
     "clock",
     "score",
+    "cards_home",
     "move_count",
 )
 """What a list of running games tells of each: no board (no card at all), and the seed only
-where :func:`session_json` gives it (a practice or relaxed game's)."""
+where :func:`session_json` gives it (a practice or relaxed game's); how far it got in
+counts (cards home, moves), and its numbered deal's name."""
 
 
 def running_json(live: Live) -> dict[str, Any]:

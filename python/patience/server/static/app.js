@@ -459,10 +459,15 @@ function thinking(on) {
   $("hint").setAttribute("aria-busy", String(on));
   $("hint").disabled = on || Boolean(view?.outcome);
 }
+// The hint last found, with the board it is for: pressed again on that board, Hint shows it
+// again without asking the server (whose hints are limited); a board changed since is asked.
+let knownHint = null;
+const boardKey = (shown) => `${shown.id}:${shown.move_count}:${JSON.stringify(shown.board)}`;
 $("hint").addEventListener("click", async () => {
   if (hintPending) return;
   clearHint();
   const asked = view;
+  if (knownHint && asked && knownHint.key === boardKey(asked)) { showHint(knownHint.hint, asked); return; }
   thinking(true);
   $("error").textContent = "Looking for a good move\u2026"; // at once: the press was heard
   let late;
@@ -473,22 +478,27 @@ $("hint").addEventListener("click", async () => {
     ]);
     if (view !== asked) { if ($("error").textContent.startsWith("Looking for")) $("error").textContent = ""; return; }
     if (!hint.move) { $("error").textContent = reasonWords(hint.reason); announce(hint.reason); return; }
-    const words = moveWords(hint.move, asked.board, asked.game);
-    $("error").textContent = `Hint: ${words}.`;
-    announce(`Hint: ${words}`);
-    const [source, dest] = hint.move.split(">");
-    const src = sourceOf(hint.move, asked.board, asked.game);
-    const from = board.querySelector(`[data-src="${src}"]`) ?? board.querySelector(`[data-action="${source}"]`)
-      ?? board.querySelector(`.column[data-dest="${source}"] .card:last-child`);
-    from?.classList.add("hint-source");
-    if (dest) {
-      const target = dest === "f"
-        ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, asked.board, asked.game)] ?? board.querySelector('[data-dest="f"]')
-        : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
-      target?.classList.add("hint-dest");
-    }
+    knownHint = { key: boardKey(asked), hint };
+    showHint(hint, asked);
   } catch (error) { if (view === asked) refused(error); } finally { clearTimeout(late); thinking(false); }
 });
+// A hint worded and lit on the board it was found for.
+function showHint(hint, asked) {
+  const words = moveWords(hint.move, asked.board, asked.game);
+  $("error").textContent = `Hint: ${words}.`;
+  announce(`Hint: ${words}`);
+  const [source, dest] = hint.move.split(">");
+  const src = sourceOf(hint.move, asked.board, asked.game);
+  const from = board.querySelector(`[data-src="${src}"]`) ?? board.querySelector(`[data-action="${source}"]`)
+    ?? board.querySelector(`.column[data-dest="${source}"] .card:last-child`);
+  from?.classList.add("hint-source");
+  if (dest) {
+    const target = dest === "f"
+      ? board.querySelectorAll('[data-dest="f"]')[homeIndex(from?.dataset.card, asked.board, asked.game)] ?? board.querySelector('[data-dest="f"]')
+      : board.querySelector(`.column[data-dest="${dest}"] .card:last-child`) ?? board.querySelector(`[data-dest="${dest}"]`);
+    target?.classList.add("hint-dest");
+  }
+}
 // Which foundation pile a card goes to: its suit's (foundations one a suit), or the pile it
 // builds on, else the first empty one.
 function homeIndex(card, position, game) {

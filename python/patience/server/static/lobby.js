@@ -3,7 +3,7 @@
 // the mode (timed, practice, relaxed), the difficulty and a deal number.
 
 import { accounts, api, currentPlayer, daily, whoAmI } from "./api.js";
-import { dailyResultWords, h, streakWords, variantWords } from "./dom.js";
+import { dailyResultWords, dealLabel, h, streakWords, variantWords } from "./dom.js";
 import { optionWords, valueWords } from "./games.js";
 import { gamePicture } from "./pictures.js";
 import { forgetGame, keepGame, savedGames } from "./saved.js";
@@ -140,6 +140,18 @@ function left(seconds) {
 
 const RESUMABLE = 3; // games offered at most
 
+const counted = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+/** A game in progress told apart from others of its game: its deal as the table's header
+ * names it ("Microsoft deal 617", "Deal 42", a timed deal's "Game #A7K-93Q") and how far it
+ * got ("12 cards home, 40 moves"). */
+export function progressWords(answer) {
+  const home = answer.cards_home ?? 0;
+  const moves = answer.move_count ?? 0;
+  const far = home ? `${counted(home, "card")} home, ${counted(moves, "move")}` : counted(moves, "move");
+  return [dealLabel(answer), far].filter(Boolean).join(" · ");
+}
+
 /** The games in progress: those kept on this browser, and a signed-in player's running on
  * any device (another browser's, or this one's after its storage was cleared), the three
  * latest: each a button, the first a large Continue; a timed game's clock counts down here
@@ -184,7 +196,8 @@ export async function listResumable() {
       : saved.request?.daily ? "daily deal" : answer.mode;
     const button = h("button", { type: "button", class: index === 0 ? "continue" : "", "data-id": answer.id },
       h("span", { class: "continue-word" }, index === 0 ? "Continue" : "Resume"),
-      h("span", { class: "continue-title" }, `${title} (${kind})`), time);
+      h("span", { class: "continue-title" }, `${title} (${kind})`), time,
+      h("span", { class: "continue-deal" }, progressWords(answer)));
     button.addEventListener("click", async () => {
       if (!row.elsewhere) { hooks?.resume(saved, answer); return; }
       // listed by the server without its board: read the game whole, and keep it here

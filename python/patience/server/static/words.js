@@ -2,18 +2,44 @@
 // "Moved the seven of hearts onto the eight of clubs, 5 points", never "t1>t3".
 
 import { cardName } from "./cards.js";
-import { wordOf } from "./games.js";
+import { layoutOf, wordOf } from "./games.js";
 import { movedCard } from "./moves.js";
 
 const SUIT_WORDS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 
-/** A place of move notation in words: "column 3", "the waste", "the foundation". */
+// The kind of layout pile (docs/api.md, "The layout of a game") that each place of move
+// notation is: the notation is every game's, so this names no game.
+const PILE_KINDS = { w: "waste", r: "reserve", h: "cell", c: "cell", f: "foundation" };
+
+/** The kind of pile a place of move notation is: "column", "cell", "foundation", "waste",
+ * "reserve" (null: not a place). */
+export function placeKind(place) {
+  if (/^t\d+(?::|$)/.test(place)) return "column";
+  return PILE_KINDS[String(place).match(/^([wrhcf])(?:\d+|:.*)?$/)?.[1]] ?? null;
+}
+
+// The layout's pile a place is on: a free cell (c1) the cell pile in slots, the hand (h) the
+// one without; other places the first pile of their kind.
+function pileOf(place, game) {
+  const kind = placeKind(place);
+  const piles = layoutOf(game)?.rows.flatMap((line) => line.piles ?? []).filter((pile) => pile.kind === kind) ?? [];
+  if (kind !== "cell") return piles[0] ?? null;
+  const slotted = place.startsWith("c");
+  return piles.find((pile) => Boolean(pile.slots) === slotted) ?? null;
+}
+
+/** A place of move notation in words: "column 3", "the waste", "free cell 2", "the
+ * foundation"; a cell by its pile's name in the game's layout ("free cell", "hand"). */
 export function placeWords(place, game) {
   if (/^t\d+$/.test(place)) return `column ${place.slice(1)}`;
   if (place === "w") return "the waste";
   if (place === "r") return "the reserve";
-  if (place === "h") return "the hand";
-  if (/^c\d+$/.test(place)) return `free cell ${place.slice(1)}`;
+  if (placeKind(place) === "cell") {
+    const name = pileOf(place, game)?.name ?? (place.startsWith("c") ? "free cell" : "hand");
+    const number = place.slice(1).match(/^\d+$/)?.[0];
+    if (number) return `${name} ${number}`;
+    return place === "c" ? `a ${name}` : `the ${name}`;
+  }
   if (place === "f") return wordOf(game, "foundation", "the foundation");
   if (place.startsWith("f:")) return `the ${SUIT_WORDS[place[2]] ?? place.slice(2)} foundation`;
   if (place.startsWith("h:")) return "the hand";
@@ -50,8 +76,7 @@ export function playedWords(last, before, after, game) {
   const what = card ? `the ${cardName(card)}` : `a card from ${placeWords(source, game)}`;
   if (!dest) return `Played ${what} onto the waste${points}${auto}`; // a card played by its place
   if (dest === "f") return `Sent ${what} to ${placeWords("f", game)}${points}${auto}`;
-  if (dest === "h") return `Put ${what} in the hand${points}${auto}`;
-  if (/^c\d+$/.test(dest)) return `Put ${what} in ${placeWords(dest, game)}${points}${auto}`;
+  if (placeKind(dest) === "cell") return `Put ${what} in ${placeWords(dest, game)}${points}${auto}`;
   if (/^t\d+$/.test(dest)) {
     const target = before?.tableau?.[Number(dest.slice(1)) - 1];
     const onto = target?.cards.length ? `onto the ${cardName(target.cards.at(-1))}` : `to the empty ${placeWords(dest, game)}`;
@@ -77,11 +102,15 @@ export function moveWords(move, board, game) {
   const card = sourceCard(move, board, game);
   const what = card ? `the ${cardName(card)}` : `a card from ${placeWords(source, game)}`;
   if (!dest) return `play ${what} onto the waste`;
-  if (dest === "f") return `send ${what} to ${placeWords("f", game)}`;
-  if (dest === "h") return `put ${what} in the hand`;
-  const target = board?.tableau?.[Number(dest.slice(1)) - 1];
-  const onto = target?.cards.length ? `onto the ${cardName(target.cards.at(-1))}` : `to the empty ${placeWords(dest, game)}`;
-  return `move ${what} ${onto}`;
+  const kind = placeKind(dest);
+  if (kind === "foundation") return `send ${what} to ${placeWords(dest, game)}`;
+  if (kind === "cell") return `put ${what} in ${placeWords(dest, game)}`;
+  if (kind === "column") {
+    const target = board?.tableau?.[Number(dest.slice(1)) - 1];
+    const onto = target?.cards.length ? `onto the ${cardName(target.cards.at(-1))}` : `to the empty ${placeWords(dest, game)}`;
+    return `move ${what} ${onto}`;
+  }
+  return `move ${what} to ${placeWords(dest, game)}`;
 }
 
 /** A server's reason, written in notation, put in words. */
