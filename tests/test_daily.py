@@ -329,6 +329,7 @@ def test_the_history_shows_a_daily_deal_s_tier_once_it_is_revealed(
     games = {game["id"]: game for game in client.get("/api/me/games").json()["games"]}
     assert games[old.id]["seed"] == "555000"
     assert games[old.id]["tier"] == 5
+    assert games[old.id]["occasion"] == {"daily": "2020-01-01"}
     today = games[started.json()["id"]]
     assert today["seed"] is None
     assert today["tier"] is None

@@ -247,6 +247,7 @@ def test_nobody_reads_another_players_games(client: TestClient) -> None:
     mine = client.get("/api/me/games").json()["games"]
     assert [g["id"] for g in mine] == [game["id"]]
     assert mine[0]["seed"] == "9"
+    assert mine[0]["occasion"] is None  # a game of her own
     assert mine[0]["won"] is False
     client.post("/api/accounts/logout", headers=ada)
 

@@ -354,7 +354,14 @@ def test_nothing_is_revealed_before_the_close_and_only_operators_run_tournaments
         answer = client.get(path)
         assert answer.status_code == 409
         assert "tournament" in answer.json()["detail"]
-    assert client.get("/api/me/games").json()["games"][0]["seed"] is None
+    history = client.get("/api/me/games").json()["games"][0]
+    assert history["seed"] is None
+    # the history says what the game was played for: the tournament, and the attempt
+    assert history["occasion"] == {
+        "tournament": tid,
+        "name": client.get(f"/api/tournaments/{tid}").json()["name"],
+        "attempt": 1,
+    }
     assert client.get("/api/me/export").text == ""
     public = client.get(f"/api/tournaments/{tid}").json()
     assert "document" not in public

@@ -196,8 +196,9 @@ class ClientLayout(TypedDict):
     widest row needs (``narrow``: below ``width`` pixels, a block of piles folds and the
     widest row is ``across`` then, and its ``group`` of piles folds into rows of ``fold``,
     4 unless said); ``beside_when_short``: on a short, wide screen (a phone on its side)
-    the top row stands beside the columns, which get the whole height; ``design`` the longest column the game usually has (face-down cards,
-    and face-up cards past the first), which the columns' fans spread over the height for;
+    the top row stands beside the columns, which get the whole height; ``design`` the
+    longest column the game usually has (face-down cards, and face-up cards past the
+    first), which the columns' fans spread over the height for;
     ``longest`` the longest column the game's columns reach (the longest a deal can reach,
     or, for a game whose columns have no small bound, longer than its winning lines ever
     reach), which the cards are sized for, once for a game and a window;

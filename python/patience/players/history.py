@@ -50,6 +50,9 @@ class Finished:
     seed: int | None = None
     created_at: float = 0.0
     numbered: tuple[str, int] | None = None
+    occasion: dict[str, Any] | None = None
+    """A tournament's attempt (``{"tournament": id, "name": ..., "attempt": n}``, ``n``
+    from 1) or a daily deal's game (``{"daily": day}``); None for a game of one's own."""
 
     def to_json(self) -> dict[str, Any]:
         """The game as ``GET /api/me/games`` lists it (the seed as a string: it may not fit
@@ -73,6 +76,7 @@ class Finished:
             "won": self.won,
             "score": self.score,
             "elapsed": round(self.elapsed, 3),
+            "occasion": self.occasion,
         }
 
 
@@ -206,7 +210,11 @@ def finished_games(
         select(
             sessions,
             daily_deals.c.tier.label("daily_tier"),
+            daily_deals.c.day.label("daily_day"),
             tournament_games.c.deal.label("tournament_deal"),
+            tournament_games.c.attempt.label("tournament_attempt"),
+            tournaments.c.id.label("tournament_id"),
+            tournaments.c.name.label("tournament_name"),
             tournaments.c.secret.label("tournament_document"),
         )
         .select_from(
@@ -239,7 +247,22 @@ def finished_games(
             seed=None if row.seed is None or sealed else int(row.seed),
             created_at=row.created_at,
             numbered=None if row.numbered is None else numbered_of(row.numbered),
+            occasion=_occasion(row),
         )
+
+
+def _occasion(row: Any) -> dict[str, Any] | None:
+    """What a finished game was played for: a tournament's attempt, a daily deal, or
+    neither."""
+    if row.tournament_id is not None:
+        return {
+            "tournament": row.tournament_id,
+            "name": row.tournament_name,
+            "attempt": row.tournament_attempt + 1,  # counted from 1, as the pages count them
+        }
+    if row.daily_day is not None:
+        return {"daily": row.daily_day}
+    return None
 
 
 def _unsealed_tier(row: Any) -> int | None:

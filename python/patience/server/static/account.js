@@ -254,9 +254,13 @@ export async function historyPage(page) {
       const answer = await accounts.games(before);
       for (const game of answer.games) {
         const title = `${await gameTitle(game.game)}${variantWords(game.variant) ? `, ${variantWords(game.variant)}` : ""}${game.mode === "timed" ? "" : ` (${game.mode})`}`;
+        // what it was played for: a tournament (linked) or a daily deal
+        const occasion = game.occasion?.tournament
+          ? [" \u00b7 ", h("a", { href: `#/tournaments/${game.occasion.tournament}`, class: "occasion" }, `${game.occasion.name}, attempt ${game.occasion.attempt}`)]
+          : game.occasion?.daily ? [" \u00b7 ", h("span", { class: "occasion" }, `daily deal of ${game.occasion.daily}`)] : [];
         const cells = [
           ["Date", timeElement(game.ended_at)],
-          ["Game", title],
+          ["Game", h("span", {}, title, ...occasion)],
           ["Deal", game.seed === null && !game.numbered ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, `${dealLabel(game, { short: true })} (sealed)`) : dealLabel(game, { short: true })],
           ["Tier", game.tier ?? (game.seed === null && !game.numbered ? "sealed" : "unrated")], // (shown with the deal, at the close)
           ["Result", RESULT(game)],
