@@ -31,7 +31,8 @@ export function attachInput(board, hooks) {
   // A finger's press that has not travelled: it is a tap when the finger lifts, however long
   // it was held (a slow tap is a long press to the browser, which then sends no click).
   let press = null; // { target, x, y }
-  let retarget = null; // { from, to }: the last press was on `to`, a card then on its way
+  let stockPress = false; // the last press was on the stock (it draws when let go there)
+  let retarget = null; // { from, to }: the last press (on `from`) clicks `to`: the stock, or a card on its way
   let lastHome = { src: null, at: 0 };
   let focusMemory = null; // { place, x, y }
   let origins = null; // where a drop's cards were let go, for the motion layer
@@ -148,23 +149,34 @@ export function attachInput(board, hooks) {
   // it was seen: a card on its way in (a drawn card sliding over from the stock, narrow as
   // it turns over) is the one pressed when the press is on it as it was seen at its full
   // size, or on where it lands -- not the card that lies there underneath.
+  // A press on the stock that falls on a drawn card still flying off it to the waste is
+  // the stock's as a tap or a click (`tapped`): it draws (a player rattling the stock draws
+  // at every click); dragged, it takes the card. (A card being dealt to a column is pressed
+  // where it is seen, over the stock or not.)
   function pressedAt(event) {
     const inFlight = [...board.querySelectorAll(".card.moving[data-src]")]
       .map((card) => ({ card, seen: card.getBoundingClientRect() }));
     finish(board); // the cards' motion ends: they are where they are
+    const inside = (rect) => event.clientX >= rect.left && event.clientX <= rect.right
+      && event.clientY >= rect.top && event.clientY <= rect.bottom;
+    const stock = [...board.querySelectorAll("[data-action]")].find((pile) => inside(pile.getBoundingClientRect()));
+    const found = grabbed(event, inFlight, inside);
+    const dealt = found.flying && found.target.dataset.place !== "w";
+    return { ...found, tapped: stock && !dealt ? stock : found.target };
+  }
+
+  function grabbed(event, inFlight, inside) {
     const hit = event.target.closest("[data-src]");
     const flying = inFlight.find(({ card }) => card === hit);
     // the stock pressed stays the stock (quick draws), a card still in place stays that card
     if ((hit && !flying) || event.target.closest("[data-action]")) return { target: event.target, seen: null };
-    const inside = (rect) => event.clientX >= rect.left && event.clientX <= rect.right
-      && event.clientY >= rect.top && event.clientY <= rect.bottom;
     for (const { card, seen } of flying ? [flying] : inFlight) {
       const now = card.getBoundingClientRect();
       const x = (seen.left + seen.right) / 2 - now.width / 2;
       const y = (seen.top + seen.bottom) / 2 - now.height / 2;
       const whole = { left: x, right: x + now.width, top: y, bottom: y + now.height };
-      if (inside(whole)) return { target: card, seen: whole };
-      if (inside(now)) return { target: card, seen: null };
+      if (inside(whole)) return { target: card, seen: whole, flying: true };
+      if (inside(now)) return { target: card, seen: null, flying: true };
     }
     return { target: event.target, seen: null };
   }
@@ -173,9 +185,10 @@ export function attachInput(board, hooks) {
     // A new press: whatever ended the last one, this one's click counts. (A touch drag
     // fires no click, so a flag left from it must not swallow the next tap.)
     suppressClick = false;
-    const { target, seen } = pressedAt(event);
-    retarget = target === event.target ? null : { from: event.target, to: target };
-    press = event.pointerType === "touch" ? { target, x: event.clientX, y: event.clientY } : null;
+    const { target, seen, tapped } = pressedAt(event);
+    retarget = tapped === event.target ? null : { from: event.target, to: tapped };
+    press = event.pointerType === "touch" ? { target: tapped, x: event.clientX, y: event.clientY } : null;
+    stockPress = event.button === 0 && Boolean(tapped.closest("[data-action]"));
     const source = target.closest("[data-src]");
     if (!source || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
     drag = { source, x: event.clientX, y: event.clientY, ghost: null, seen };
@@ -211,6 +224,19 @@ export function attachInput(board, hooks) {
       return;
     }
     press = null;
+    if (stockPress && event.pointerType !== "touch" && !drag?.ghost) {
+      // The stock pressed with a mouse draws as the button comes up, if it comes up on the
+      // stock: not at the click, which the browser does not send when the answer of the
+      // draw before has drawn the board again between the press and the release.
+      stockPress = false;
+      drag = null;
+      suppressClick = true;
+      const stock = board.querySelector("[data-action]");
+      const rect = stock?.getBoundingClientRect();
+      if (rect && event.clientX >= rect.left && event.clientX <= rect.right
+        && event.clientY >= rect.top && event.clientY <= rect.bottom) activate(stock, { pointer: true });
+      return;
+    }
     if (!drag) return;
     const { source, ghost, target, home } = drag;
     if (!ghost) { drag = null; return; } // a press without travel: the click that follows handles it
@@ -233,6 +259,7 @@ export function attachInput(board, hooks) {
 
   board.addEventListener("pointercancel", () => {
     press = null; // the browser took the touch (a pan)
+    stockPress = false;
     if (drag?.ghost) drag.ghost.remove();
     endDrag();
   });
@@ -248,17 +275,26 @@ export function attachInput(board, hooks) {
 
   // -- taps and clicks -------------------------------------------------------------------
 
+  // What a click (or a double click) is on: the place its press was taken for. (A press on
+  // a card in flight ends the flight, so the release is elsewhere, and the browser gives the
+  // click to what holds both: the row, or the board.)
+  function clicked(event) {
+    const from = retarget?.from;
+    return from && (event.target === from || event.target.contains(from)) ? retarget.to : event.target;
+  }
+
   board.addEventListener("click", (event) => {
     if (suppressClick) { suppressClick = false; return; }
+    const target = clicked(event);
     // The second click of a double click on a card is the double click's (see dblclick); on
     // the stock, or in a game played card by card, it is a move of its own (quick clicks
     // each draw or play).
-    if (event.detail > 1 && !direct() && !event.target.closest("[data-action]")) return;
-    activate(retarget?.from === event.target ? retarget.to : event.target, { pointer: true });
+    if (event.detail > 1 && !direct() && !target.closest("[data-action]")) return;
+    activate(target, { pointer: true });
   });
 
   board.addEventListener("dblclick", (event) => {
-    const source = event.target.closest("[data-src]");
+    const source = clicked(event).closest("[data-src]");
     if (!source || direct()) return;
     const src = source.dataset.src;
     if (lastHome.src === src && performance.now() - lastHome.at < 1000) return; // already sent
@@ -269,7 +305,9 @@ export function attachInput(board, hooks) {
   function activate(target, { pointer = false } = {}) {
     const view = hooks.view();
     if (!view || view.outcome) return;
-    const action = target.closest("[data-action]");
+    // (the stock as it is now: the board may have been drawn again since it was pressed)
+    const pressedStock = target.closest("[data-action]");
+    const action = pressedStock?.isConnected ? pressedStock : pressedStock && board.querySelector("[data-action]");
     if (action) { clearPick(); hooks.action(action.dataset.action, { fromKey: !pointer }); return; }
     const source = target.closest("[data-src]");
     if (direct()) {
