@@ -151,9 +151,13 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
     worker = None
     try:
         deadline = time.monotonic() + 300  # a deadline: the scheduler starts in seconds
-        while not address_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        address = json.loads(address_file.read_text())["address"]
+        address = None
+        while address is None and time.monotonic() < deadline:
+            try:  # the file appears first and is written after: read it once it is whole
+                address = json.loads(address_file.read_text())["address"]
+            except (FileNotFoundError, json.JSONDecodeError, KeyError):
+                time.sleep(0.1)
+        assert address is not None, "the scheduler wrote no address in 300 s"
         worker = subprocess.Popen(
             [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
             **quiet,
