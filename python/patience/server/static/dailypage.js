@@ -23,8 +23,7 @@ function untilWords(at) {
 const play = (game, variant) => document.dispatchEvent(new CustomEvent("patience:daily", { detail: { game, variant } }));
 
 function leaveForTable() {
-  // the table's own entry in the history, its game on its way (app.js): Back comes here
-  if (location.hash) history.pushState({ table: true }, "", location.pathname + location.search);
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
   window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
 
