@@ -189,3 +189,93 @@ def test_1_a_card_drawn_by_a_rattle_is_still_sent_home_by_a_double_click(
     assert stock_count(page) == 24 - draws
     assert page.inner_text("#error") == ""
     assert moves_made(desk) == draws + 1, "the draws and the ace sent home, nothing more"
+
+
+# -- 2. Back and Forward go between the lobby and the table ---------------------------------
+
+
+def at_lobby(page: Page) -> None:
+    """Wait until the lobby shows (the table hidden), still on this site."""
+    page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+    assert page.is_hidden("#table")
+
+
+def at_table(page: Page, game_id: str) -> None:
+    """Wait until the table shows the game ``game_id``."""
+    page.wait_for_selector("#table:not([hidden]) #board .card", timeout=WAIT)
+    assert page.is_hidden("#lobby")
+    held = page.evaluate("JSON.parse(sessionStorage.getItem('patience-game')).id")
+    assert held == game_id
+
+
+def test_2_back_and_forward_go_between_the_lobby_and_the_table(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#game-choice input")
+    # a game dealt from the lobby: Back goes to the lobby, which offers it to continue
+    page.check("input[name=game][value=klondike]")
+    page.check("input[name=mode][value=practice]")
+    page.fill("#seed", "11")
+    page.click("#start")
+    page.wait_for_selector("#table:not([hidden]) #board .card", timeout=WAIT)
+    game_id = desk.held()["id"]
+    page.go_back()
+    at_lobby(page)
+    assert page.url.startswith(desk.server)
+    page.wait_for_selector(f'#lobby button[data-id="{game_id}"]', timeout=WAIT)
+    shot(page, "seventh-2-back-to-the-lobby")
+    # Forward: the table again, the same game
+    page.go_forward()
+    at_table(page, game_id)
+    # the table's Lobby button, then Back: the table again
+    page.click("#back-to-lobby")
+    at_lobby(page)
+    page.go_back()
+    at_table(page, game_id)
+    # a reload of the table keeps the table; Back then still goes to the lobby
+    page.reload()
+    at_table(page, game_id)
+    page.go_back()
+    at_lobby(page)
+    # a reload of the lobby keeps the lobby, and Forward still goes to the table
+    page.reload()
+    at_lobby(page)
+    page.go_forward()
+    at_table(page, game_id)
+    assert page.url.startswith(desk.server)
+
+
+def test_2_a_pages_back_still_goes_where_it_came_from(table: Callable[..., Table]) -> None:
+    """The pages' hash routes keep their Back: the daily page opened from the lobby goes
+    back to the lobby, opened from the table back to the table (its game the same)."""
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#game-choice input")
+    page.click('#nav a[href="#/daily"]')
+    page.wait_for_selector("#page:not([hidden]) h2", timeout=WAIT)
+    page.go_back()
+    page.wait_for_selector("#page", state="hidden", timeout=WAIT)
+    at_lobby(page)
+    page.check("input[name=game][value=klondike]")
+    page.check("input[name=mode][value=practice]")
+    page.fill("#seed", "11")
+    page.click("#start")
+    page.wait_for_selector("#table:not([hidden]) #board .card", timeout=WAIT)
+    game_id = desk.held()["id"]
+    page.click('#nav a[href="#/daily"]')
+    page.wait_for_selector("#page:not([hidden]) h2", timeout=WAIT)
+    page.go_back()
+    page.wait_for_selector("#page", state="hidden", timeout=WAIT)
+    at_table(page, game_id)
+    page.go_forward()
+    page.wait_for_selector("#page:not([hidden]) h2", timeout=WAIT)
+    assert page.url.endswith("#/daily")
+    page.go_back()
+    page.wait_for_selector("#page", state="hidden", timeout=WAIT)
+    at_table(page, game_id)
+    page.go_back()
+    at_lobby(page)

@@ -20,7 +20,7 @@ import * as motion from "./motion.js";
 import { sourceOf } from "./moves.js";
 import { playOut } from "./playout.js";
 import { dealLink, showResult } from "./result.js";
-import { forgetGame, keepGame, keepSetting, setting } from "./saved.js";
+import { forgetGame, keepGame, keepSetting, savedGames, setting } from "./saved.js";
 import { StuckWatch } from "./stuck.js";
 import { moveWords, playedWords, reasonWords } from "./words.js";
 
@@ -41,8 +41,57 @@ async function showLobby() {
   await drawLobby(games);
 }
 
+// The browser's history: the lobby and the table are entries of their own (both at "/"),
+// so that Back from the table goes to the lobby (the game goes on, in its Continue) and
+// Forward to the table again. The table's entry is { table: ID } ({ table: true } while a
+// page's deal is on its way), the lobby's { lobby: true }; the pages' hash routes are
+// entries of theirs (pages.js).
+function enterTable(id) {
+  if (location.hash) return; // a page opens it: it steps aside for the table itself
+  if (history.state?.table) {
+    history.replaceState({ table: id }, "", "/"); // a new game at the table: the same entry
+  } else {
+    history.replaceState({ lobby: true }, "", "/");
+    history.pushState({ table: id }, "", "/");
+  }
+}
+
+// The lobby from the table (its Lobby button, the title, the result's Lobby): an entry of
+// its own, Back goes to the table again.
+function toLobby() {
+  if (location.hash) history.replaceState(null, "", "/");
+  else if (history.state?.table) history.pushState({ lobby: true }, "", "/");
+  showLobby();
+}
+
+window.addEventListener("popstate", () => {
+  if (location.hash) return; // a page's route (pages.js)
+  const entry = history.state;
+  if (typeof entry?.table === "string") {
+    if (view?.id !== entry.table || $("table").hidden) reopen(entry.table);
+  } else if (!$("table").hidden) showLobby();
+});
+
+// Back at a table's entry: its game as it stands now (over since, it shows its result).
+async function reopen(id) {
+  const saved = auth?.id === id ? auth : savedGames().find((game) => game.id === id);
+  try {
+    if (!saved) throw new Error("not kept");
+    const answer = await api.read(saved.id, saved.token);
+    if (history.state?.table !== id) return; // the player went on meanwhile
+    auth = saved;
+    sessionStorage.setItem("patience-game", JSON.stringify(auth));
+    show(answer);
+  } catch (_) {
+    if (history.state?.table !== id) return;
+    history.replaceState({ lobby: true }, "", "/");
+    showLobby();
+  }
+}
+
 lobbyHooks({
   resume: (saved, answer) => {
+    enterTable(saved.id);
     auth = saved;
     sessionStorage.setItem("patience-game", JSON.stringify(auth)); // a reload stays at the table
     show(answer);
@@ -142,6 +191,7 @@ async function startDaily(game, variant) {
     open(answer, request, { dealt: answer.move_count === 0 && Boolean(answer.token) });
   }, async (error) => {
     if (location.hash) { history.pushState(null, "", "/"); window.dispatchEvent(new HashChangeEvent("hashchange")); }
+    if (!location.hash && history.state?.table) history.replaceState({ lobby: true }, "", "/"); // no game came
     await showLobby();
     $("lobby-error").textContent = reasonWords(error.message);
   });
@@ -152,6 +202,7 @@ function open(answer, request = { game: answer.game, variant: answer.variant, mo
   auth = { id: answer.id, token: answer.token ?? null, request };
   sessionStorage.setItem("patience-game", JSON.stringify(auth));
   keepGame(auth);
+  enterTable(answer.id);
   $("error").textContent = "";
   // The control that dealt it (the lobby's Deal, the result's New game) is gone with its
   // panel: the focus goes to the board's one tab stop, not to the page. (A page opened on a
@@ -547,7 +598,7 @@ $("replay-deal").addEventListener("click", () => {
   const { difficulty, daily: _daily, ...request } = auth.request;
   startAgain({ ...request, mode: "practice", seed: view.seed });
 });
-$("to-lobby").addEventListener("click", showLobby);
+$("to-lobby").addEventListener("click", toLobby);
 // The table's own way back, labelled (the title does the same): the game goes on meanwhile.
 $("back-to-lobby").addEventListener("click", () => $("home").click());
 $("typed").addEventListener("submit", (event) => {
@@ -709,7 +760,7 @@ document.addEventListener("visibilitychange", async () => {
 
 // -- start -------------------------------------------------------------------------------
 
-$("home").addEventListener("click", (event) => { event.preventDefault(); history.replaceState(null, "", "/"); showLobby(); });
+$("home").addEventListener("click", (event) => { event.preventDefault(); toLobby(); });
 window.addEventListener("resize", () => { if (view) fitBoard(board); });
 // A board drawn while the table was out of sight (a game opened from a page, which hides
 // the table until the page steps aside) is fitted again once the table has its width,
@@ -767,11 +818,15 @@ async function resume() {
     }
   }
   const saved = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
-  if (saved) {
+  // a reload of the lobby's entry stays in the lobby (the game is in its Continue)
+  if (saved && !history.state?.lobby) {
     try {
       auth = saved;
       const answer = await api.read(saved.id, saved.token);
-      if (!answer.outcome) return show(answer);
+      if (!answer.outcome) {
+        if (!location.hash && !history.state?.table) history.replaceState({ table: saved.id }, "", "/");
+        return show(answer);
+      }
     } catch (_) { /* a game this server does not know: back to the lobby */ }
   }
   auth = null;

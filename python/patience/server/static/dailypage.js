@@ -23,7 +23,8 @@ function untilWords(at) {
 const play = (game, variant) => document.dispatchEvent(new CustomEvent("patience:daily", { detail: { game, variant } }));
 
 function leaveForTable() {
-  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  // the table's own entry in the history, its game on its way (app.js): Back comes here
+  if (location.hash) history.pushState({ table: true }, "", location.pathname + location.search);
   window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
 

@@ -287,7 +287,8 @@ function play(answer, token, t, attempt) {
   watchClose(t, answer.id);
   const request = { game: answer.game, variant: answer.variant, mode: answer.mode, tournament: { id: t.id, name: t.name, attempt } };
   document.dispatchEvent(new CustomEvent("patience:play", { detail: { answer, token, request } }));
-  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  // the table's own entry in the history (app.js): Back goes to this page again
+  if (location.hash) history.pushState({ table: answer.id }, "", location.pathname + location.search);
   window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
 
