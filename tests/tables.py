@@ -274,3 +274,20 @@ def focus_on(page: Page, selector: str) -> None:
         else:
             page.keyboard.press("ArrowLeft" if where["dx"] < 0 else "ArrowRight")
     raise AssertionError(f"the arrow keys do not reach {selector}: {path[-8:]}")
+
+
+def waste_landing(page: Page) -> dict[str, float]:
+    """The box where the waste's top card, in flight, will land (its flight's end), read
+    without ending the flight."""
+    box: dict[str, float] = page.evaluate(
+        """() => { const card = document.querySelector('#board [data-src="w"]');
+                   const moves = card.getAnimations();
+                   const times = moves.map((move) => move.currentTime);
+                   for (const move of moves) {
+                     move.currentTime = move.effect.getComputedTiming().endTime - 1;
+                   }
+                   const r = card.getBoundingClientRect();
+                   moves.forEach((move, k) => { move.currentTime = times[k]; });
+                   return { x: r.left, y: r.top, width: r.width, height: r.height }; }"""
+    )
+    return box

@@ -16,7 +16,7 @@ from patience.games import new_game
 from patience.records import GameRecord
 from patience.scoring import score_lines
 from patience.solve import solve
-from tables import Table, answered, box, end_game, focus_on, settled, shot
+from tables import Table, answered, box, end_game, focus_on, settled, shot, waste_landing
 
 # -- 1. draw 3: the waste's new top card can be grabbed while it still slides in -----------
 
@@ -44,20 +44,9 @@ def grab_at_once(page: Page, cdp: CDPSession, dest: str, drawn: str, *, at_landi
     cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.1})
     page.click("#board .stock")
     page.wait_for_selector(f'#board [data-src="w"][data-card="{drawn}"].moving')
-    if at_landing:  # where it is going: the waste's place, read from the board's layout
-        card = page.evaluate(
-            """() => { const card = document.querySelector('#board [data-src="w"]');
-                       const moves = card.getAnimations();
-                       const times = moves.map((move) => move.currentTime);
-                       for (const move of moves) {
-                         move.currentTime = move.effect.getComputedTiming().endTime - 1;
-                       }
-                       const r = card.getBoundingClientRect();
-                       moves.forEach((move, k) => { move.currentTime = times[k]; });
-                       return { x: r.left, y: r.top, width: r.width, height: r.height }; }"""
-        )
-    else:  # where it is seen now, on its way
-        card = box(page, '#board [data-src="w"]')
+    # where it is going (the waste's place, read from the board's layout), or where it is
+    # seen now, on its way
+    card = waste_landing(page) if at_landing else box(page, '#board [data-src="w"]')
     column = box(page, f'#board .column[data-dest="{dest}"]')
     x, y = card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
     page.mouse.move(x, y)

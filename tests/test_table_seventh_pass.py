@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from page_checks import WAIT
 from patience.games import new_game
-from tables import Table, box, settled, shot
+from tables import Table, box, settled, shot, waste_landing
 
 # -- 1. quick clicks on the stock each draw ------------------------------------------------
 
@@ -167,17 +167,8 @@ def test_1_a_card_drawn_by_a_rattle_is_still_sent_home_by_a_double_click(
         timeout=WAIT,
     )
     # where the ace lands: the waste's place (its flight ends there)
-    landing = page.evaluate(
-        """() => { const card = document.querySelector('#board [data-src="w"]');
-                   const moves = card.getAnimations();
-                   const times = moves.map((move) => move.currentTime);
-                   for (const move of moves) {
-                     move.currentTime = move.effect.getComputedTiming().endTime - 1;
-                   }
-                   const r = card.getBoundingClientRect();
-                   moves.forEach((move, k) => { move.currentTime = times[k]; });
-                   return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }"""
-    )
+    landed = waste_landing(page)
+    landing = {"x": landed["x"] + landed["width"] / 2, "y": landed["y"] + landed["height"] / 2}
     version = page.get_attribute("#board", "data-version")
     page.mouse.dblclick(landing["x"], landing["y"])
     cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
