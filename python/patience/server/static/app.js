@@ -510,6 +510,20 @@ function thinking(on) {
   $("hint").setAttribute("aria-busy", String(on));
   $("hint").disabled = on || Boolean(view?.outcome);
 }
+// A hint refused for the limit on hints (429): when the server takes them again, and why,
+// so that a press before then says how long is left without asking.
+let hintsBack = null; // { at: performance.now() of the end of the wait, detail }
+function hintLimitWords(seconds, detail) {
+  const wait = seconds === 1 ? "1 second" : `${seconds} seconds`;
+  if (/address/.test(detail)) return `Too many hints from your network just now (everyone on it shares that limit). Ask again in ${wait}.`;
+  const limit = /at most (\d+) at once and ([^;]+)/.exec(detail);
+  return `That is all the hints for now${limit ? ` (${limit[1]} at once, ${limit[2]})` : ""}. Ask again in ${wait}.`;
+}
+function sayHintLimit() {
+  const words = hintLimitWords(Math.max(1, Math.ceil((hintsBack.at - performance.now()) / 1000)), hintsBack.detail);
+  $("error").textContent = words;
+  announce(words);
+}
 // The hint last found, with the board it is for: pressed again on that board, Hint shows it
 // again without asking the server (whose hints are limited); a board changed since is asked.
 let knownHint = null;
@@ -519,6 +533,7 @@ $("hint").addEventListener("click", async () => {
   clearHint();
   const asked = view;
   if (knownHint && asked && knownHint.key === boardKey(asked)) { showHint(knownHint.hint, asked); return; }
+  if (hintsBack && performance.now() < hintsBack.at) { sayHintLimit(); return; }
   thinking(true);
   $("error").textContent = "Looking for a good move\u2026"; // at once: the press was heard
   let late;
@@ -531,7 +546,14 @@ $("hint").addEventListener("click", async () => {
     if (!hint.move) { $("error").textContent = reasonWords(hint.reason); announce(hint.reason); return; }
     knownHint = { key: boardKey(asked), hint };
     showHint(hint, asked);
-  } catch (error) { if (view === asked) refused(error); } finally { clearTimeout(late); thinking(false); }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) {
+      // over the limit on hints: how long to wait, from Retry-After or the reason's words
+      const seconds = error.retryAfter ?? (Number(/in (\d+) s\b/.exec(error.message)?.[1]) || 10);
+      hintsBack = { at: performance.now() + seconds * 1000, detail: String(error.detail ?? "") };
+      if (view === asked) sayHintLimit();
+    } else if (view === asked) refused(error);
+  } finally { clearTimeout(late); thinking(false); }
 });
 // A hint worded and lit on the board it was found for.
 function showHint(hint, asked) {
