@@ -33,6 +33,7 @@ from tables import (
     box,
     draw_board,
     end_game,
+    focus_board,
     focus_on,
     midgame_moves,
     no_sideways_scroll,
@@ -428,7 +429,7 @@ def test_bug_15_the_empty_hand_shows_the_recycle_and_d_asks(table: Callable[...,
     stock = page.locator("#board [data-action]")
     assert stock.get_attribute("data-action") == "recycle"
     assert page.locator("#board .recycle-mark").is_visible()
-    page.locator("#board").click(position={"x": 1, "y": 1})  # the page, not a card
+    focus_board(page)  # the board, not a card
     page.keyboard.press("d")
     assert page.locator("#confirm").is_visible()
     assert "-100" in page.inner_text("#confirm-text")
