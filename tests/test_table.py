@@ -197,9 +197,26 @@ def test_bug_2_a_game_left_never_takes_over_the_lobby(
     page.check("input[name=game][value=golf]")
     page.click("#start")
     page.wait_for_selector("#board .card")
+    game_id = desk.held()["id"]
     page.click("#home")
     page.wait_for_selector("#lobby:not([hidden])")
-    page.wait_for_timeout(4_500)  # past the game's 3 s clock
+    # past the game's 3 s clock: the lobby's Continue says its time is up, the server has
+    # ended it, and the page has nothing more on its way (any answer to a clock of the
+    # table left would have come)
+    page.wait_for_selector(
+        f'#lobby button[data-id="{game_id}"] .left >> text="time is up"', timeout=15_000
+    )
+    page.wait_for_function(
+        """async (held) => {
+             const answer = await fetch(`/api/sessions/${held.id}`,
+               { headers: { Authorization: `Bearer ${held.token}` } });
+             return (await answer.json()).outcome !== null;
+           }""",
+        arg=desk.held(),
+        polling=250,
+        timeout=15_000,
+    )
+    page.wait_for_load_state("networkidle")
     assert page.locator("#lobby").is_visible()
     assert page.locator("#status").is_hidden()
     assert page.locator("#result").is_hidden()
