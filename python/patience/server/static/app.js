@@ -72,28 +72,58 @@ window.addEventListener("popstate", () => {
   } else if (!$("table").hidden) showLobby();
 });
 
-// Back at a table's entry: its game as it stands now (over since, it shows its result).
+// Back at a table's entry: its game as it stands now (over since, it shows its result);
+// a game no longer this player's gives the lobby, which says so.
 async function reopen(id) {
-  const saved = auth?.id === id ? auth : savedGames().find((game) => game.id === id);
+  const saved = auth?.id === id ? auth : entryGame(id);
   try {
-    if (!saved) throw new Error("not kept");
     const answer = await api.read(saved.id, saved.token);
     if (history.state?.table !== id) return; // the player went on meanwhile
+    saved.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
     auth = saved;
-    sessionStorage.setItem("patience-game", JSON.stringify(auth));
+    hold(auth);
     show(answer);
   } catch (_) {
     if (history.state?.table !== id) return;
     history.replaceState({ lobby: true }, "", "/");
-    showLobby();
+    await showLobby();
+    $("lobby-error").textContent = NOT_YOURS;
   }
 }
+
+// The game at the table, held by the tab: the one a reload reopens (sessionStorage's
+// "patience-game"), and among the tab's games, by which its history's table entries are
+// reopened, each its own game, even once the lobby has forgotten it (it ended).
+// Each game put on the table is told to the page's other parts (`patience:table`, detail
+// { id, token, request }): a tournament's attempt is watched for the close however it came
+// to the table (dealt, continued from the lobby, Back to its entry, a reload).
+const TAB_GAMES = "patience-tab-games";
+function hold(game) {
+  sessionStorage.setItem("patience-game", JSON.stringify(game));
+  document.dispatchEvent(new CustomEvent("patience:table", { detail: game }));
+  try {
+    const held = (JSON.parse(sessionStorage.getItem(TAB_GAMES) ?? "[]") ?? []).filter((kept) => kept.id !== game.id);
+    sessionStorage.setItem(TAB_GAMES, JSON.stringify([game, ...held].slice(0, 16)));
+  } catch (_) { /* the latest only */ }
+}
+
+// The game of a table's history entry: as held by this tab or kept by this browser (a
+// guest's, by its token), else a signed-in player's own (the session holds it).
+function entryGame(id) {
+  let held = [];
+  try {
+    held = JSON.parse(sessionStorage.getItem(TAB_GAMES) ?? "[]") ?? [];
+  } catch (_) { /* none */ }
+  const known = [...(Array.isArray(held) ? held : []), ...savedGames()].find((game) => game?.id === id);
+  return known ? { ...known } : { id, token: null, request: null };
+}
+const NOT_YOURS = "That page's game is not yours to continue here (not kept in this browser, or another player's).";
 
 lobbyHooks({
   resume: (saved, answer) => {
     enterTable(saved.id);
     auth = saved;
-    sessionStorage.setItem("patience-game", JSON.stringify(auth)); // a reload stays at the table
+    hold(auth); // a reload stays at the table
     show(answer);
   },
   startDaily: (game, variant) => startDaily(game, variant),
@@ -200,7 +230,7 @@ async function startDaily(game, variant) {
 // Open a fresh answer (of POST /api/sessions, a daily deal or a tournament's attempt).
 function open(answer, request = { game: answer.game, variant: answer.variant, mode: answer.mode }, { dealt = false } = {}) {
   auth = { id: answer.id, token: answer.token ?? null, request };
-  sessionStorage.setItem("patience-game", JSON.stringify(auth));
+  hold(auth);
   keepGame(auth);
   enterTable(answer.id);
   $("error").textContent = "";
@@ -839,20 +869,39 @@ async function resume() {
       return;
     }
   }
-  const saved = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
-  // a reload of the lobby's entry stays in the lobby (the game is in its Continue)
+  const latest = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
+  // A reload of a table's entry reopens that entry's game, which need not be the tab's
+  // latest (Back to an older game, then a reload); a reload of the lobby's entry stays in
+  // the lobby (the game is in its Continue).
+  const own = typeof history.state?.table === "string" && !location.hash ? history.state.table : null;
+  const saved = own && own !== latest?.id ? entryGame(own) : latest;
   if (saved && !history.state?.lobby) {
+    let why = "";
     try {
       auth = saved;
       const answer = await api.read(saved.id, saved.token);
       if (!answer.outcome) {
+        saved.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
+        hold(saved);
         if (!location.hash && !history.state?.table) history.replaceState({ table: saved.id }, "", "/");
         return show(answer);
       }
-    } catch (_) { /* a game this server does not know: back to the lobby */ }
+      forgetGame(saved.id);
+      why = "That page's game has ended.";
+    } catch (_) { // a game this server does not know, or no longer this player's
+      why = NOT_YOURS;
+    }
+    if (own) { // the entry's game cannot be reopened: the lobby, in its place, says why
+      history.replaceState({ lobby: true }, "", "/");
+      auth = null;
+      await showLobby();
+      $("lobby-error").textContent = why;
+      return;
+    }
   }
   auth = null;
   showLobby();
 }
+
 currentLook();
 resume();
