@@ -54,7 +54,7 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     engine = make_engine(f"sqlite:///{database}")
     migrate(engine)
     with engine.begin() as connection:
-        for offset in range(4):
+        for offset in range(5):  # one a tournament made here, and one for the lobby's form
             deal = Certified(SEED + offset, 9, 0.01, 40, None)
             add(connection, "golf", GOLF, deal, at=1.0 + offset, origin="random")
     operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
