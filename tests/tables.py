@@ -73,6 +73,7 @@ def start_server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterat
         "PATIENCE_RATE_MOVES": "0",
         "PATIENCE_RATE_ADDRESS": "0",
         "PATIENCE_RATE_HINTS": "0",
+        "PATIENCE_RATE_HINTS_ADDRESS": "0",
         # a hint's search may take this long on a busy test machine, and the solver runs
         # at the lowest ordinary priority rather than only on an idle core (on a machine
         # busy with other work, idle priority may leave it no time at all): the hints
@@ -80,7 +81,8 @@ def start_server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterat
         "PATIENCE_HINT_SECONDS": "10",
         "PATIENCE_SOLVER_PRIORITY": "low",
     }
-    process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **quiet, **env)
+    settings = {**quiet, **env}  # a test's own settings over these (a limit it tests)
+    process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **settings)
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=120)
@@ -238,6 +240,15 @@ def draw_board(page: Page, board: dict[str, Any]) -> None:
            }""",
         board,
     )
+
+
+def focus_board(page: Page) -> None:
+    """Put the keyboard's focus on the board as a keyboard player does, by the page's skip
+    link ("Skip to the cards"), never by a click: a click on the board lands on something
+    (the stock's box reaches the board's corner, and a press there draws)."""
+    page.focus("#skip")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('board').contains(document.activeElement)")
 
 
 def focus_on(page: Page, selector: str) -> None:

@@ -35,7 +35,13 @@ SECURITY = {
     "x-frame-options": "DENY",
 }
 JSON = {"Content-Type": "application/json"}
-UNLIMITED = {"rate_starts": None, "rate_hints": None, "rate_moves": None, "rate_address": None}
+UNLIMITED = {
+    "rate_starts": None,
+    "rate_hints": None,
+    "rate_hints_address": None,
+    "rate_moves": None,
+    "rate_address": None,
+}
 
 
 def _settings(tmp_path: Path, **changes: Any) -> Settings:
@@ -310,16 +316,65 @@ def test_moves_across_many_games_are_limited_per_address(tmp_path: Path) -> None
         assert other.post(f"{url}/moves", json={"move": "draw"}, headers=headers).status_code == 200
 
 
-def test_hints_are_limited_per_address(tmp_path: Path) -> None:
-    app = create_app(_settings(tmp_path, rate_hints=Rate(1 / 60, 2), hint_seconds=0.2))
+def test_hints_are_limited_per_game_for_a_guest_not_per_address(tmp_path: Path) -> None:
+    app = create_app(
+        _settings(tmp_path, rate_hints=Rate(1 / 60, 2), rate_address=None, hint_seconds=0.2)
+    )
     with TestClient(app) as test_client:
         url, headers = _practice(test_client, game="golf", seed=3)
+        before = test_client.get(url, headers=headers).json()
         for _ in range(2):
             assert test_client.post(f"{url}/hint", headers=headers).status_code == 200
-        other, other_headers = _practice(test_client, game="golf", seed=4)
-        refused = test_client.post(f"{other}/hint", headers=other_headers)
+        refused = test_client.post(f"{url}/hint", headers=headers)
+        assert refused.status_code == 429
         assert 55 <= _retry_after(refused) <= 60
-        assert "hints" in refused.json()["detail"]
+        detail = refused.json()["detail"]
+        assert re.fullmatch(
+            r"too many hints in this game: at most 2 at once and 1 a minute; try again in \d+ s",
+            detail,
+        ), detail
+        after = test_client.get(url, headers=headers).json()
+        assert after["board"] == before["board"]  # lost nothing
+        assert after["move_count"] == 0
+        # another player's game from the same address (a school, a café) has its own hints
+        other, other_headers = _practice(test_client, game="golf", seed=4)
+        assert test_client.post(f"{other}/hint", headers=other_headers).status_code == 200
+        # a refusal for another reason (here, the game is over) costs no hint
+        test_client.post(f"{other}/end", headers=other_headers)
+        for _ in range(3):
+            answer = test_client.post(f"{other}/hint", headers=other_headers)
+            assert answer.status_code == 409, answer.text
+
+
+def test_hints_from_one_address_have_a_ceiling(tmp_path: Path) -> None:
+    app = create_app(
+        _settings(
+            tmp_path,
+            rate_hints=Rate(1 / 60, 2),
+            rate_hints_address=Rate(1 / 60, 3),
+            rate_address=None,
+            hint_seconds=0.2,
+        )
+    )
+    with TestClient(app) as test_client:
+        games = [_practice(test_client, game="golf", seed=seed) for seed in range(3)]
+        for url, headers in games:  # three players, each under their own limit
+            assert test_client.post(f"{url}/hint", headers=headers).status_code == 200
+        url, headers = games[0]
+        refused = test_client.post(f"{url}/hint", headers=headers)
+        assert 55 <= _retry_after(refused) <= 60
+        assert "from this address" in refused.json()["detail"]
+        made_up = test_client.post("/api/sessions/nope/hint")
+        assert made_up.status_code == 429  # refused before any lookup
+    with TestClient(app, client=("192.0.2.9", 5000)) as other:
+        url, headers = _practice(other, game="golf", seed=9)
+        assert other.post(f"{url}/hint", headers=headers).status_code == 200
+
+
+def test_the_hint_limits_defaults() -> None:
+    defaults = Settings.from_env({})
+    assert defaults.rate_hints == Rate(20 / 60, 5)  # a player's: one every 3 s, 5 at once
+    assert defaults.rate_hints_address == Rate(4.0, 60)  # everyone on one address together
 
 
 def test_disabled_limits_never_refuse(client: TestClient) -> None:

@@ -24,6 +24,7 @@ from patience.players import (
 from patience.players.accounts import AccountError
 from patience.players.history import Finished, statistics_of
 from patience.server import Settings, create_app
+from patience.server.settings import Rate
 from patience.store.db import make_engine, metadata, migrate, sessions
 
 PASSWORD = "correct horse battery"
@@ -193,6 +194,44 @@ def sign_up(client: TestClient, name: str, **extra: Any) -> dict[str, str]:
     assert "samesite=strict" in cookie
     assert "secure" not in cookie  # plain HTTP here; Secure over TLS
     return {"X-CSRF-Token": answer.json()["csrf"]}
+
+
+def test_a_signed_in_player_s_hints_are_counted_across_their_games(database_url: str) -> None:
+    """A signed-in player's hints are theirs, whichever game they ask in (a new game gives
+    no fresh hints); a guest on the same address keeps their own."""
+    settings = Settings(
+        database_url=database_url,
+        catalog_refill=0,
+        hint_seconds=0.2,
+        rate_starts=None,
+        rate_moves=None,
+        rate_address=None,
+        rate_hints=Rate(1 / 60, 2),
+    )
+    with TestClient(create_app(settings)) as client:
+        headers = sign_up(client, "Hinter")
+        games = []
+        for seed in (5, 6):
+            made = client.post(
+                "/api/sessions",
+                json={"game": "golf", "mode": "practice", "seed": seed},
+                headers=headers,
+            )
+            assert made.status_code == 201, made.text
+            games.append(made.json()["id"])
+        for _ in range(2):
+            assert client.post(f"/api/sessions/{games[0]}/hint", headers=headers).status_code == 200
+        refused = client.post(f"/api/sessions/{games[1]}/hint", headers=headers)
+        assert refused.status_code == 429
+        assert 55 <= int(refused.headers["retry-after"]) <= 60
+        assert refused.json()["detail"].startswith("too many hints: at most 2 at once")
+        assert client.get(f"/api/sessions/{games[1]}").json()["move_count"] == 0
+        # a guest on the same address (here, after signing out) is not counted with them
+        assert client.post("/api/accounts/logout", headers=headers).status_code == 204
+        made = client.post("/api/sessions", json={"game": "golf", "mode": "practice", "seed": 5})
+        token = {"Authorization": f"Bearer {made.json()['token']}"}
+        answer = client.post(f"/api/sessions/{made.json()['id']}/hint", headers=token)
+        assert answer.status_code == 200
 
 
 def test_a_signed_in_change_needs_the_csrf_token_and_this_origin(client: TestClient) -> None:

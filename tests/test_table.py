@@ -33,6 +33,7 @@ from tables import (
     box,
     draw_board,
     end_game,
+    focus_board,
     focus_on,
     midgame_moves,
     no_sideways_scroll,
@@ -196,9 +197,26 @@ def test_bug_2_a_game_left_never_takes_over_the_lobby(
     page.check("input[name=game][value=golf]")
     page.click("#start")
     page.wait_for_selector("#board .card")
+    game_id = desk.held()["id"]
     page.click("#home")
     page.wait_for_selector("#lobby:not([hidden])")
-    page.wait_for_timeout(4_500)  # past the game's 3 s clock
+    # past the game's 3 s clock: the lobby's Continue says its time is up, the server has
+    # ended it, and the page has nothing more on its way (any answer to a clock of the
+    # table left would have come)
+    page.wait_for_selector(
+        f'#lobby button[data-id="{game_id}"] .left >> text="time is up"', timeout=15_000
+    )
+    page.wait_for_function(
+        """async (held) => {
+             const answer = await fetch(`/api/sessions/${held.id}`,
+               { headers: { Authorization: `Bearer ${held.token}` } });
+             return (await answer.json()).outcome !== null;
+           }""",
+        arg=desk.held(),
+        polling=250,
+        timeout=15_000,
+    )
+    page.wait_for_load_state("networkidle")
     assert page.locator("#lobby").is_visible()
     assert page.locator("#status").is_hidden()
     assert page.locator("#result").is_hidden()
@@ -428,7 +446,7 @@ def test_bug_15_the_empty_hand_shows_the_recycle_and_d_asks(table: Callable[...,
     stock = page.locator("#board [data-action]")
     assert stock.get_attribute("data-action") == "recycle"
     assert page.locator("#board .recycle-mark").is_visible()
-    page.locator("#board").click(position={"x": 1, "y": 1})  # the page, not a card
+    focus_board(page)  # the board, not a card
     page.keyboard.press("d")
     assert page.locator("#confirm").is_visible()
     assert "-100" in page.inner_text("#confirm-text")

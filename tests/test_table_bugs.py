@@ -23,6 +23,7 @@ from tables import (
     box,
     draw_board,
     end_game,
+    focus_board,
     settled,
     shot,
 )
@@ -437,7 +438,7 @@ def test_bug_14_undo_says_why_it_is_off(table: Callable[..., Table]) -> None:
         "document.getElementById(document.getElementById('undo').getAttribute('aria-describedby')).textContent"
     )
     assert "turned up" in described
-    page.locator("#board").click(position={"x": 1, "y": 1})
+    focus_board(page)  # the board, not a card
     page.keyboard.press("u")
     assert "turned up" in page.inner_text("#error")
 

@@ -25,7 +25,7 @@ from patience.server import launch
 from patience.solve import solve
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate_url
-from tables import SIZES, Table, answered, box, end_game, settled, shot
+from tables import SIZES, Table, answered, box, end_game, focus_board, settled, shot
 
 PASSWORD = "correct horse battery"
 LONGEST_NAME = "Wilhelmina Montgomery-Wu"  # as long as a name may be (24 characters)
@@ -483,7 +483,7 @@ def test_fourth_5_the_recycle_question_by_keys_is_remembered(rated: Callable[...
     page.wait_for_selector("#board .card", timeout=60_000)
     settled(page)
     desk.play_through_api(["draw"] * 24)
-    page.locator("#board").click(position={"x": 1, "y": 1})  # the page, not a card
+    focus_board(page)  # the board, not a card
     page.keyboard.press("d")
     page.wait_for_selector("#confirm:not([hidden])")
     assert page.get_attribute("#confirm .panel", "role") == "alertdialog"
@@ -504,7 +504,7 @@ def test_fourth_5_the_recycle_question_by_keys_is_remembered(rated: Callable[...
     assert page.inner_text("#counters") == "Recycles 1"
     # remembered: after a reload, the next recycle asks no more
     desk.play_through_api(["draw"] * 24)
-    page.locator("#board").click(position={"x": 1, "y": 1})
+    focus_board(page)  # the board, not a card
     answered(page, lambda: page.keyboard.press("d"))
     assert page.locator("#confirm").is_hidden()
     assert page.inner_text("#counters") == "Recycles 2"

@@ -54,7 +54,7 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     engine = make_engine(f"sqlite:///{database}")
     migrate(engine)
     with engine.begin() as connection:
-        for offset in range(4):
+        for offset in range(5):  # one a tournament made here, and one for the lobby's form
             deal = Certified(SEED + offset, 9, 0.01, 40, None)
             add(connection, "golf", GOLF, deal, at=1.0 + offset, origin="random")
     operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
@@ -72,16 +72,17 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
         max_entrants=10,
     )
     big_tournament(engine, operator, now)
-    Tournaments(GameStore(engine)).create(
-        operator,
-        name="Closing Golf",
-        game="golf",
-        variant=GOLF,
-        policy="shared",
-        tier=None,
-        opens_at=now - 1,
-        closes_at=now + 3600,
-    )
+    for name in ("Closing Golf", "Resumed Golf"):
+        Tournaments(GameStore(engine)).create(
+            operator,
+            name=name,
+            game="golf",
+            variant=GOLF,
+            policy="shared",
+            tier=None,
+            opens_at=now - 1,
+            closes_at=now + 3600,
+        )
     engine.dispose()
     port = launch.free_port()
     process = launch.start(database, port, PATIENCE_CATALOG_REFILL="0")
@@ -512,3 +513,44 @@ def test_a_running_attempt_is_told_at_once_when_its_tournament_closes(
         context.close()
     assert not olga_errors, olga_errors
     assert not cat_errors, cat_errors
+
+
+def test_an_attempt_continued_from_the_lobby_is_told_at_once_when_its_tournament_closes(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    """As a fresh attempt is: here continued in another tab, which never saw it dealt."""
+    server, _ = tournament_server
+    olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)
+    log_in(olga, server, "Olga")
+    made = next(
+        t
+        for t in olga.request.get(f"{server}/api/tournaments").json()["tournaments"]
+        if t["name"] == "Resumed Golf"
+    )
+    dan_context, dealt, dan_errors = open_page(browser, server, DESKTOP)
+    sign_up(dealt, server, "Dan")
+    dealt.goto(f"{server}/#/tournaments/{made['id']}")
+    dealt.click("#tournament-join")
+    dealt.click("#tournament-play")
+    dealt.wait_for_selector("#board .card")
+    game_id = dealt.evaluate("JSON.parse(sessionStorage.getItem('patience-game')).id")
+    dealt.close()  # the tab that dealt it, and its watch, are gone
+    dan = dan_context.new_page()
+    dan.on("pageerror", lambda error: dan_errors.append(str(error)))
+    dan.goto(server)
+    dan.click(f'#lobby button[data-id="{game_id}"]', timeout=WAIT)
+    dan.wait_for_selector("#table:not([hidden]) #board .card")
+    assert dan.inner_text("#title").startswith("Resumed Golf · attempt 1")
+    # the operator closes the tournament while the continued attempt is on the table
+    olga.goto(f"{server}/#/tournaments/{made['id']}")
+    olga.click("#tournament-close")
+    olga.click("#confirm-yes")
+    olga.wait_for_selector("#verification-result", timeout=15_000)
+    dan.wait_for_selector("#result:not([hidden])", timeout=8_000)  # told, unasked
+    assert dan.inner_text("#result-title") == "The tournament has closed"
+    assert dan.locator("#to-tournament").is_visible()
+    for context in (olga_context, dan_context):
+        context.close()
+    assert not olga_errors, olga_errors
+    assert not dan_errors, dan_errors

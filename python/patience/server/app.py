@@ -19,7 +19,7 @@ from patience.store.games import GameStore
 from patience.tournaments import Tournaments
 
 from .background import Background
-from .http import RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
+from .http import HintLimits, RateLimits, RequestLimits, SecurityHeaders, install_error_handlers
 from .ops import Observe
 from .ops import router as ops_router
 from .pool import SolverPool
@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             engine.dispose()
             raise
         app.state.settings = settings
+        app.state.hint_limits = HintLimits(settings.rate_hints)
         app.state.store = store = GameStore(
             engine,
             certify_seconds=settings.certify_seconds,

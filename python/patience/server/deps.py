@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from patience.players import Accounts, User, csrf_token
 from patience.store.games import GameNotFoundError, GameStore, Live, NotYourGameError
 
+from .http import HintLimits
 from .pool import SolverPool
 from .settings import Settings
 
@@ -28,11 +29,13 @@ __all__ = [
     "GUEST_COOKIE",
     "AccountStore",
     "AppSettings",
+    "Hints",
     "LiveGame",
     "Player",
     "Pool",
     "Store",
     "get_accounts",
+    "get_hint_limits",
     "get_live",
     "get_player",
     "get_pool",
@@ -57,6 +60,12 @@ async def get_pool(request: Request) -> SolverPool:
     """The application's bounded pool for solver work."""
     pool: SolverPool = request.app.state.pool
     return pool
+
+
+async def get_hint_limits(request: Request) -> HintLimits:
+    """The application's counts of each player's hints."""
+    limits: HintLimits = request.app.state.hint_limits
+    return limits
 
 
 async def get_accounts(request: Request) -> Accounts:
@@ -116,6 +125,7 @@ AccountStore = Annotated[Accounts, Depends(get_accounts)]
 Player = Annotated[User | None, Depends(get_player)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 Pool = Annotated[SolverPool, Depends(get_pool)]
+Hints = Annotated[HintLimits, Depends(get_hint_limits)]
 
 
 async def get_live(

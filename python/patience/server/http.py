@@ -286,12 +286,21 @@ class RateLimits:
     client's rate. ``verification`` (GET /api/tournaments/{id}/verification) has a
     bucket per address of its own. The buckets are this process's: with several server
     processes each enforces its own, so the effective limit is per process.
+
+    Hints are limited here only by a generous ceiling per address (``rate_hints_address``,
+    against a flood): the limit a player meets is their own, counted once the game is
+    known to be theirs (:class:`HintLimits`), so that players behind one address (a
+    school, a café) neither share it nor use it up for each other.
     """
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.starts = None if settings.rate_starts is None else TokenBuckets(settings.rate_starts)
-        self.hints = None if settings.rate_hints is None else TokenBuckets(settings.rate_hints)
+        self.hints = (
+            None
+            if settings.rate_hints_address is None
+            else TokenBuckets(settings.rate_hints_address)
+        )
         self.moves = None if settings.rate_moves is None else TokenBuckets(settings.rate_moves)
         self.address = (
             None if settings.rate_address is None else TokenBuckets(settings.rate_address)
@@ -312,7 +321,7 @@ class RateLimits:
                 if action in _MOVES:
                     return self.moves, "moves in this game", game_id[:_MAX_ID]
                 if action == "hint":
-                    return self.hints, "hints", ""
+                    return self.hints, "hints from this address (shared by everyone on it)", ""
         return None, "", ""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -335,15 +344,55 @@ class RateLimits:
                 if wait:
                     buckets, what = self.address, "requests to games from this address"
             if wait:
-                retry = max(1, math.ceil(wait))
-                rate = buckets.rate
-                detail = (
-                    f"too many {what}: at most {rate.burst} at once and "
-                    f"{_per(rate.per_second)}; try again in {retry} s"
-                )
+                detail, retry = too_many(what, buckets.rate, wait)
                 await _send_error(send, 429, detail, extra=((b"retry-after", str(retry).encode()),))
                 return
         await self.app(scope, receive, send)
+
+
+def too_many(what: str, rate: Rate, wait: float) -> tuple[str, int]:
+    """The reason of a 429 for ``what`` over ``rate``, and its ``Retry-After`` (whole
+    seconds, at least 1) for a wait of ``wait`` seconds.
+
+    >>> too_many("hints in this game", Rate(20 / 60, 5), 2.2)
+    ('too many hints in this game: at most 5 at once and 20 a minute; try again in 3 s', 3)
+    """
+    retry = max(1, math.ceil(wait))
+    detail = (
+        f"too many {what}: at most {rate.burst} at once and "
+        f"{_per(rate.per_second)}; try again in {retry} s"
+    )
+    return detail, retry
+
+
+class HintLimits:
+    """The hints a player may ask for, counted per player once the game is known to be
+    theirs: a signed-in player's across all their games (a new game gives no fresh
+    hints), a guest's in each game (a guest has no identity beyond the game's token;
+    new games are limited by ``rate_starts``, and every hint from an address by the
+    ceiling of :class:`RateLimits`). This process's buckets, as the middleware's.
+
+    >>> limits = HintLimits(Rate(per_second=1 / 60, burst=1))
+    >>> limits.take(user_id="ann", game_id="g1", now=0.0)
+    >>> limits.take(user_id=None, game_id="g2", now=0.0)  # a guest's game: its own count
+    >>> limits.take(user_id="ann", game_id="g3", now=1.0)[1]
+    59
+    """
+
+    def __init__(self, rate: Rate | None) -> None:
+        self.buckets = None if rate is None else TokenBuckets(rate)
+
+    def take(self, *, user_id: str | None, game_id: str, now: float) -> tuple[str, int] | None:
+        """Takes a hint from the player's count: None if there was one, else the reason
+        to refuse with and the seconds to wait."""
+        if self.buckets is None:
+            return None
+        key = ("player", user_id) if user_id is not None else ("game", game_id)
+        wait = self.buckets.take(key, now)
+        if not wait:
+            return None
+        what = "hints" if user_id is not None else "hints in this game"
+        return too_many(what, self.buckets.rate, wait)
 
 
 def _per(per_second: float) -> str:

@@ -24,6 +24,7 @@ __all__ = ["NO_RATE_LIMITS", "ServerStartError", "free_port", "start"]
 NO_RATE_LIMITS = {
     "PATIENCE_RATE_STARTS": "0",
     "PATIENCE_RATE_HINTS": "0",
+    "PATIENCE_RATE_HINTS_ADDRESS": "0",
     "PATIENCE_RATE_MOVES": "0",
     "PATIENCE_RATE_ADDRESS": "0",
     "PATIENCE_GUEST_TIMED": "0",

@@ -276,7 +276,12 @@ class Settings(BaseSettings):
     """New games an address may start: ``COUNT/UNIT[,BURST]`` with UNIT ``s``, ``m`` or
     ``h``, 0 for no limit (``30/m,10``: 30 a minute, 10 at once). Counted by each process."""
     rate_hints: RateSetting = Rate(20 / 60, 5)
-    """Hints an address may ask for (counted by each process)."""
+    """Hints a player may ask for: a signed-in player across all their games, a guest in
+    each game; never shared with others on the same address (counted by each process)."""
+    rate_hints_address: RateSetting = Rate(240 / 60, 60)
+    """Hints an address may ask for, all its players together: a ceiling against a flood,
+    generous enough for a classroom or a café behind one address (counted by each
+    process)."""
     rate_moves: RateSetting = Rate(20.0, 40)
     """Moves, undos and ends an address may send in one game (counted by each process)."""
     rate_address: RateSetting = Rate(100.0, 200)

@@ -40,7 +40,7 @@ from patience.store.games import (
 )
 from patience.store.pauses import pause, resume
 
-from ..deps import GUEST_COOKIE, AppSettings, LiveGame, Player, Pool, Store
+from ..deps import GUEST_COOKIE, AppSettings, Hints, LiveGame, Player, Pool, Store
 from ..pool import PoolFullError, first_winning_move
 from ..views import replay_json, session_json
 
@@ -399,11 +399,18 @@ NO_HINT_IN_TIME = "no hint found in time; try again in a moment"
 
 
 @router.post("/{game_id}/hint", responses=_refusals(401, 403, 404, 409, 413, 429) | BUSY)
-async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) -> dict[str, Any]:
+async def hint(
+    live: LiveGame, store: Store, pool: Pool, settings: AppSettings, limits: Hints
+) -> dict[str, Any]:
     """Practice and relaxed games only: the solver's next move from here, or none with a
     reason. Answered within ``hint_seconds`` (the search's budget) and
     :data:`HINT_WAIT_SECONDS` more, however busy the solver pool is: a hint still waiting
-    for a solver process then is withdrawn and answered "no hint found in time"."""
+    for a solver process then is withdrawn and answered "no hint found in time".
+
+    A player over their hints (``rate_hints``: a signed-in player's across their games, a
+    guest's in this game) is answered 429 with ``Retry-After``, before any search, and the
+    game is unchanged; a refusal for another reason (a timed game, a game over, a game
+    with no solver) costs no hint."""
     if live.mode == "timed":
         raise HTTPException(409, "hints are for practice and relaxed games only")
     async with live.turn:
@@ -414,6 +421,11 @@ async def hint(live: LiveGame, store: Store, pool: Pool, settings: AppSettings) 
             position = live.game.copy()
     if live.game.name not in SOLVABLE_GAMES:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
+    # the player's own count, taken only for a hint the solver will look for
+    over = limits.take(user_id=live.user_id, game_id=live.id, now=time.monotonic())
+    if over is not None:
+        detail, retry = over
+        raise HTTPException(429, detail, headers={"Retry-After": str(retry)})
     try:
         move, outcome = await asyncio.wait_for(
             pool.run(

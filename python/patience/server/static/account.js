@@ -231,6 +231,16 @@ export async function statsPage(page) {
 
 const RESULT = (game) => (game.won ? "Won" : game.won === false ? "Lost" : "Ended");
 
+// A finished game's tier in the history: its deal's difficulty when it came rated; a
+// tournament's or daily deal's still sealed (shown with the deal, at the close); a deal
+// played by its number has none (it was never rated: not "unrated" as a practice deal of
+// ours is, but outside the tiers altogether).
+function tierCell(game) {
+  if (game.tier !== null && game.tier !== undefined) return String(game.tier);
+  if (game.numbered) return h("span", { title: `${dealLabel(game)}: a deal played by its number has no difficulty tier` }, "numbered deal");
+  return game.seed === null ? "sealed" : "unrated";
+}
+
 /** #/history: the finished games, newest first, a page at a time, each with its replay. */
 export async function historyPage(page) {
   if (!currentPlayer()) return signInFirst(page, "History");
@@ -262,7 +272,7 @@ export async function historyPage(page) {
           ["Date", timeElement(game.ended_at)],
           ["Game", h("span", {}, title, ...occasion)],
           ["Deal", game.seed === null && !game.numbered ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, `${dealLabel(game, { short: true })} (sealed)`) : dealLabel(game, { short: true })],
-          ["Tier", game.tier ?? (game.seed === null && !game.numbered ? "sealed" : "unrated")], // (shown with the deal, at the close)
+          ["Tier", tierCell(game)],
           ["Result", RESULT(game)],
           ["Score", game.mode === "relaxed" ? "" : game.score],
           ["Time", timePlayed(game.elapsed)],

@@ -1,10 +1,11 @@
 // The server's API, as the client uses it. Every answer is the player's view of the game.
 
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, detail, retryAfter = null) {
     super(reasonText(detail));
     this.status = status;
     this.detail = detail;
+    this.retryAfter = retryAfter; // seconds, of a refusal for a limit (429), when told
   }
 }
 
@@ -80,7 +81,10 @@ async function call(method, path, { token, body } = {}, again = true) {
     signedIn(await call("GET", "/api/me").catch(() => null));
     return call(method, path, { token, body }, false);
   }
-  if (!response.ok) throw new ApiError(response.status, data.detail ?? response.statusText);
+  if (!response.ok) {
+    const retry = Number(response.headers.get("Retry-After"));
+    throw new ApiError(response.status, data.detail ?? response.statusText, retry > 0 ? retry : null);
+  }
   return data;
 }
 

@@ -72,28 +72,58 @@ window.addEventListener("popstate", () => {
   } else if (!$("table").hidden) showLobby();
 });
 
-// Back at a table's entry: its game as it stands now (over since, it shows its result).
+// Back at a table's entry: its game as it stands now (over since, it shows its result);
+// a game no longer this player's gives the lobby, which says so.
 async function reopen(id) {
-  const saved = auth?.id === id ? auth : savedGames().find((game) => game.id === id);
+  const saved = auth?.id === id ? auth : entryGame(id);
   try {
-    if (!saved) throw new Error("not kept");
     const answer = await api.read(saved.id, saved.token);
     if (history.state?.table !== id) return; // the player went on meanwhile
+    saved.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
     auth = saved;
-    sessionStorage.setItem("patience-game", JSON.stringify(auth));
+    hold(auth);
     show(answer);
   } catch (_) {
     if (history.state?.table !== id) return;
     history.replaceState({ lobby: true }, "", "/");
-    showLobby();
+    await showLobby();
+    $("lobby-error").textContent = NOT_YOURS;
   }
 }
+
+// The game at the table, held by the tab: the one a reload reopens (sessionStorage's
+// "patience-game"), and among the tab's games, by which its history's table entries are
+// reopened, each its own game, even once the lobby has forgotten it (it ended).
+// Each game put on the table is told to the page's other parts (`patience:table`, detail
+// { id, token, request }): a tournament's attempt is watched for the close however it came
+// to the table (dealt, continued from the lobby, Back to its entry, a reload).
+const TAB_GAMES = "patience-tab-games";
+function hold(game) {
+  sessionStorage.setItem("patience-game", JSON.stringify(game));
+  document.dispatchEvent(new CustomEvent("patience:table", { detail: game }));
+  try {
+    const held = (JSON.parse(sessionStorage.getItem(TAB_GAMES) ?? "[]") ?? []).filter((kept) => kept.id !== game.id);
+    sessionStorage.setItem(TAB_GAMES, JSON.stringify([game, ...held].slice(0, 16)));
+  } catch (_) { /* the latest only */ }
+}
+
+// The game of a table's history entry: as held by this tab or kept by this browser (a
+// guest's, by its token), else a signed-in player's own (the session holds it).
+function entryGame(id) {
+  let held = [];
+  try {
+    held = JSON.parse(sessionStorage.getItem(TAB_GAMES) ?? "[]") ?? [];
+  } catch (_) { /* none */ }
+  const known = [...(Array.isArray(held) ? held : []), ...savedGames()].find((game) => game?.id === id);
+  return known ? { ...known } : { id, token: null, request: null };
+}
+const NOT_YOURS = "That page's game is not yours to continue here (not kept in this browser, or another player's).";
 
 lobbyHooks({
   resume: (saved, answer) => {
     enterTable(saved.id);
     auth = saved;
-    sessionStorage.setItem("patience-game", JSON.stringify(auth)); // a reload stays at the table
+    hold(auth); // a reload stays at the table
     show(answer);
   },
   startDaily: (game, variant) => startDaily(game, variant),
@@ -200,7 +230,7 @@ async function startDaily(game, variant) {
 // Open a fresh answer (of POST /api/sessions, a daily deal or a tournament's attempt).
 function open(answer, request = { game: answer.game, variant: answer.variant, mode: answer.mode }, { dealt = false } = {}) {
   auth = { id: answer.id, token: answer.token ?? null, request };
-  sessionStorage.setItem("patience-game", JSON.stringify(auth));
+  hold(auth);
   keepGame(auth);
   enterTable(answer.id);
   $("error").textContent = "";
@@ -510,6 +540,20 @@ function thinking(on) {
   $("hint").setAttribute("aria-busy", String(on));
   $("hint").disabled = on || Boolean(view?.outcome);
 }
+// A hint refused for the limit on hints (429): when the server takes them again, and why,
+// so that a press before then says how long is left without asking.
+let hintsBack = null; // { at: performance.now() of the end of the wait, detail }
+function hintLimitWords(seconds, detail) {
+  const wait = seconds === 1 ? "1 second" : `${seconds} seconds`;
+  if (/address/.test(detail)) return `Too many hints from your network just now (everyone on it shares that limit). Ask again in ${wait}.`;
+  const limit = /at most (\d+) at once and ([^;]+)/.exec(detail);
+  return `That is all the hints for now${limit ? ` (${limit[1]} at once, ${limit[2]})` : ""}. Ask again in ${wait}.`;
+}
+function sayHintLimit() {
+  const words = hintLimitWords(Math.max(1, Math.ceil((hintsBack.at - performance.now()) / 1000)), hintsBack.detail);
+  $("error").textContent = words;
+  announce(words);
+}
 // The hint last found, with the board it is for: pressed again on that board, Hint shows it
 // again without asking the server (whose hints are limited); a board changed since is asked.
 let knownHint = null;
@@ -519,6 +563,7 @@ $("hint").addEventListener("click", async () => {
   clearHint();
   const asked = view;
   if (knownHint && asked && knownHint.key === boardKey(asked)) { showHint(knownHint.hint, asked); return; }
+  if (hintsBack && performance.now() < hintsBack.at) { sayHintLimit(); return; }
   thinking(true);
   $("error").textContent = "Looking for a good move\u2026"; // at once: the press was heard
   let late;
@@ -531,7 +576,14 @@ $("hint").addEventListener("click", async () => {
     if (!hint.move) { $("error").textContent = reasonWords(hint.reason); announce(hint.reason); return; }
     knownHint = { key: boardKey(asked), hint };
     showHint(hint, asked);
-  } catch (error) { if (view === asked) refused(error); } finally { clearTimeout(late); thinking(false); }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) {
+      // over the limit on hints: how long to wait, from Retry-After or the reason's words
+      const seconds = error.retryAfter ?? (Number(/in (\d+) s\b/.exec(error.message)?.[1]) || 10);
+      hintsBack = { at: performance.now() + seconds * 1000, detail: String(error.detail ?? "") };
+      if (view === asked) sayHintLimit();
+    } else if (view === asked) refused(error);
+  } finally { clearTimeout(late); thinking(false); }
 });
 // A hint worded and lit on the board it was found for.
 function showHint(hint, asked) {
@@ -817,20 +869,39 @@ async function resume() {
       return;
     }
   }
-  const saved = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
-  // a reload of the lobby's entry stays in the lobby (the game is in its Continue)
+  const latest = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
+  // A reload of a table's entry reopens that entry's game, which need not be the tab's
+  // latest (Back to an older game, then a reload); a reload of the lobby's entry stays in
+  // the lobby (the game is in its Continue).
+  const own = typeof history.state?.table === "string" && !location.hash ? history.state.table : null;
+  const saved = own && own !== latest?.id ? entryGame(own) : latest;
   if (saved && !history.state?.lobby) {
+    let why = "";
     try {
       auth = saved;
       const answer = await api.read(saved.id, saved.token);
       if (!answer.outcome) {
+        saved.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
+        hold(saved);
         if (!location.hash && !history.state?.table) history.replaceState({ table: saved.id }, "", "/");
         return show(answer);
       }
-    } catch (_) { /* a game this server does not know: back to the lobby */ }
+      forgetGame(saved.id);
+      why = "That page's game has ended.";
+    } catch (_) { // a game this server does not know, or no longer this player's
+      why = NOT_YOURS;
+    }
+    if (own) { // the entry's game cannot be reopened: the lobby, in its place, says why
+      history.replaceState({ lobby: true }, "", "/");
+      auth = null;
+      await showLobby();
+      $("lobby-error").textContent = why;
+      return;
+    }
   }
   auth = null;
   showLobby();
 }
+
 currentLook();
 resume();

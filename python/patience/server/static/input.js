@@ -159,10 +159,22 @@ export function attachInput(board, hooks) {
     finish(board); // the cards' motion ends: they are where they are
     const inside = (rect) => event.clientX >= rect.left && event.clientX <= rect.right
       && event.clientY >= rect.top && event.clientY <= rect.bottom;
-    const stock = [...board.querySelectorAll("[data-action]")].find((pile) => inside(pile.getBoundingClientRect()));
+    const stock = stockAt(event.clientX, event.clientY);
     const found = grabbed(event, inFlight, inside);
     const dealt = found.flying && found.target.dataset.place !== "w";
     return { ...found, tapped: stock && !dealt ? stock : found.target };
+  }
+
+  // The stock at a point of the page, if it is there as drawn, under whatever lies over it
+  // (a drawn card flying off it): its card, or the empty stock's marker (its outline, with
+  // the recycle mark when it has one), as the browser finds them, rounded corners and all.
+  // Not its box: the felt just outside a card's rounded corner is no stock.
+  function stockAt(x, y) {
+    for (const element of document.elementsFromPoint(x, y)) {
+      const stock = element.closest("[data-action]");
+      if (stock && board.contains(stock)) return stock;
+    }
+    return null;
   }
 
   function grabbed(event, inFlight, inside) {
@@ -231,10 +243,8 @@ export function attachInput(board, hooks) {
       stockPress = false;
       drag = null;
       suppressClick = true;
-      const stock = board.querySelector("[data-action]");
-      const rect = stock?.getBoundingClientRect();
-      if (rect && event.clientX >= rect.left && event.clientX <= rect.right
-        && event.clientY >= rect.top && event.clientY <= rect.bottom) activate(stock, { pointer: true });
+      const stock = stockAt(event.clientX, event.clientY);
+      if (stock) activate(stock, { pointer: true });
       return;
     }
     if (!drag) return;

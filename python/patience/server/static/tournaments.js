@@ -320,6 +320,28 @@ function watchClose(t, game) {
   watching = state;
 }
 
+// An attempt put on the table another way than by this page's Play (the lobby's Continue,
+// Back to its table's entry, a reload) is watched from then on as a fresh one is: told at
+// once when its tournament has closed, or the moment it does.
+document.addEventListener("patience:table", async (event) => {
+  const { id, request } = event.detail ?? {};
+  const tournament = request?.tournament;
+  if (!tournament?.id) { // another game: the attempt left is watched again when it is back
+    if (watching && watching.game !== id) { clearInterval(watching.timer); clearTimeout(watching.until); watching = null; }
+    return;
+  }
+  if (watching?.game === id && !watching.closed) return;
+  sessionStorage.setItem("patience-tournament", JSON.stringify({ tournament: tournament.id, game: id }));
+  let t;
+  try {
+    t = await tournaments.read(tournament.id);
+  } catch (_) {
+    return; // the server is away: the game's own clock and its next move still tell
+  }
+  const held = JSON.parse(sessionStorage.getItem("patience-tournament") ?? "null");
+  if (held?.game === id) watchClose(t, id);
+});
+
 // When a tournament attempt ends, the result offers the way back to the tournament's page
 // first, and no "New game": it would deal an ordinary game of the same kind, no attempt of
 // the tournament. The next attempt is dealt from the tournament's page, which shows the
