@@ -629,6 +629,45 @@ def peak_rss_mb() -> float:
     raise AssertionError("no VmHWM in /proc/self/status")
 
 
+def test_a_practice_deal_has_a_solver_process_ready_for_its_first_hint(tmp_path: Path) -> None:
+    """A hint that had to start the solver's process first took more than its grace on a
+    busy machine ("no hint found in time"): dealing a practice game starts one, without
+    waiting for it and without taking a place in the pool's queue."""
+    import multiprocessing
+
+    from fastapi.testclient import TestClient
+
+    url = f"sqlite:///{tmp_path / 'warm.sqlite3'}"
+    migrate_url(url)
+    settings = Settings(
+        database_url=url,
+        catalog_refill=0,
+        solver_workers=1,
+        solver_queue=0,
+    )
+    before = {child.pid for child in multiprocessing.active_children()}
+    with TestClient(create_app(settings)) as client:
+        pool = client.app.state.pool  # type: ignore[attr-defined]
+        assert not {child.pid for child in multiprocessing.active_children()} - before
+        dealt = client.post("/api/sessions", json={"game": "klondike", "mode": "practice"})
+        assert dealt.status_code == 201, dealt.text
+        started = wait_for(
+            lambda: {c.pid for c in multiprocessing.active_children()} - before,
+            "a solver process started by the deal",
+        )
+        assert len(started) == 1
+        assert pool.busy() == 0  # the warming took no slot: a hint is not refused busy
+        again = client.post("/api/sessions", json={"game": "golf", "mode": "practice"})
+        assert again.status_code == 201, again.text
+        token = dealt.json()["token"]
+        hint = client.post(
+            f"/api/sessions/{dealt.json()['id']}/hint",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert hint.status_code == 200, hint.text
+        assert {c.pid for c in multiprocessing.active_children()} - before == started
+
+
 def test_a_solver_process_stays_within_its_memory() -> None:
     import asyncio
 

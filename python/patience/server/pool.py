@@ -120,6 +120,12 @@ def _start_worker(memory_mb: int, priority: str) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
+def _ready() -> bool:
+    """Nothing: a call that makes the pool start a solver process (see
+    :meth:`SolverPool.warm`)."""
+    return True
+
+
 def first_winning_move(
     position: Game, *, time_limit: float, start_by: float | None = None
 ) -> tuple[str | None, str]:
@@ -165,6 +171,7 @@ class SolverPool:
         self._lock = threading.Lock()
         self._retry_after = retry_after
         self._closed = False
+        self._warm: Future[bool] | None = None
 
     def _new_executor(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -195,6 +202,36 @@ class SolverPool:
         future.add_done_callback(self._done)
         return future
 
+    def warm(self) -> None:
+        """Have a solver process started, if none is, without waiting for it: the first
+        hint of a practice game then finds one ready (a process started by that hint took
+        more than the hint's 1.5 s of grace on a busy machine, and the player was told
+        "no hint found in time"). Takes no slot of the queue; the next call made to the
+        pool runs in that process. Called when a practice or relaxed game is dealt."""
+        with self._lock:
+            if self._closed:
+                return
+            warm = self._warm
+            if warm is not None and not (warm.done() and warm.exception() is not None):
+                return
+            try:
+                self._warm = self._executor.submit(_ready)
+            except (BrokenProcessPool, RuntimeError):  # being replaced, or shut down
+                self._warm = None
+
+    async def ready(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds, for a solver process to be up (starting one if
+        none is: :meth:`warm`), so that a hint's grace is counted from a process that can
+        take it, not from one still loading. Returns as soon as one is, or at once if the
+        start failed (the call that follows is then refused or answered as it would be)."""
+        self.warm()
+        with self._lock:
+            warm = self._warm
+        if warm is None or warm.done():
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(warm)), timeout)
+
     def _done(self, future: Future[Any]) -> None:
         self._release()
         if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
@@ -207,6 +244,7 @@ class SolverPool:
             if self._closed or not getattr(broken, "_broken", False):
                 return  # replaced already, or the pool is closing
             self._executor = self._new_executor(self._workers)
+            self._warm = None  # the new executor has no process yet
         broken.shutdown(wait=False, cancel_futures=True)
 
     def try_idle(

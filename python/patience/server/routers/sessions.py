@@ -244,6 +244,8 @@ async def start_game(
         raise _busy(error) from None
     except PatienceError as error:
         raise HTTPException(400, str(error)) from None
+    if request.mode != "timed":  # a hint may come: have a solver process ready for it
+        pool.warm()
     answer = JSONResponse({"token": token, **session_json(live)}, status_code=201)
     if new_guest is not None:
         answer.set_cookie(
@@ -393,7 +395,13 @@ async def resume_clock(live: LiveGame, store: Store) -> JSONResponse:
 
 HINT_WAIT_SECONDS = 1.5
 """How much longer than the search's budget a hint may take: the wait for a free solver
-process and the trip to it. A player is never left waiting longer than the two."""
+process and the trip to it. A player is never left waiting longer than the two (and
+:data:`HINT_START_SECONDS` when no solver process is up yet)."""
+
+HINT_START_SECONDS = 8.0
+"""How long a hint waits, first, for a solver process that is still starting: the first
+hint of a fresh server, or one after a solver process was replaced, on a busy machine.
+A practice deal starts one (``SolverPool.warm``), so a player's first hint seldom waits."""
 
 NO_HINT_IN_TIME = "no hint found in time; try again in a moment"
 
@@ -405,7 +413,9 @@ async def hint(
     """Practice and relaxed games only: the solver's next move from here, or none with a
     reason. Answered within ``hint_seconds`` (the search's budget) and
     :data:`HINT_WAIT_SECONDS` more, however busy the solver pool is: a hint still waiting
-    for a solver process then is withdrawn and answered "no hint found in time".
+    for a solver process then is withdrawn and answered "no hint found in time". (Counted
+    from a solver process that is up: one still starting is waited for first, at most
+    :data:`HINT_START_SECONDS`.)
 
     A player over their hints (``rate_hints``: a signed-in player's across their games, a
     guest's in this game) is answered 429 with ``Retry-After``, before any search, and the
@@ -426,6 +436,9 @@ async def hint(
     if over is not None:
         detail, retry = over
         raise HTTPException(429, detail, headers={"Retry-After": str(retry)})
+    # a solver process still starting (the server's first hint; a busy machine) is waited
+    # for apart, so that the grace below is counted from one that can search
+    await pool.ready(HINT_START_SECONDS)
     try:
         move, outcome = await asyncio.wait_for(
             pool.run(
