@@ -121,6 +121,7 @@ class Klondike(Game):
     playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
     cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
     redeals: ClassVar[int] = 8
+    still_won: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 1}
     information: ClassVar[tuple[str, ...]] = ("person", "known-stock")
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Recycles", "recycles"),)
     score_order: ClassVar[tuple[str, ...]] = (
