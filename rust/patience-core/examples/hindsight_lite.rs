@@ -1,5 +1,9 @@
-//! Experiment: Klondike's `hindsight` at a small budget on the deals of the seeds given on
-//! standard input: `SAMPLES NODES PLAYOUTS DRAW`; prints `seed wins seconds` a line.
+//! Klondike's `hindsight` at a small budget, as cheap evidence for a rating model might play
+//! it (docs/rating.md, "Ratings at catalog scale"): on the deal of each seed given on
+//! standard input, one a line, plays `PLAYOUTS` games of `hindsight` with `SAMPLES` samples
+//! of `NODES` nodes, and prints `seed wins seconds`:
+//! `cargo run --release -p patience-core --example hindsight_lite -- SAMPLES NODES PLAYOUTS
+//! DRAW < seeds.txt`.
 
 use patience_core::klondike::players::hindsight_playout;
 use patience_core::klondike::Klondike;
