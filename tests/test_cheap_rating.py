@@ -307,3 +307,67 @@ def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
     )
     assert refused.returncode == 1
     assert "a model's version is" in refused.stderr
+
+
+def _won_within(name: str, position: Any, nodes: int) -> bool:
+    from patience import _core
+
+    outcome, *_ = _core.solve(
+        name, position, max_nodes=nodes, max_seconds=60.0, max_states=4 * nodes, wins_only=True
+    )
+    return bool(outcome == "solved")
+
+
+def test_a_playout_is_followed_to_the_move_that_lost_the_deal() -> None:
+    """``_core.still_won`` against a walk through the playout in Python, one search a
+    position: the playout is the cheap player's own (the same moves as ``_core.playout``
+    with its seed), the position after the moves it counts is won within the budget and
+    the one after the next move is not."""
+    from patience import _core
+    from patience.ratings.evidence import STILL_WON_NODES
+
+    seeds = public_seed_stream("klondike", {"draw": 3}, 7)
+    followed = 0
+    while followed < 6:
+        game = GAMES["klondike"].from_seed(next(seeds), {"draw": 3})
+        start = game.native_position()
+        if not _won_within("klondike", start, 200_000):
+            continue
+        for player, seed in (("greedy", 1_000_003), ("random", followed)):
+            _won, moves = _core.playout("klondike", start, player, seed, 500)
+            [(kept, length)] = _core.still_won(
+                "klondike", start, player, [seed], max_moves=500, max_nodes=STILL_WON_NODES
+            )
+            assert length == len(moves)
+            assert 0 <= kept <= length
+            positions = [start]
+            for move in moves:
+                positions.append(dict(_core.successors("klondike", positions[-1]))[move])
+            assert kept == 0 or _won_within("klondike", positions[kept], STILL_WON_NODES)
+            if kept < length:
+                assert not _won_within("klondike", positions[kept + 1], STILL_WON_NODES)
+            followed += 1
+
+
+def test_klondike_evidence_follows_the_cheap_players_to_their_loss() -> None:
+    """The share of its moves each cheap player made before the deal was lost is a feature
+    of Klondike's evidence (its first 16 random playouts and its greedy one, those of the
+    full rating), from 0 to 1; it reads the hidden cards, as certifying does: the solver
+    judges each position with every card known, which a rating of a deal may (the players
+    themselves see only what a person sees). Golf's evidence has no such feature."""
+    from patience import _core
+    from patience.rating import MAX_MOVES, _seeds
+    from patience.ratings.evidence import STILL_WON_NODES
+
+    game = GAMES["klondike"].from_seed(17, {"draw": 3})
+    found = gather(game, node_limit=CERTIFY_NODES["klondike"])
+    start = game.native_position()
+    for player, index, count in (("random", 0, 16), ("greedy", 1, 1)):
+        seeds = _seeds(0, index, 16)[:count]
+        kept = _core.still_won(
+            "klondike", start, player, seeds, max_moves=MAX_MOVES, max_nodes=STILL_WON_NODES
+        )
+        share = sum(k / n if n else 1.0 for k, n in kept) / count
+        assert found.features[f"{player}_still_won"] == pytest.approx(share)
+        assert 0.0 <= share <= 1.0
+    assert not any("still_won" in name for name in gather(golf(5), node_limit=2_000_000).features)

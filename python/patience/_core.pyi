@@ -71,7 +71,24 @@ def evidence(
     max_moves: int,
     prefixes: list[str],
     suffixes: list[str],
-) -> list[tuple[str, list[str], int, int, int, list[list[tuple[bool, int, int]]]]]:
+    still_won: list[int] = ...,
+    still_won_nodes: int = 0,
+) -> list[tuple[str, list[str], int, int, int, list[list[tuple[bool, int, int, int | None]]]]]:
     """The cheap evidence of each position in one call: ``(outcome, certificate, nodes,
     first moves that still win, legal first moves, playouts)``, each certificate replayed
-    in the core's engine, each playout ``(won, counted moves, moves)``."""
+    in the core's engine, each playout ``(won, counted moves, moves, moves still won)``:
+    the last for the first ``still_won[i]`` playouts of the ``i``-th player (as
+    :func:`still_won`), else None."""
+
+def still_won(
+    game: str,
+    position: Position,
+    player: str,
+    seeds: list[int],
+    *,
+    max_moves: int,
+    max_nodes: int,
+) -> list[tuple[int, int]]:
+    """For each playout of ``player`` from a position the solver wins: ``(moves still won,
+    moves)``, the moves it made before the table was lost (each position judged by the
+    solver within ``max_nodes`` nodes, found by bisection) and its length."""

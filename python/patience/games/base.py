@@ -243,6 +243,11 @@ class Game(abc.ABC):
     redeals: ClassVar[int] = 0
     """How many times a cheap rating deals again what a player cannot see
     (:meth:`redealt`) and asks the solver whether the table still wins (0: never)."""
+    still_won: ClassVar[Mapping[str, int]] = {}
+    """How many playouts of each cheap player (the first ones of the full rating's) a cheap
+    rating follows to the move that lost the deal (``_core.still_won``): the share of its
+    moves the player made before the table could no longer be won is a feature
+    (``PLAYER_still_won``). Empty: none."""
     cleared_moves: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), (">f", ">h"))
     """The moves that clear a card, by name, for :meth:`playout_cleared`: those starting
     with one of the first strings or ending with one of the second (by default the moves

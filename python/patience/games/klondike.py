@@ -120,7 +120,8 @@ class Klondike(Game):
     options: ClassVar[tuple[VariantOption, ...]] = (VariantOption("draw", (1, 3), 1),)
     playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 16, "hindsight": 8}
     cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
-    redeals: ClassVar[int] = 8
+    redeals: ClassVar[int] = 0  # 8 redeals of the hidden cards added nothing the model used
+    still_won: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 1}
     information: ClassVar[tuple[str, ...]] = ("person", "known-stock")
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Recycles", "recycles"),)
     score_order: ClassVar[tuple[str, ...]] = (

@@ -7,7 +7,11 @@ a deal and returns its :class:`Evidence`: the parts of a full rating that it sha
 (the solver's nodes and certificate, the first moves, the cheap players' playouts with the
 very seeds :func:`patience.rating.rate` gives them) and numeric features for a learned model
 (:mod:`patience.ratings.model`), among them structural ones read off the deal: low cards
-buried, cards stacked on a lower card of their own suit, the ranks left for Golf's stock.
+buried, cards stacked on a lower card of their own suit, the ranks left for Golf's stock;
+and, for a game that asks (:attr:`patience.games.Game.still_won`), how far into each of a
+cheap player's playouts the deal was still won (the solver judging each position with
+every card known, as certifying does: a feature of the deal, which the players themselves
+never see).
 
 Every feature is a pure function of the deal, the node budget and the playout seed, so the
 same deal gives the same features on every machine.
@@ -93,6 +97,13 @@ class Evidence:
 REDEAL_NODES = 20_000
 """The solver's budget for each of those (an answer it cannot find counts as a loss)."""
 
+STILL_WON_NODES = 300
+"""The solver's budget for each position a cheap player's playout is followed through to
+where it lost the deal (:attr:`patience.games.Game.still_won`; a position not won within
+it counts as lost). Small on purpose: the strong player judges its moves by searches of a
+few thousand nodes, and a table that needs more than a few hundred to be won is one it
+can lose; 300, 1,000 and 3,000 nodes predicted its win rate alike in Klondike."""
+
 
 def _redeals(name: str, position: tuple[Any, ...], seed: int) -> dict[str, float]:
     """The share of the game's :attr:`~patience.games.Game.redeals` deals of the hidden
@@ -130,9 +141,17 @@ def _cheap_ladder(name: str, playout_seed: int) -> list[tuple[str, list[int]]]:
     ]
 
 
-Played = tuple[bool, int, int]
+Played = tuple[bool, int, int, int | None]
 """One playout as evidence: whether it won, the cards its moves cleared (by the game's
-:attr:`~patience.games.Game.cleared_moves`), and its length in moves."""
+:attr:`~patience.games.Game.cleared_moves`), its length in moves, and how many of them
+were made before the deal was lost (None for a playout not followed that far:
+:attr:`~patience.games.Game.still_won`)."""
+
+
+def _still_won_counts(name: str, ladder: list[tuple[str, list[int]]]) -> list[int]:
+    """How many of each cheap player's playouts are followed to where the deal was lost."""
+    follow = GAMES[name].still_won
+    return [min(follow.get(player, 0), len(seeds)) for player, seeds in ladder]
 
 
 def _evidence(
@@ -156,7 +175,10 @@ def _evidence(
     for player, played in playouts.items():
         count = len(played)
         wins, results, cleared, lengths = 0, 0.0, 0.0, 0
-        for won, counted, length in played:
+        kept = []
+        for won, counted, length, still in played:
+            if still is not None:
+                kept.append(still / length if length else 1.0)
             wins += won
             share = counted / cards
             results += 1.0 if won else (share if cls.rated_by_progress else 0.0)
@@ -168,6 +190,8 @@ def _evidence(
         features[f"{player}_wins"] = rates[player]
         features[f"{player}_cleared"] = cleared / count
         features[f"{player}_length"] = lengths / count
+        if kept:
+            features[f"{player}_still_won"] = sum(kept) / len(kept)
     first_moves = first_won / first_legal if first_legal else 0.0
     features["first_moves"] = first_moves
     features["legal_first_moves"] = first_legal
@@ -201,12 +225,24 @@ def gather(
     position = game.native_position()
     starts, ends = type(game).cleared_moves
     playouts: dict[str, list[Played]] = {}
-    for player, seeds in _cheap_ladder(game.name, playout_seed):
+    ladder = _cheap_ladder(game.name, playout_seed)
+    for (player, seeds), follow in zip(ladder, _still_won_counts(game.name, ladder), strict=True):
         playouts[player] = []
-        for seed in seeds:
+        still: list[int | None] = [None] * len(seeds)
+        if follow:
+            followed = _core.still_won(
+                game.name,
+                position,
+                player,
+                seeds[:follow],
+                max_moves=MAX_MOVES,
+                max_nodes=STILL_WON_NODES,
+            )
+            still[:follow] = [kept for kept, _length in followed]
+        for seed, kept in zip(seeds, still, strict=True):
             won, moves = _core.playout(game.name, position, player, seed, MAX_MOVES)
             counted = sum(move.startswith(starts) or move.endswith(ends) for move in moves)
-            playouts[player].append((won, counted, len(moves)))
+            playouts[player].append((won, counted, len(moves), kept))
     legal = len(game.legal_moves())
     return _evidence(
         game,
@@ -259,6 +295,8 @@ def gather_many(
         max_moves=MAX_MOVES,
         prefixes=list(starts),
         suffixes=list(ends),
+        still_won=_still_won_counts(cls.name, ladder),
+        still_won_nodes=STILL_WON_NODES,
     )
     found = []
     for game, position, answer in zip(games, positions, answers, strict=True):

@@ -204,3 +204,147 @@ pub fn playout_with_as<G: Players>(
 pub fn player_index<G: Players>(name: &str) -> Option<usize> {
     G::PLAYERS.iter().position(|&p| p == name)
 }
+
+/// How many of the moves `moves`, played in order from `start` (a position the solver
+/// wins: a certified deal), were played before the table was lost: the largest `k` for
+/// which the position after the first `k` moves is still won, each position judged by the
+/// solver within `budget` (a position it does not win within the budget counts as lost,
+/// as [`Outcome::Unknown`](crate::search::Outcome::Unknown) does everywhere a budget
+/// decides). `moves.len()` when the last position is still won (or won).
+///
+/// A cheap rating's measure of how forgiving a deal is (`patience.ratings.evidence`): the
+/// moves a reference player can make before its play has lost a deal it could have won.
+/// A position after a lost one is lost too (a move cannot make a lost table winnable), so
+/// the won positions are a prefix of the game and bisection finds where it ends: at most
+/// about `log2(moves.len()) + 1` searches, not one a move. A budget can break that order
+/// (a won position the search does not win within it, before one it does); the answer is
+/// then the bisection's, still a pure function of the position, the moves and the budget,
+/// so the same on every machine.
+///
+/// `stop` is asked now and then whether to give up (for Ctrl-C), as by
+/// [`NativeGame::solve`].
+///
+/// # Panics
+/// When a move of `moves` is not legal where it is played.
+pub fn moves_still_won<G: NativeGame>(
+    start: &G,
+    moves: &[G::Move],
+    budget: &crate::search::Budget,
+    stop: &mut dyn FnMut() -> bool,
+) -> usize {
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    let mut state = start.clone();
+    positions.push(state.clone());
+    for &mv in moves {
+        assert!(
+            state.moves().contains(&mv),
+            "the {} move {mv} is not legal here",
+            G::NAME
+        );
+        state.play(mv);
+        positions.push(state.clone());
+    }
+    let options = crate::game::SolveOptions { wins_only: true };
+    let mut won = |position: &G| {
+        position.won()
+            || matches!(
+                position.solve(budget, options, stop).outcome,
+                crate::search::Outcome::Solved(_)
+            )
+    };
+    let (mut lo, mut hi) = (0, moves.len());
+    if won(&positions[hi]) {
+        return hi;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if won(&positions[mid]) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Budget, Outcome};
+
+    fn budget(max_nodes: u64) -> Budget {
+        Budget {
+            max_nodes,
+            max_seconds: 60.0,
+            max_states: 4 * max_nodes as usize,
+        }
+    }
+
+    fn won<G: NativeGame>(position: &G, nodes: u64) -> bool {
+        position.won()
+            || matches!(
+                position
+                    .solve(
+                        &budget(nodes),
+                        crate::game::SolveOptions { wins_only: true },
+                        &mut || false
+                    )
+                    .outcome,
+                Outcome::Solved(_)
+            )
+    }
+
+    /// Against the plain definition, a search after every move: the bisection's answer
+    /// is a won position followed by a lost one (or the game's end), and where the won
+    /// positions are a prefix (as they are without a budget's accidents) it is the first
+    /// loss exactly.
+    fn check<G: Players>(deals: impl Iterator<Item = G>, nodes: u64) -> usize {
+        let mut checked = 0;
+        for deal in deals {
+            if !won(&deal, 200_000) {
+                continue;
+            }
+            for player in 0..G::PLAYERS.len().min(2) {
+                let game = playout(&deal, player, 7, 500);
+                let k = moves_still_won(&deal, &game.moves, &budget(nodes), &mut || false);
+                assert!(k <= game.moves.len());
+                let mut states = vec![deal.clone()];
+                for &mv in &game.moves {
+                    let mut next = states.last().expect("one").clone();
+                    next.play(mv);
+                    states.push(next);
+                }
+                // the deal is won (certified above), whatever the smaller budget says
+                let verdicts: Vec<bool> = (0..states.len())
+                    .map(|i| i == 0 || won(&states[i], nodes))
+                    .collect();
+                assert!(verdicts[k], "position {k} is judged won");
+                if k < game.moves.len() {
+                    assert!(!verdicts[k + 1], "the position after the answer is lost");
+                }
+                if let Some(first_loss) = verdicts.iter().position(|&v| !v) {
+                    if verdicts[first_loss..].iter().all(|&v| !v) {
+                        assert_eq!(k + 1, first_loss);
+                    }
+                } else {
+                    assert_eq!(k, game.moves.len());
+                }
+                checked += 1;
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn the_bisection_finds_where_a_klondike_game_was_lost() {
+        let deals =
+            (0..12).map(|seed| crate::klondike::Klondike::from_seed(seed, 3).expect("a deal"));
+        assert!(check(deals, 1_000) >= 10);
+    }
+
+    #[test]
+    fn the_bisection_finds_where_a_golf_game_was_lost() {
+        let deals = (0..12).map(|seed| crate::golf::Golf::from_seed(seed, true).expect("a deal"));
+        assert!(check(deals, 5_000) >= 8);
+    }
+}

@@ -13,7 +13,9 @@
 mod plain;
 
 use patience_core::game::{NativeGame, SolveOptions};
-use patience_core::players::{player_index, playout_as as play_game, Information, Players};
+use patience_core::players::{
+    moves_still_won, player_index, playout_as as play_game, Information, Players,
+};
 use patience_core::search::{Budget, Outcome, Report};
 use patience_core::shuffle;
 use plain::{names_of, position_from, position_to_py};
@@ -339,17 +341,74 @@ fn results(
     by_game!(game, G => each::<G>(py, position, player, &seeds, max_moves, information))
 }
 
+/// For each of the playouts seeded by `seeds` of reference player `player` from a position
+/// of game `game` that the solver wins (a certified deal), at most `max_moves` moves each,
+/// the player seeing what a person sees: how many of its moves were played before the
+/// table was lost, each position after a move judged by the solver within `max_nodes`
+/// nodes (the core's `moves_still_won`), and the playout's length: `(still won, moves)`.
+/// The GIL is released while playing and searching.
+#[pyfunction]
+#[pyo3(signature = (game, position, player, seeds, *, max_moves, max_nodes))]
+fn still_won(
+    py: Python<'_>,
+    game: &str,
+    position: &Bound<'_, PyAny>,
+    player: &str,
+    seeds: Vec<u64>,
+    max_moves: usize,
+    max_nodes: u64,
+) -> PyResult<Vec<(u32, u32)>> {
+    fn each<G: Players>(
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        player: &str,
+        seeds: &[u64],
+        max_moves: usize,
+        budget: &Budget,
+    ) -> PyResult<Vec<(u32, u32)>> {
+        let index = player_of::<G>(player)?;
+        let start = position_from::<G>(position)?;
+        Ok(py.detach(|| {
+            let mut interrupted = || Python::attach(|py| py.check_signals().is_err());
+            seeds
+                .iter()
+                .map(|&seed| {
+                    let game = play_game(&start, index, seed, max_moves, Information::Person);
+                    let kept = moves_still_won(&start, &game.moves, budget, &mut interrupted);
+                    (kept as u32, game.moves.len() as u32)
+                })
+                .collect()
+        }))
+    }
+    let budget = still_won_budget(max_nodes);
+    by_game!(game, G => each::<G>(py, position, player, &seeds, max_moves, &budget))
+}
+
+/// The budget of [`still_won`]'s searches (and [`evidence`]'s): `max_nodes` nodes, four
+/// times as many positions, and a minute only against a runaway.
+fn still_won_budget(max_nodes: u64) -> Budget {
+    Budget {
+        max_nodes,
+        max_seconds: 60.0,
+        max_states: 4 * max_nodes as usize,
+    }
+}
+
 /// One deal's cheap evidence as [`evidence`] returns it: `(outcome, certificate, nodes,
 /// first moves that still win, legal first moves, playouts)`, the playouts by player in
-/// the order asked, each `(won, counted moves, moves)`.
+/// the order asked, each `(won, counted moves, moves, moves still won)` (the last None
+/// for a playout not followed to its loss).
 type DealEvidence = (
     String,
     Vec<String>,
     u64,
     u32,
     u32,
-    Vec<Vec<(bool, u32, u32)>>,
+    Vec<Vec<PlayoutEvidence>>,
 );
+
+/// One playout of [`evidence`]: `(won, counted moves, moves, moves still won)`.
+type PlayoutEvidence = (bool, u32, u32, Option<u32>);
 
 /// What a cheap rating needs to know of a move's name: whether it is counted.
 struct Counted {
@@ -381,12 +440,15 @@ impl Counted {
 /// `(player, seeds)` of `players` plays a playout a seed of at most `max_moves` moves, the
 /// player seeing what a person sees; a playout's counted moves are those whose name starts
 /// with one of `prefixes` or ends with one of `suffixes` (the cards it cleared, as the
-/// game's Python class declares). A deal not won has only its outcome and nodes.
+/// game's Python class declares). The first `still_won[i]` playouts of the `i`-th player
+/// (none when `still_won` is shorter) are also followed to where the table was lost, as
+/// [`still_won`] does, each position judged within `still_won_nodes` nodes. A deal not won
+/// has only its outcome and nodes.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (
     game, positions, *, max_nodes, max_seconds, max_states, first_move_nodes, players,
-    max_moves, prefixes, suffixes
+    max_moves, prefixes, suffixes, still_won = Vec::new(), still_won_nodes = 0
 ))]
 fn evidence(
     py: Python<'_>,
@@ -400,6 +462,8 @@ fn evidence(
     max_moves: usize,
     prefixes: Vec<String>,
     suffixes: Vec<String>,
+    still_won: Vec<u32>,
+    still_won_nodes: u64,
 ) -> PyResult<Vec<DealEvidence>> {
     #[allow(clippy::too_many_arguments)]
     fn each<G: Players>(
@@ -410,6 +474,8 @@ fn evidence(
         players: &[(String, Vec<u64>)],
         max_moves: usize,
         counted: &Counted,
+        followed: &[u32],
+        still_won: &Budget,
     ) -> PyResult<Vec<DealEvidence>> {
         let states: Vec<G> = positions
             .iter()
@@ -472,10 +538,13 @@ fn evidence(
                     }
                     let playouts = ladder
                         .iter()
-                        .map(|&(index, seeds)| {
+                        .enumerate()
+                        .map(|(rung, &(index, seeds))| {
+                            let follow = followed.get(rung).copied().unwrap_or(0) as usize;
                             seeds
                                 .iter()
-                                .map(|&seed| {
+                                .enumerate()
+                                .map(|(k, &seed)| {
                                     let game = play_game(
                                         state,
                                         index,
@@ -488,7 +557,15 @@ fn evidence(
                                         .iter()
                                         .filter(|mv| counted.counts(&mv.to_string()))
                                         .count();
-                                    (game.won, cleared as u32, game.moves.len() as u32)
+                                    let kept = (k < follow).then(|| {
+                                        moves_still_won(
+                                            state,
+                                            &game.moves,
+                                            still_won,
+                                            &mut interrupted,
+                                        ) as u32
+                                    });
+                                    (game.won, cleared as u32, game.moves.len() as u32, kept)
                                 })
                                 .collect()
                         })
@@ -519,7 +596,10 @@ fn evidence(
         max_states: 4 * first_move_nodes as usize,
     };
     let counted = Counted { prefixes, suffixes };
-    by_game!(game, G => each::<G>(py, &positions, &budget, &first_moves, &players, max_moves, &counted))
+    let followed = still_won_budget(still_won_nodes);
+    by_game!(game, G => each::<G>(
+        py, &positions, &budget, &first_moves, &players, max_moves, &counted, &still_won, &followed
+    ))
 }
 
 /// The native core of `patience`.
@@ -533,6 +613,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(playout, module)?)?;
     module.add_function(wrap_pyfunction!(results, module)?)?;
     module.add_function(wrap_pyfunction!(evidence, module)?)?;
+    module.add_function(wrap_pyfunction!(still_won, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
