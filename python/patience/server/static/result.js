@@ -130,11 +130,14 @@ function winningCards(answer) {
 // the window's sides), in pixels from the strip's own corner.
 function roomOf(cascade, card) {
   const strip = cascade.getBoundingClientRect();
-  const edge = 4;
+  // (a card turning reaches past its upright box by up to half its diagonal's excess)
+  const diagonal = Math.hypot(card.width, card.height);
+  const sideways = (diagonal - card.width) / 2 + 4;
+  const upwards = (diagonal - card.height) / 2 + 4;
   return {
-    above: Math.max(0, Math.min(BOUNCE, strip.top - edge)),
-    left: Math.max(0, strip.left - edge),
-    right: Math.max(0, window.innerWidth - edge - strip.left - card.width),
+    above: Math.max(0, Math.min(BOUNCE, strip.top - upwards)),
+    left: Math.max(0, strip.left - sideways),
+    right: Math.max(0, window.innerWidth - sideways - strip.left - card.width),
   };
 }
 const BOUNCE = 80; // pixels: how high a cascade's card bounces, where the window has room
