@@ -302,3 +302,21 @@ def test_4_the_replay_s_cards_are_as_large_as_the_table_s(
         assert not outside, (game, outside)
         page.click("#replay-forward")
         page.wait_for_selector("#replay-board[data-step='1']")
+
+
+def test_1_a_phone_turned_lays_the_board_out_again(table: Callable[..., Table]) -> None:
+    """The rows a board stands in change with the window alone: turned on its side, the
+    phone's board has its own rows again (the stock at the top left); turned back, the
+    upright rows (the stock at the foot's right end), its cards as wide as before."""
+    desk = table("phone")
+    page = desk.deal("klondike", 7)
+    upright = measured(page)
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_function("document.querySelector('#board').dataset.arrangement === 'flat'")
+    assert page.locator("#board > .row:first-child .stock").count() == 1
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.querySelector('#board').dataset.arrangement === 'upright'")
+    again = measured(page)
+    assert page.locator("#board > .row:last-child .stock").count() == 1
+    assert again["cardW"] == upright["cardW"]
+    assert in_thumb_reach(page, again["stock"])
