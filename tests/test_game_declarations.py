@@ -18,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from patience.games import GAMES, Game
+from patience.games.layout import Row
 from patience.rating import DIFFICULTIES
 from patience.server import Settings, create_app
 from patience.store.db import migrate_url
@@ -237,6 +238,20 @@ def test_a_game_s_layout_is_plain_json_and_complete(name: str) -> None:
     if "narrow" in layout:
         assert 0 < layout["narrow"]["across"] < layout["across"]
     assert layout["across"] > 0
+    if "upright" in layout:
+        # a phone held upright rearranges the same piles (and one tableau), no fewer cards
+        # across than the columns need
+        upright = layout["upright"]
+        assert [row["name"] for row in upright["rows"]].count("tableau") == 1
+
+        def piles(rows: list[Row]) -> list[str]:
+            found = [
+                json.dumps(pile, sort_keys=True) for row in rows for pile in row.get("piles", [])
+            ]
+            return sorted(pile for pile in found if '"spacer"' not in pile)
+
+        assert piles(upright["rows"]) == piles(layout["rows"])
+        assert 0 < upright["across"] <= layout["across"]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -127,6 +127,25 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
         # (ten columns and two rows of four piles: on a phone on its side the piles stand
         # beside the columns)
         "beside_when_short": True,
+        # (a phone held upright: the eight piles in one row across the top, the hand at the
+        # foot's right end, where a right thumb rests)
+        "upright": {
+            "rows": [
+                {
+                    "name": "top",
+                    "piles": [{"kind": "foundation", "by": "pile", "name": "pile", "group": True}],
+                },
+                {"name": "tableau"},
+                {
+                    "name": "bottom",
+                    "piles": [
+                        {"kind": "spacer"},
+                        {"kind": "cell", "field": "hand", "name": "hand", "size": HAND_LIMIT},
+                    ],
+                },
+            ],
+            "across": 10,
+        },
         "design": {"down": 0, "up": 16},
         # (21 cards: the longest column of the solver's winning lines of 60 deals)
         "longest": {"down": 0, "up": 20},

@@ -228,6 +228,32 @@ Moves, in the notation of game records (c1..c4 are the free cells):
             "build": {"colours": "alternate", "wrap": False, "empty": "any"},
         },
         "across": 8.6,
+        # (a phone held upright: the foundations alone across the top and the free cells at
+        # the foot, in a thumb's reach: the columns set the cards' width, not the two rows
+        # of piles side by side)
+        "upright": {
+            "rows": [
+                {
+                    "name": "top",
+                    "piles": [{"kind": "spacer"}, {"kind": "foundation", "by": "suit"}],
+                },
+                {"name": "tableau"},
+                {
+                    "name": "bottom",
+                    "piles": [
+                        {"kind": "spacer"},
+                        {
+                            "kind": "cell",
+                            "field": "cells",
+                            "name": "free cell",
+                            "size": CELLS,
+                            "slots": True,
+                        },
+                    ],
+                },
+            ],
+            "across": 8,
+        },
         "design": {"down": 0, "up": 13},
         # (19 cards at most: seven dealt, the last a king, and the queen to the ace on it)
         "longest": {"down": 0, "up": 18},

@@ -108,6 +108,22 @@ Play a free card one rank above or below the waste's top card, any suit:
             "build": {"colours": "any", "wrap": False, "empty": "any"},
         },
         "across": COLUMNS,
+        # (a phone held upright: the stock at the foot's right end, where a right thumb
+        # rests, the waste beside it)
+        "upright": {
+            "rows": [
+                {"name": "tableau"},
+                {
+                    "name": "bottom",
+                    "piles": [
+                        {"kind": "spacer"},
+                        {"kind": "waste", "fan": 1, "take": False, "drop": True},
+                        {"kind": "stock", "field": "stock", "name": "stock"},
+                    ],
+                },
+            ],
+            "across": COLUMNS,
+        },
         "design": {"down": 0, "up": ROWS - 1},
         "longest": {"down": 0, "up": ROWS - 1},  # (nothing is built on a column)
         "direct": True,

@@ -133,6 +133,39 @@ Moves, in the notation of game records (r is the reserve, w the waste):
         # (a phone in portrait: the foundations two by two beside the reserve, stock and
         # waste, for cards half as wide again)
         "narrow": {"width": 500, "across": 5.3, "fold": 2},
+        # (a phone held upright: the four foundations alone across the top, the reserve,
+        # the waste and the stock at the foot, the stock at its right end where a right
+        # thumb rests: four cards across, for cards half as wide again)
+        "upright": {
+            "rows": [
+                {
+                    "name": "top",
+                    "piles": [
+                        {"kind": "spacer"},
+                        {
+                            "kind": "foundation",
+                            "by": "pile",
+                            "name": "foundation",
+                            "count": True,
+                            "base": "base",
+                            "wrap": True,
+                            "group": True,
+                        },
+                    ],
+                },
+                {"name": "tableau"},
+                {
+                    "name": "bottom",
+                    "piles": [
+                        {"kind": "reserve", "field": "reserve"},
+                        {"kind": "spacer"},
+                        {"kind": "waste", "fan": 1, "take": True},
+                        {"kind": "stock", "field": "stock", "name": "stock"},
+                    ],
+                },
+            ],
+            "across": 4.3,
+        },
         "design": {"down": 0, "up": 16},
         # (its columns, built round the corner, have no small bound: the solver's winning
         # lines of 60 deals reached 37 cards; past 21 a column fans to slivers of corners)

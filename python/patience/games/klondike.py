@@ -157,6 +157,29 @@ Moves, in the notation of game records:
             "build": {"colours": "alternate", "wrap": False, "empty": "king"},
         },
         "across": 7,
+        # (a phone held upright: the foundations alone across the top, and the hand at the
+        # foot's right end with the waste beside it, where a right thumb rests)
+        "upright": {
+            "rows": [
+                {
+                    "name": "top",
+                    "piles": [
+                        {"kind": "spacer"},
+                        {"kind": "foundation", "by": "suit", "take": True},
+                    ],
+                },
+                {"name": "tableau"},
+                {
+                    "name": "bottom",
+                    "piles": [
+                        {"kind": "spacer"},
+                        {"kind": "waste", "fan_option": "draw", "take": True},
+                        {"kind": "stock", "field": "hand", "name": "hand", "recycle": True},
+                    ],
+                },
+            ],
+            "across": 7,
+        },
         "design": {"down": 6, "up": 9},
         # the seventh column's six face-down cards under a king and the twelve cards down to
         # an ace on it

@@ -29,6 +29,7 @@ __all__ = [
     "RecycleCost",
     "Row",
     "Tableau",
+    "Upright",
     "ValueWords",
 ]
 
@@ -144,6 +145,17 @@ class Tableau(TypedDict):
     build: BuildRule
 
 
+class Upright(TypedDict):
+    """How a game's board stands on a phone held upright (a window at most 600 pixels wide
+    and taller than 1.3 times its width): its own ``rows``, top to bottom (the same piles
+    as the layout's, rearranged: the piles a player presses most in a row at the board's
+    foot, in a right thumb's reach, and the piles across the top fewer, for wider cards),
+    and the card widths the widest of them needs (``across``)."""
+
+    rows: list[Row]
+    across: float
+
+
 class Counter(TypedDict):
     """A number of the observation shown beside the score ("Streak 3")."""
 
@@ -196,7 +208,8 @@ class ClientLayout(TypedDict):
     widest row needs (``narrow``: below ``width`` pixels, a block of piles folds and the
     widest row is ``across`` then, and its ``group`` of piles folds into rows of ``fold``,
     4 unless said); ``beside_when_short``: on a short, wide screen (a phone on its side)
-    the top row stands beside the columns, which get the whole height; ``design`` the
+    the top row stands beside the columns, which get the whole height; ``upright``: its
+    rows on a phone held upright (:class:`Upright`); ``design`` the
     longest column the game usually has (face-down cards, and face-up cards past the
     first), which the columns' fans spread over the height for;
     ``longest`` the longest column the game's columns reach (the longest a deal can reach,
@@ -215,6 +228,7 @@ class ClientLayout(TypedDict):
     across: float
     narrow: NotRequired[dict[str, float]]
     beside_when_short: NotRequired[bool]
+    upright: NotRequired[Upright]
     design: dict[str, int]
     longest: dict[str, int]
     direct: bool

@@ -253,9 +253,22 @@ const PILES = {
   },
 };
 
+// A phone held upright (as the page's own styles say it: at most 600 pixels wide, and
+// taller than wide by a third): a game whose layout has `upright` rows stands in them.
+const UPRIGHT = "(max-width: 600px) and (max-aspect-ratio: 10/13)";
+
+/** The rows of `layout` the window lays the board out in, and the card widths they need
+ * across: the game's `upright` ones on a phone held upright (for a board played on: a
+ * `still` one, a replay's, keeps the height its controls leave it for the cards), else its
+ * own. */
+export function arrangementOf(layout, { still = false } = {}) {
+  if (layout.upright && !still && window.matchMedia(UPRIGHT).matches) return { ...layout.upright, upright: true };
+  return { rows: layout.rows, across: layout.across, upright: false };
+}
+
 // The rows of a game's board, top to bottom, as its layout lays them out.
-function rows(layout, board, options) {
-  return layout.rows.map((line) => line.name === "tableau"
+function rows(layout, arrangement, board, options) {
+  return arrangement.rows.map((line) => line.name === "tableau"
     ? columns(board.tableau, layout.tableau)
     : row(line.name, ...line.piles.flatMap((spec) => PILES[spec.kind](spec, board, options))));
 }
@@ -274,7 +287,12 @@ export function drawBoard(container, answer, { interactive = true, height = null
   container.classList.toggle("still", !interactive);
   if (container.dataset.game !== game) delete container.fixedSize;
   container.dataset.game = game;
-  container.replaceChildren(...rows(layoutOf(game), board, { all }));
+  const layout = layoutOf(game);
+  const arrangement = arrangementOf(layout, { still: !interactive });
+  container.dataset.arrangement = arrangement.upright ? "upright" : "flat";
+  // (kept to draw again in the other rows when the window turns between upright and not)
+  container.drawn = { answer, options: { interactive, height, all } };
+  container.replaceChildren(...rows(layout, arrangement, board, { all }));
   if (!interactive) {
     for (const item of container.querySelectorAll("[data-src], [data-action], .stop")) {
       delete item.dataset.src;
@@ -308,28 +326,43 @@ export function fitBoard(container) {
   const layout = layoutOf(container.dataset.game);
   const columnsRow = container.querySelector(".tableau");
   if (!layout || !columnsRow) return;
-  const width = container.clientWidth || window.innerWidth;
+  const arrangement = arrangementOf(layout, { still: container.classList.contains("still") });
+  if (container.drawn && container.dataset.arrangement !== (arrangement.upright ? "upright" : "flat")) {
+    // the window turned between upright and not: the board stands in the other rows
+    drawBoard(container, container.drawn.answer, container.drawn.options);
+    return;
+  }
+  // (the classes that change the board's own width first: its width is then the one the
+  // board is laid out in, from the first draw of a game on)
+  container.classList.toggle("upright", arrangement.upright);
+  let width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
   // (what follows the board on the page, its help line and its foot, keeps its room: the
   // page never scrolls)
   const height = container.fitHeight ?? Math.max(160, window.innerHeight - top - roomAfter(container));
   const large = document.body.classList.contains("large-index");
-  const narrow = Boolean(layout.narrow) && width < layout.narrow.width;
+  // (a phone held upright has rows of its own, which need no folding)
+  const narrow = !arrangement.upright && Boolean(layout.narrow) && width < layout.narrow.width;
   container.classList.toggle("narrow", narrow);
   container.style.setProperty("--fold", String(narrow ? layout.narrow.fold ?? 4 : 4));
-  // (ten columns or more across a phone held upright stand a pixel apart: the cards take
-  // the width, each still edged by its border and shadow)
-  const crowded = narrow && layout.narrow.across >= 10;
-  container.classList.toggle("crowded", crowded);
+  const across = narrow ? layout.narrow.across : arrangement.across;
+  // (ten columns or more across a phone stand a pixel apart: the cards take the width,
+  // each still edged by its border and shadow)
+  const crowded = across >= 10 && width < 600;
+  if (container.classList.contains("crowded") !== crowded) {
+    container.classList.toggle("crowded", crowded);
+    width = container.clientWidth || window.innerWidth;
+  }
   container.classList.toggle("beside-when-short", Boolean(layout.beside_when_short));
   // (piles beside the columns, on a short wide screen: half the gaps, for wider cards)
   const beside = getComputedStyle(container).display === "grid";
-  const gap = crowded ? 1 : width < 600 || beside ? 3 : 8;
+  // (a phone held upright: the rows' cards two pixels apart, for the widest cards)
+  const gap = crowded ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
   const lengths = lengthsOf(columnsRow);
   const portrait = window.innerHeight > window.innerWidth * 1.3;
   const key = `${width}x${Math.round(height)}|${large}|${finger}`;
-  const settings = { gap, height, top, finger, layout, portrait };
+  const settings = { gap, height, top, finger, layout, rows: arrangement.rows, portrait };
   const fixed = container.fixedSize;
   // The size chosen for this game and window, while the columns fit it (a column of a real
   // game always does: the size holds the longest the game's columns reach).
@@ -337,7 +370,6 @@ export function fitBoard(container) {
     const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger, sized: sizedFor(layout, fixed.cardW) });
     if (laid.fits && bottomOf(container, top) <= height) return;
   }
-  const across = narrow ? layout.narrow.across : layout.across;
   const fromWidth = (width - gap * Math.ceil(across)) / across;
   const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, 120)));
   // The widest cards whose rows fit across and whose longest column (the longest the game's
@@ -401,7 +433,7 @@ const MIN_CARD = 26;
 // longest column; narrower ones are sized for the columns there are.
 const comfort = () => 56;
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, portrait }) {
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   // (small cards on a tall screen, a phone held upright, have the height to spare for a
@@ -418,7 +450,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   // (a row of piles under the columns keeps its place below them, at the board's foot)
-  const pilesBelow = layout.rows.findIndex((line) => line.name === "tableau") < layout.rows.length - 1;
+  const pilesBelow = rows.findIndex((line) => line.name === "tableau") < rows.length - 1;
   const below = pilesBelow ? cardH + gap * 2 : 0;
   // (a column's cards start inside its border: its last card hangs below it by as much)
   const edge = 2;

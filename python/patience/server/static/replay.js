@@ -19,7 +19,11 @@ export async function replayPage(page, id, { open = false } = {}) {
   const crumb = open
     ? h("a", { href: "#", onclick: (event) => { event.preventDefault(); history.back(); } }, "Back")
     : h("a", { href: "#/history" }, "Back to your history");
-  page.append(h("p", { class: "crumbs" }, crumb), h("h2", {}, "Replay"));
+  // its words and controls beside the board on a wide screen (the board as large as the
+  // table's), above it on a narrow one (pages.css)
+  const side = h("div", { class: "replay-side" }, h("p", { class: "crumbs" }, crumb), h("h2", {}, "Replay"));
+  const view = h("div", { class: "replay" }, side);
+  page.append(view);
   let replay;
   let drawBoard;
   try {
@@ -47,9 +51,10 @@ export async function replayPage(page, id, { open = false } = {}) {
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" }, first, back, playing, forward, end, slider);
 
   page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.mode && replay.mode !== "timed" ? ` (${replay.mode})` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
-  page.append(
+  side.append(
     h("p", { class: "help" }, `${dealLabel(replay)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
-    controls, caption, board);
+    controls, caption);
+  view.append(board);
 
   function draw() {
     const step = steps[index];
@@ -66,8 +71,8 @@ export async function replayPage(page, id, { open = false } = {}) {
     if (index === last) pause();
   }
 
-  // The whole board in view below the controls, on any screen: fitted to the room left
-  // under it, then smaller by whatever still runs past the window's bottom (the page's
+  // The whole board in view beside or below the controls, on any screen: fitted to the
+  // room left under its top, then smaller by whatever still runs past the window's bottom (the page's
   // own margins and padding).
   function fit() {
     const shown = { game: replay.game, board: steps[index].board };

@@ -125,10 +125,28 @@ function winningCards(answer) {
   return answer.board.waste.slice(-4).reverse();
 }
 
+// The room a cascade's cards have: above the strip they play in (up to the window's top,
+// over the dimmed table: the dialog clips nothing of them) and to either side of it (up to
+// the window's sides), in pixels from the strip's own corner.
+function roomOf(cascade, card) {
+  const strip = cascade.getBoundingClientRect();
+  // (a card turning reaches past its upright box by up to half its diagonal's excess)
+  const diagonal = Math.hypot(card.width, card.height);
+  const sideways = (diagonal - card.width) / 2 + 4;
+  const upwards = (diagonal - card.height) / 2 + 4;
+  return {
+    above: Math.max(0, Math.min(BOUNCE, strip.top - upwards)),
+    left: Math.max(0, strip.left - sideways),
+    right: Math.max(0, window.innerWidth - sideways - strip.left - card.width),
+  };
+}
+const BOUNCE = 80; // pixels: how high a cascade's card bounces, where the window has room
+
 function celebrate(cascade, cards) {
   if (!cards.length) return;
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   const count = still ? cards.length : cards.length * 4;
+  let room = null;
   for (let k = 0; k < count; k++) {
     const card = cardElement(cards[k % cards.length]);
     card.setAttribute("aria-hidden", "true");
@@ -137,15 +155,20 @@ function celebrate(cascade, cards) {
     card.style.setProperty("--k", String(k % 4));
     cascade.append(card);
     if (still) continue;
-    // each card leaves the top, bounces across the strip above the heading in arcs, and fades
+    // each card leaves the top, bounces across the strip above the heading in arcs (as
+    // high above it as the window has room for, and never lower than the strip's floor,
+    // so never over the dialog's words), and fades
     const width = cascade.clientWidth || 300;
+    room ??= roomOf(cascade, card.getBoundingClientRect());
     const direction = k % 2 ? -1 : 1;
     const start = (k % 4) * (width / 5);
+    const travel = Math.min(width * 0.6, direction > 0 ? room.right - start : room.left + start);
+    const floor = Math.max(0, cascade.clientHeight - card.offsetHeight);
     const frames = [];
     for (let step = 0; step <= 12; step++) {
       const t = step / 12;
-      const x = start + direction * t * width * 0.6;
-      const y = Math.abs(Math.sin(t * Math.PI * 2.5)) * -80 * (1 - t) + t * 18; // lands in the strip
+      const x = start + direction * t * travel;
+      const y = Math.abs(Math.sin(t * Math.PI * 2.5)) * -room.above * (1 - t) + t * floor; // lands in the strip
       frames.push({ transform: `translate(${x}px, ${y}px) rotate(${direction * t * 90}deg)`, opacity: 1 - t * 0.8 });
     }
     card.animate(frames, { duration: 1600, delay: k * 120, easing: "linear", fill: "both" });
