@@ -202,12 +202,12 @@ pub fn names_of<G: NativeGame>(py: Python<'_>, moves: &[G::Move]) -> Option<Vec<
     if names.is_empty() {
         return None;
     }
-    moves
-        .iter()
-        .map(|mv| {
-            G::name_index(mv)
-                .and_then(|index| names.get(index))
-                .map(|name| name.clone_ref(py))
-        })
-        .collect()
+    // a loop into a list of the right size: collecting into an `Option<Vec>` cannot know
+    // the length and grew the list by reallocating, six times on an easy deal's line
+    let mut listed = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let name = G::name_index(mv).and_then(|index| names.get(index))?;
+        listed.push(name.clone_ref(py));
+    }
+    Some(listed)
 }

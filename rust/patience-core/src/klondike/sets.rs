@@ -128,6 +128,22 @@ const TOP: [[u64; 14]; 4] = {
     table
 };
 
+/// [`NEXT_HOME`] and [`TOP`] side by side, 16 heights a suit (a four-bit height indexes
+/// it without a bounds check; 14 and 15 never occur).
+const FOUNDATION_BITS: [[[u64; 2]; 16]; 4] = {
+    let mut table = [[[0u64; 2]; 16]; 4];
+    let mut s = 0;
+    while s < 4 {
+        let mut h = 0;
+        while h < 14 {
+            table[s][h] = [NEXT_HOME[s][h], TOP[s][h]];
+            h += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
 /// The low bit of every type's pair.
 const LOW: u64 = 0x0005_5555_5555_5555;
 /// The four Kings.
@@ -484,28 +500,34 @@ impl Layout {
     /// down from a foundation or out of the talon onto the tableau.
     #[inline]
     fn foundations(&self, node: &mut Node) {
+        // heights as four-bit fields index the tables of 16 without a bounds check
+        let homes = node.homes as usize;
         let h = [
-            node.height(0) as usize,
-            node.height(1) as usize,
-            node.height(2) as usize,
-            node.height(3) as usize,
+            homes & 15,
+            (homes >> 4) & 15,
+            (homes >> 8) & 15,
+            (homes >> 12) & 15,
         ];
         // the lowest foundation of each colour (black: clubs and spades, 0 and 3; red:
         // diamonds and hearts, 1 and 2); a suit's twin (the other of its colour) is 3 - s
-        let lowest = [h[0].min(h[3]), h[1].min(h[2])];
+        let (black, red) = (h[0].min(h[3]), h[1].min(h[2]));
+        let limit = [
+            (red + 2).min(h[3] + 3),
+            (black + 2).min(h[2] + 3),
+            (black + 2).min(h[1] + 3),
+            (red + 2).min(h[0] + 3),
+        ];
         let mut next_home = 0u64;
         let mut safe = 0u64;
         let mut safe_top = 0u64;
         let mut tops = 0u64;
         for s in 0..4 {
             let height = h[s];
-            tops |= TOP[s][height];
-            let red = matches!(s, 1 | 2) as usize;
-            let limit = (lowest[1 - red] + 2).min(h[3 - s] + 3);
-            let next = NEXT_HOME[s][height];
+            let [next, top] = FOUNDATION_BITS[s][height];
+            tops |= top;
             next_home |= next;
-            safe |= next & 0u64.wrapping_sub((height < limit) as u64);
-            safe_top |= TOP[s][height] & 0u64.wrapping_sub((height <= limit) as u64);
+            safe |= next & 0u64.wrapping_sub((height < limit[s]) as u64);
+            safe_top |= top & 0u64.wrapping_sub((height <= limit[s]) as u64);
         }
         node.next_home = next_home;
         node.tops = tops;
@@ -666,20 +688,23 @@ impl Layout {
     /// within a kind lowest rank first.
     #[inline]
     fn emit(&self, moves: &Moves, out: &mut Vec<Step>) {
-        let mut push = |mut bits: u64, step: &dyn Fn(u8) -> Step| {
+        // generic in the step's constructor, so that each kind's loop is compiled on its
+        // own (a `&dyn Fn` had cost an indirect call a move)
+        #[inline(always)]
+        fn push(out: &mut Vec<Step>, mut bits: u64, step: impl Fn(u8) -> Step) {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                out.push(step(self.card(b)));
+                out.push(step(CARD_OF_BIT[b as usize]));
             }
-        };
-        push(moves.reveal, &|card| {
+        }
+        push(out, moves.reveal, |card| {
             Step::Reveal(self.column_of[card as usize])
         });
-        push(moves.home, &Step::Home);
-        push(moves.talon_down, &Step::TalonDown);
-        push(moves.talon_home, &Step::TalonHome);
-        push(moves.back, &|card| Step::Back(suit(card)));
+        push(out, moves.home, Step::Home);
+        push(out, moves.talon_down, Step::TalonDown);
+        push(out, moves.talon_home, Step::TalonHome);
+        push(out, moves.back, |card| Step::Back(suit(card)));
     }
 }
 
@@ -841,15 +866,16 @@ fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
                 )?;
             }
             Step::Home(card) => {
+                // a card going home is face up: only the face-up cards are looked through
                 let (i, at) = (0..COLUMNS)
                     .find_map(|i| {
-                        state
-                            .column(i)
+                        let down = state.hidden[i] as usize;
+                        state.column(i)[down..]
                             .iter()
                             .position(|&c| c == card)
-                            .map(|at| (i, at))
+                            .map(|at| (i, down + at))
                     })
-                    .ok_or_else(|| format!("card {card} is not in the tableau"))?;
+                    .ok_or_else(|| format!("card {card} is not face up in the tableau"))?;
                 if at + 1 < state.len[i] as usize {
                     // the run on it moves onto its uncovered twin
                     let twin = (0..4u8)
