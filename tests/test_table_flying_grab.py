@@ -75,9 +75,11 @@ def test_a_drag_from_a_drawn_card_in_flight_takes_it(
     sent: list[str] = []
     page.on(
         "request",
-        lambda request: sent.append(json.loads(request.post_data or "{}").get("move", ""))
-        if request.method == "POST" and request.url.endswith("/moves")
-        else None,
+        lambda request: (
+            sent.append(json.loads(request.post_data or "{}").get("move", ""))
+            if request.method == "POST" and request.url.endswith("/moves")
+            else None
+        ),
     )
     cdp = desk.context.new_cdp_session(page)
     cdp.send("Animation.enable")
@@ -122,9 +124,11 @@ def test_a_click_where_a_drawn_card_lands_never_draws(
     sent: list[str] = []
     page.on(
         "request",
-        lambda request: sent.append(json.loads(request.post_data or "{}").get("move", ""))
-        if request.method == "POST" and request.url.endswith("/moves")
-        else None,
+        lambda request: (
+            sent.append(json.loads(request.post_data or "{}").get("move", ""))
+            if request.method == "POST" and request.url.endswith("/moves")
+            else None
+        ),
     )
     cdp = desk.context.new_cdp_session(page)
     cdp.send("Animation.enable")

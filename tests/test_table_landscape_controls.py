@@ -44,7 +44,8 @@ def test_the_controls_of_a_phone_on_its_side_take_a_finger(
     # no control over a card: the board ends left of the column
     cards = page.evaluate(
         """() => [...document.querySelectorAll('#board .card')].map((card) => {
-             const r = card.getBoundingClientRect(); return { right: r.right, bottom: r.bottom }; })"""
+             const r = card.getBoundingClientRect();
+             return { right: r.right, bottom: r.bottom }; })"""
     )
     left_of = min(control["left"] for control in controls)
     assert max(card["right"] for card in cards) <= left_of, "a card under the controls"
@@ -62,7 +63,8 @@ def test_the_options_menu_opens_in_view_from_the_column(table: Callable[..., Tab
     page.wait_for_selector("#card-menu[open] .menu-panel")
     panel = box(page, "#card-menu .menu-panel")
     column = box(page, "#table .controls")
-    assert panel["x"] >= 0 and panel["y"] >= 0
+    assert panel["x"] >= 0
+    assert panel["y"] >= 0
     assert panel["y"] + panel["height"] <= 390 + 1
     assert panel["x"] + panel["width"] <= column["x"], "the menu covers the controls"
     shot(page, "landscape-controls-menu")
