@@ -153,16 +153,33 @@ export function attachInput(board, hooks) {
   // the stock's as a tap or a click (`tapped`): it draws (a player rattling the stock draws
   // at every click); dragged, it takes the card. (A card being dealt to a column is pressed
   // where it is seen, over the stock or not.)
+  // A press that becomes a drag always takes the drawn card in flight (a player cannot drag
+  // the stock): pressed on the stock, the card flying off it (`drawn`) is the one dragged,
+  // held under the pointer. And a press over the waste, where the drawn card lands, is
+  // never the stock's, whatever the stock's card may still show there.
   function pressedAt(event) {
     const inFlight = [...board.querySelectorAll(".card.moving[data-src]")]
       .map((card) => ({ card, seen: card.getBoundingClientRect() }));
     finish(board); // the cards' motion ends: they are where they are
     const inside = (rect) => event.clientX >= rect.left && event.clientX <= rect.right
       && event.clientY >= rect.top && event.clientY <= rect.bottom;
-    const stock = stockAt(event.clientX, event.clientY);
     const found = grabbed(event, inFlight, inside);
+    const landing = inFlight.find(({ card }) => card.dataset.place === "w" && inside(card.getBoundingClientRect()));
+    const atStock = stockAt(event.clientX, event.clientY);
+    const stock = atStock && !landing && inside(atStock.getBoundingClientRect()) ? atStock : null;
     const dealt = found.flying && found.target.dataset.place !== "w";
-    return { ...found, tapped: stock && !dealt ? stock : found.target };
+    const tapped = stock && !dealt ? stock : found.target;
+    let drawn = null;
+    if (stock && !found.flying) {
+      const flying = inFlight.find(({ card }) => card.dataset.place === "w");
+      if (flying) {
+        const now = flying.card.getBoundingClientRect();
+        const left = event.clientX - now.width / 2;
+        const top = event.clientY - now.height / 2;
+        drawn = { card: flying.card, seen: { left, top, right: left + now.width, bottom: top + now.height } };
+      }
+    }
+    return { ...found, tapped, drawn };
   }
 
   // The stock at a point of the page, if it is there as drawn, under whatever lies over it
@@ -197,13 +214,15 @@ export function attachInput(board, hooks) {
     // A new press: whatever ended the last one, this one's click counts. (A touch drag
     // fires no click, so a flag left from it must not swallow the next tap.)
     suppressClick = false;
-    const { target, seen, tapped } = pressedAt(event);
+    const { target, seen, tapped, drawn } = pressedAt(event);
     retarget = tapped === event.target ? null : { from: event.target, to: tapped };
     press = event.pointerType === "touch" ? { target: tapped, x: event.clientX, y: event.clientY } : null;
     stockPress = event.button === 0 && Boolean(tapped.closest("[data-action]"));
-    const source = target.closest("[data-src]");
+    // (the stock pressed as a drawn card flies off it: let go there, it draws; dragged, the
+    // drawn card goes with the pointer)
+    const source = drawn?.card ?? target.closest("[data-src]");
     if (!source || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
-    drag = { source, x: event.clientX, y: event.clientY, ghost: null, seen };
+    drag = { source, x: event.clientX, y: event.clientY, ghost: null, seen: drawn?.seen ?? seen };
   });
 
   board.addEventListener("pointermove", (event) => {
@@ -214,6 +233,7 @@ export function attachInput(board, hooks) {
     if (!drag.ghost) {
       if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < MOVE_THRESHOLD) return;
       clearPick();
+      stockPress = false; // a drag, never a draw
       startGhost(event);
       hooks.sound?.("pick");
     }
