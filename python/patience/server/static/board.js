@@ -354,9 +354,8 @@ export function fitBoard(container) {
     width = container.clientWidth || window.innerWidth;
   }
   container.classList.toggle("beside-when-short", Boolean(layout.beside_when_short));
-  container.classList.toggle("beside-when-wide", Boolean(layout.beside_when_wide));
   // (piles beside the columns, on a short wide screen: half the gaps, for wider cards)
-  const beside = getComputedStyle(container).display === "grid" && window.innerHeight <= 500;
+  const beside = getComputedStyle(container).display === "grid";
   // (a phone held upright: the rows' cards two pixels apart, for the widest cards)
   const gap = crowded ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
@@ -476,12 +475,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
   const need = ({ up, down }, strip = floorUp) => cardH + up * strip + down * floorDown;
-  // (a row fits across when its piles do, as laid out: a card on its way, moved by its
-  // animation past the row's end, is not counted)
-  const across = [...container.querySelectorAll(":scope > .row")].every((line) => {
-    const end = line.getBoundingClientRect().right;
-    return [...line.children].every((item) => item.getBoundingClientRect().right <= end + 1);
-  });
+  const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
   const holds = !sized || (need(design) <= room + 1 && need(sized, tightUp) <= room + 1);
   const fits = across && holds
     && lengths.every((length) => need(length, sliver) <= room + 1);
