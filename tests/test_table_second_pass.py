@@ -498,7 +498,10 @@ def test_5_solitaire_expert_on_its_side_gives_the_columns_the_height(
     desk = table("landscape")
     page = desk.deal("expert", 3)
     width = box(page, "#board .card")["width"]
-    assert width >= 56, width
+    # (56 px before the table's controls on a phone on its side became a column of buttons
+    # 44 px tall at the right edge: Solitaire Expert's fourteen piles across share the width
+    # with it, a trade made for buttons a thumb can hit)
+    assert width >= 51, width
     # the hand and the piles beside the columns: the columns start at the board's top
     columns = box(page, "#board .tableau")
     piles = box(page, "#board .row.top")
