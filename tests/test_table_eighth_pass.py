@@ -14,8 +14,8 @@ in real headless Chromium at the desktop size (1366x768).
    the focus goes back to the board, and d draws again after it.
 6. The table has an address of its own (the game's id only): a reload or a second tab
    opens the game for its player; another browser gets the lobby with a word why.
-7. Golf's counter is named as the game's own ("Card streak"); a long tournament name is
-   cut short in the header, whole in its tooltip.
+7. Golf's counter is "Run" (the cards played in a row, not to be taken for the lobby's
+   daily streak); a long tournament name is cut short in the header, whole in its tooltip.
 
 Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 """
@@ -404,7 +404,7 @@ def test_6_the_table_has_an_address_that_opens_its_game_for_its_player(
 def test_7_golf_s_counter_and_a_long_tournament_name(table: Callable[..., Table]) -> None:
     desk = table("desktop")
     page = desk.deal("golf", 7)
-    assert page.inner_text("#counters") == "Card streak 0"
+    assert page.inner_text("#counters") == "Run 0"
     # a tournament's attempt opened with a long name (as the tournament's page opens one)
     name = "The Grand Midwinter Invitational Solitaire Championship of the Northern Clubs"
     page.evaluate(

@@ -147,7 +147,7 @@ class Tableau(TypedDict):
 
 
 class Counter(TypedDict):
-    """A number of the observation shown beside the score ("Card streak 3")."""
+    """A number of the observation shown beside the score ("Run 3")."""
 
     label: str
     field: str

@@ -407,7 +407,7 @@ function undoWords(reason) {
   return reasonWords(reason).replace(/^./, (c) => c.toLowerCase());
 }
 
-// The game's counter beside the score ("Card streak 3"), as its layout names it.
+// The game's counter beside the score ("Run 3"), as its layout names it.
 function counterText(answer) {
   const counter = layoutOf(answer.game)?.counter;
   return counter ? `${counter.label} ${answer.board[counter.field] ?? 0}` : "";
