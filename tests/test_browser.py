@@ -77,6 +77,7 @@ def start(page: Page, game: str, *, seed: int | None = None, variant: str | None
         page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("#board .card")
+    settled(page)  # dealt: a card is measured where it lies, not on its way there
 
 
 def answered(page: Page, action: object) -> None:

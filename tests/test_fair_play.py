@@ -114,6 +114,12 @@ def test_a_retried_move_is_answered_as_the_first_time_and_played_once(
     assert other.status_code == 409
     ahead = client.post(f"{url}/moves", json={"move": "draw", "move_count": 5}, headers=headers)
     assert ahead.status_code == 409
+    # both say so in a player's words: the game moved on elsewhere, the move was not played
+    for refusal in (other, ahead):
+        said = refusal.json()["detail"]
+        assert "another tab or device" in said, said
+        assert "not played" in said, said
+        assert "read the game" not in said, said
     # From the view it has now, the next draw is a new move.
     second = client.post(f"{url}/moves", json={"move": "draw", "move_count": 1}, headers=headers)
     assert second.json()["repeated"] is False

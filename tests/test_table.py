@@ -859,9 +859,9 @@ def test_the_lobby_tells_how_to_play_each_game(table: Callable[..., Table]) -> N
 def test_the_game_s_own_counters(table: Callable[..., Table]) -> None:
     desk = table("desktop")
     page = desk.deal("golf", 7)
-    assert page.inner_text("#counters") == "Streak 0"
+    assert page.inner_text("#counters") == "Run 0"
     answered(page, lambda: page.keyboard.press("5"))  # column 5's free card plays on the waste
-    assert page.inner_text("#counters") == "Streak 1"
+    assert page.inner_text("#counters") == "Run 1"
     desk.deal("klondike", 7)
     desk.play_through_api(["draw"] * 24 + ["recycle"])
     assert page.inner_text("#counters") == "Recycles 1"

@@ -6,7 +6,7 @@ each of its findings, in real headless Chromium at the desktop size (1366x768).
 2. A press on the felt inside the stock's box but off its card (outside the card's rounded
    corner, where the board's own corner is) does not draw.
 3. A reload of a table's history entry reopens that entry's own game, not the tab's
-   latest; a game over since, or no longer the player's, gives the lobby and says why.
+   latest; a game over since shows its result (the address names the game).
 5. The history's Tier of a numbered deal says what it is, not "unrated".
 
 (4., a tournament attempt resumed from Continue told of the close, is in
@@ -184,7 +184,8 @@ def test_3_a_reload_of_a_table_entry_reopens_its_own_game(table: Callable[..., T
     at_table(page, older)
     page.reload()
     at_table(page, older)
-    # the older game ended meanwhile (elsewhere): its entry reloaded gives the lobby, and why
+    # the older game ended meanwhile (elsewhere): its entry, reloaded, is that game's page
+    # (its address names it) and shows its result
     page.go_forward()
     at_lobby(page)
     page.go_forward()
@@ -199,12 +200,12 @@ def test_3_a_reload_of_a_table_entry_reopens_its_own_game(table: Callable[..., T
     page.go_back()  # (Back shows the game as it stands: its result)
     page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
     page.reload()
-    at_lobby(page)
-    page.wait_for_function(
-        "document.getElementById('lobby-error').textContent.includes('has ended')", timeout=WAIT
-    )
+    page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
+    assert desk.held()["id"] == older
     shot(page, "eighth-3-reloaded-entry-of-a-game-over")
-    # and the lobby still offers the newer game to continue
+    # and the lobby, Forward, still offers the newer game to continue
+    page.go_forward()
+    at_lobby(page)
     page.wait_for_selector(f'#lobby button[data-id="{newer}"]', timeout=WAIT)
 
 

@@ -158,13 +158,19 @@ def test_a_new_game_is_dealt(table: Callable[..., Table]) -> None:
     page.wait_for_selector("#game-choice input")
     page.check("input[name=mode][value=practice]")
     page.fill("#seed", "7")
+    # the deal held where it starts (it is timed from the deal: on a busy machine its first
+    # cards could land before the page is read)
+    cdp = desk.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
     page.click("#start")
     page.wait_for_selector("#board .card")
     timing = page.evaluate(
         """() => document.getAnimations().map((a) => a.effect.getComputedTiming().endTime)"""
     )
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
     assert len(timing) >= 28  # every card of the columns
-    assert max(timing) <= 1_000  # the whole deal within a second
+    assert max(timing) <= 800  # the whole deal within 0.8 s
     # the last card dealt is on its way from the hand part way through
     stock = rect(page, "#board .stock")
     last = '#board .column[data-dest="t7"] .card:last-child'

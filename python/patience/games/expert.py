@@ -118,7 +118,7 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
             {"name": "tableau"},
         ],
         "tableau": {
-            "pick": "run",
+            "pick": "sequence",
             "packed": False,
             "build": {"colours": "alternate", "wrap": False, "empty": "king"},
         },

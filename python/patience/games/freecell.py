@@ -223,7 +223,7 @@ Moves, in the notation of game records (c1..c4 are the free cells):
             {"name": "tableau"},
         ],
         "tableau": {
-            "pick": "run",
+            "pick": "sequence",
             "packed": False,
             "build": {"colours": "alternate", "wrap": False, "empty": "any"},
         },

@@ -127,7 +127,7 @@ Play a free card one rank above or below the waste's top card, any suit:
         "design": {"down": 0, "up": ROWS - 1},
         "longest": {"down": 0, "up": ROWS - 1},  # (nothing is built on a column)
         "direct": True,
-        "counter": {"label": "Streak", "field": "streak"},
+        "counter": {"label": "Run", "field": "streak"},
         "recycle_cost": [],
         "watch_stuck": False,
         "picture": [

@@ -138,8 +138,10 @@ class Tableau(TypedDict):
     """The columns: what can be picked up, how they sit across the board and how they
     build."""
 
-    pick: Literal["run", "exposed"]
-    """Any face-up card (with the cards on it), or a column's exposed card only."""
+    pick: Literal["run", "sequence", "exposed"]
+    """Any face-up card (with the cards on it); a face-up card that heads a sequence built
+    by ``build`` down to the exposed card (with the cards on it: a card over cards out of
+    sequence is not lifted); or a column's exposed card only."""
     packed: bool
     """Columns side by side from the left (few columns), rather than spread across."""
     build: BuildRule
@@ -157,7 +159,7 @@ class Upright(TypedDict):
 
 
 class Counter(TypedDict):
-    """A number of the observation shown beside the score ("Streak 3")."""
+    """A number of the observation shown beside the score ("Run 3")."""
 
     label: str
     field: str

@@ -193,7 +193,8 @@ class EventLog:
         seen = live.session.move_count
         if move_count > seen or move_count < 0:
             raise MoveConflictError(
-                f"the game has {seen} moves, not {move_count}: read the game again"
+                f"this game is at move {seen}, not {move_count}: it moved on in another "
+                "tab or device, and this move was not played"
             )
         with self.engine.connect() as connection:
             row = connection.execute(
@@ -205,8 +206,8 @@ class EventLog:
             ).first()
         if row is None or row.reply is None or not _same_move(move, row.move):
             raise MoveConflictError(
-                f"move {move_count + 1} of this game was already played"
-                f"{'' if row is None else f' ({row.move})'}: read the game again"
+                f"move {move_count + 1} of this game was already played in another tab or "
+                "device: this move was not played"
             )
         return Answer(json.loads(row.reply), repeated=True)
 

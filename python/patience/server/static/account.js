@@ -21,16 +21,47 @@ function field(label, input) {
   return h("label", { class: "field" }, h("span", {}, label), input);
 }
 
+// What a field's rule asks, when its value breaks it (its length, or nothing typed), in the
+// words of its label ("Password: at least 8 characters (this one has 5)."); null when kept.
+function ruleWords(input) {
+  const label = (input.closest("label")?.querySelector("span")?.textContent ?? input.name).replace(/\s*\(.*\)$/, "");
+  const length = input.value.length;
+  const least = input.minLength > 0 ? ` (at least ${input.minLength} characters)` : "";
+  if (input.required && !length) return `${label}: fill it in${least}.`;
+  if (length && input.minLength > 0 && length < input.minLength) {
+    return `${label}: at least ${input.minLength} characters (this one has ${length}).`;
+  }
+  if (input.maxLength > 0 && length > input.maxLength) return `${label}: at most ${input.maxLength} characters.`;
+  return input.validity.valid ? null : `${label}: ${input.validationMessage}`;
+}
+
 // A form whose submit runs `action`, showing its refusal in the form's alert line and
-// keeping the button disabled while the request is on its way.
+// keeping the button disabled while the request is on its way. Its fields' rules are the
+// form's own to say (the browser's own check, which would block the submit in silence
+// under an older message, is off): each submit says the first rule broken, or the
+// server's refusal, and typing clears what was said.
 function form(id, heading, fields, button, action) {
   const error = alertLine(`${id}-error`);
   const submit = h("button", { type: "submit" }, button);
-  const element = h("form", { id, class: "card-form", "aria-labelledby": `${id}-title` },
+  const element = h("form", { id, class: "card-form", "aria-labelledby": `${id}-title`, novalidate: "" },
     h("h3", { id: `${id}-title` }, heading), ...fields, submit, error);
+  const inputs = () => [...element.querySelectorAll("input")];
+  element.addEventListener("input", () => {
+    error.textContent = "";
+    for (const input of inputs()) input.removeAttribute("aria-invalid");
+  });
   element.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    for (const input of inputs()) input.removeAttribute("aria-invalid");
+    const broken = inputs().map((input) => ({ input, words: ruleWords(input) })).find(({ words }) => words);
+    if (broken) {
+      error.textContent = broken.words;
+      broken.input.setAttribute("aria-invalid", "true");
+      broken.input.setAttribute("aria-describedby", error.id);
+      broken.input.focus();
+      return;
+    }
     submit.disabled = true;
     try {
       await action(new FormData(element));

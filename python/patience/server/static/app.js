@@ -7,7 +7,7 @@
 // deal or of a tournament's attempt). When a game ends, `patience:ended` is dispatched
 // with `detail = answer`; `patience:refresh` reads the game on the table again.
 
-import { api, ApiError, daily, SEED_WORDS } from "./api.js";
+import { accounts, api, ApiError, daily, SEED_WORDS, whoAmI } from "./api.js";
 import * as sound from "./audio.js";
 import { drawBoard, fitBoard, resetFit } from "./board.js";
 import { ask, asking } from "./dialog.js";
@@ -41,26 +41,39 @@ async function showLobby() {
   await drawLobby(games);
 }
 
-// The browser's history: the lobby and the table are entries of their own (both at "/"),
-// so that Back from the table goes to the lobby (the game goes on, in its Continue) and
-// Forward to the table again. The table's entry is { table: ID } ({ table: true } while a
-// page's deal is on its way), the lobby's { lobby: true }; the pages' hash routes are
-// entries of theirs (pages.js).
+// The browser's history: the lobby and the table are entries of their own, so that Back
+// from the table goes to the lobby (the game goes on, in its Continue) and Forward to the
+// table again. The lobby is at "/" ({ lobby: true }); the table at its game's own address,
+// /?session=ID ({ table: ID }; { table: true } at "/" while a page's deal is on its way),
+// which a bookmark, a reload or a second tab opens again for the game's player (its token
+// kept in this browser, or its account signed in): the game's id is all it holds, never
+// its token nor anything that decides its deal. The pages' hash routes are entries of
+// theirs (pages.js).
+const tableUrl = (id) => `/?session=${encodeURIComponent(id)}`;
 function enterTable(id) {
   if (location.hash) return; // a page opens it: it steps aside for the table itself
   if (history.state?.table) {
-    history.replaceState({ table: id }, "", "/"); // a new game at the table: the same entry
+    history.replaceState({ table: id }, "", tableUrl(id)); // a new game at the table: the same entry
   } else {
     history.replaceState({ lobby: true }, "", "/");
-    history.pushState({ table: id }, "", "/");
+    history.pushState({ table: id }, "", tableUrl(id));
   }
 }
+// A page that opened a game (a tournament's attempt) stepped aside to the table's entry it
+// pushed: the entry gets the game's address.
+window.addEventListener("hashchange", () => {
+  const id = history.state?.table;
+  if (!location.hash && typeof id === "string" && location.search !== tableUrl(id).slice(1)) {
+    history.replaceState(history.state, "", tableUrl(id));
+  }
+});
 
 // The lobby from the table (its Lobby button, the title, the result's Lobby): an entry of
 // its own, Back goes to the table again.
 function toLobby() {
   if (location.hash) history.replaceState(null, "", "/");
   else if (history.state?.table) history.pushState({ lobby: true }, "", "/");
+  else if (location.search) history.replaceState({ lobby: true }, "", "/");
   showLobby();
 }
 
@@ -75,20 +88,64 @@ window.addEventListener("popstate", () => {
 // Back at a table's entry: its game as it stands now (over since, it shows its result);
 // a game no longer this player's gives the lobby, which says so.
 async function reopen(id) {
-  const saved = auth?.id === id ? auth : entryGame(id);
-  try {
-    const answer = await api.read(saved.id, saved.token);
-    if (history.state?.table !== id) return; // the player went on meanwhile
-    saved.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
-    auth = saved;
+  const opened = await ownGame(id);
+  if (history.state?.table !== id) return; // the player went on meanwhile
+  if (opened) {
+    auth = opened.saved;
     hold(auth);
-    show(answer);
+    show(opened.answer);
+    return;
+  }
+  history.replaceState({ lobby: true }, "", "/");
+  auth = null;
+  await showLobby();
+  $("lobby-error").textContent = NOT_YOURS;
+}
+
+// The game `id` read for its player, as this browser can: with the token it kept (this tab's
+// game, or one of its games in progress), else as the signed-in player's own (its request
+// as the server lists it). Null when this browser cannot open it (not its player's, or
+// unknown): { saved, answer } else.
+async function ownGame(id) {
+  const kept = auth?.id === id ? auth : entryGame(id);
+  if (kept.token) {
+    try {
+      const answer = await api.read(id, kept.token);
+      kept.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
+      return { saved: kept, answer };
+    } catch (_) { /* a token of another server, say: the account may still open it */ }
+  }
+  if (!(await whoAmI())) return null;
+  try {
+    const answer = await api.read(id, null);
+    const listed = (await accounts.running().catch(() => [])).find?.((game) => game.id === id);
+    const request = { game: answer.game, variant: answer.variant, mode: answer.mode };
+    if (listed?.daily) request.daily = true;
+    if (listed?.tournament) request.tournament = listed.tournament;
+    return { saved: { id, token: null, request }, answer };
   } catch (_) {
-    if (history.state?.table !== id) return;
+    return null;
+  }
+}
+
+const NOT_YOURS = "That link is to a game this browser cannot open: a game's link opens it "
+  + "only for its player (signed in, or in the browser it was dealt in). Here is the lobby.";
+
+// The table's address opened (a bookmark, a reload, a second tab): its game, for its player.
+async function openAddressed(id) {
+  const opened = await ownGame(id);
+  if (!opened) {
     history.replaceState({ lobby: true }, "", "/");
+    auth = null;
     await showLobby();
     $("lobby-error").textContent = NOT_YOURS;
+    return;
   }
+  auth = opened.saved;
+  hold(auth);
+  if (!opened.answer.outcome) keepGame(auth);
+  if (!location.hash) history.replaceState({ table: id }, "", tableUrl(id));
+  return show(opened.answer);
 }
 
 // The game at the table, held by the tab: the one a reload reopens (sessionStorage's
@@ -117,7 +174,6 @@ function entryGame(id) {
   const known = [...(Array.isArray(held) ? held : []), ...savedGames()].find((game) => game?.id === id);
   return known ? { ...known } : { id, token: null, request: null };
 }
-const NOT_YOURS = "That page's game is not yours to continue here (not kept in this browser, or another player's).";
 
 lobbyHooks({
   resume: (saved, answer) => {
@@ -269,6 +325,19 @@ function titleText(answer, request = auth?.request) {
   return `${answer.title}${variantText(answer.variant)}${mode}${tier}`;
 }
 
+// The header's title, whole in its tooltip; a tournament's name, which may be long, is cut
+// short with an ellipsis (the attempt and the game after it stay whole).
+function showTitle(answer) {
+  const text = titleText(answer);
+  const name = auth?.request?.tournament?.name;
+  $("title").title = text;
+  if (!name || !text.startsWith(name)) { $("title").textContent = text; return; }
+  const named = document.createElement("span");
+  named.className = "event-name";
+  named.textContent = name;
+  $("title").replaceChildren(named, text.slice(name.length));
+}
+
 async function show(answer, { dealt = false } = {}) {
   if (!layoutOf(answer.game)) await loadGames().catch(() => null); // the board is drawn from it
   const ticket = ++showing;
@@ -279,7 +348,7 @@ async function show(answer, { dealt = false } = {}) {
   $("table").hidden = false;
   $("status").hidden = false;
   document.body.dataset.mode = answer.mode;
-  $("title").textContent = titleText(answer);
+  showTitle(answer);
   $("score").textContent = answer.score;
   const over = answer.outcome !== null;
   $("undo").disabled = !answer.can_undo;
@@ -370,7 +439,7 @@ function undoWords(reason) {
   return reasonWords(reason).replace(/^./, (c) => c.toLowerCase());
 }
 
-// The game's counter beside the score ("Streak 3"), as its layout names it.
+// The game's counter beside the score ("Run 3"), as its layout names it.
 function counterText(answer) {
   const counter = layoutOf(answer.game)?.counter;
   return counter ? `${counter.label} ${answer.board[counter.field] ?? 0}` : "";
@@ -433,23 +502,80 @@ function renderBoard(answer, options = {}) {
 // that the move count a request names is the one the server will find (a move typed while
 // another is on its way waits for it instead of being taken for a retry).
 let pending = Promise.resolve();
+// The game moved on elsewhere (another tab or device played it): the moves asked for from
+// the board this tab showed before are dropped, never played on a board the player has not
+// seen. Each catch-up starts a new epoch; a queued request of an older one is not sent.
+let epoch = 0;
+const MOVED_ON = "This game moved on in another tab or device; the table now shows where it stands.";
 
 function enqueue(request) {
   let accepted = false;
+  const asked = epoch;
   pending = pending.then(async () => {
-    if (!auth || !view || view.outcome) return;
+    if (!auth || !view || view.outcome || asked !== epoch) return;
     const id = auth.id;
+    const count = view.move_count;
     try {
-      const answer = await request(view.move_count);
+      const answer = await request(count);
       if (view?.id !== id) return; // the player left this game meanwhile
       accepted = true;
+      // The same move was played at that place already, and more since: another tab or
+      // device played it (a retry of this tab's own would find no move after it).
+      if (answer.repeated && answer.move_count > count + 1) { await caughtUpWith(answer); return; }
       show(answer);
     } catch (error) {
-      if (view?.id === id) refused(error);
+      if (view?.id !== id) return;
+      // refused as not legal, or as made from an old board: the game as the server has it
+      // says which (a game moved on elsewhere is caught up with, not refused)
+      if (error instanceof ApiError && error.status === 409 && (await catchUp(id, count))) return;
+      refused(error);
     }
   });
   return pending.then(() => accepted);
 }
+
+// Read the game again; if it is no longer at move `count` (played, undone or ended in
+// another tab or device), show it as it stands, say so, and drop the moves queued from the
+// old board. Resolves to whether it had moved on.
+async function catchUp(id, count) {
+  let answer;
+  try {
+    answer = await api.read(id, auth.token);
+  } catch (_) {
+    return false;
+  }
+  if (view?.id !== id || answer.move_count === count) return false;
+  await caughtUpWith(answer);
+  return true;
+}
+
+// Show the game as it stands elsewhere (`answer`), saying so; the moves queued from the
+// board shown before are dropped.
+async function caughtUpWith(answer) {
+  epoch++;
+  input.clearPick();
+  clearHint();
+  await show({ ...answer, last: null, repeated: false });
+  $("error").textContent = MOVED_ON;
+  announce(MOVED_ON);
+}
+
+// Back to this tab (it was hidden, or another window had the focus): the game may have
+// moved on elsewhere meanwhile. Asked in the moves' queue, after any move on its way.
+let catching = false;
+function catchUpOnReturn() {
+  if (catching || document.hidden || !auth || !view || view.outcome || $("table").hidden) return;
+  catching = true;
+  pending = pending.then(async () => {
+    try {
+      if (auth && view && !view.outcome) await catchUp(view.id, view.move_count);
+    } finally {
+      catching = false;
+    }
+  });
+}
+window.addEventListener("focus", catchUpOnReturn);
+document.addEventListener("visibilitychange", catchUpOnReturn);
 
 function send(move) {
   if (!auth || !view || view.outcome) return Promise.resolve(false);
@@ -481,6 +607,7 @@ const input = attachInput(board, {
   view: () => view,
   send,
   say: announce,
+  tell: (words) => { $("error").textContent = words; announce(words); },
   sound: (name) => sound.play(name),
   action: (word, how) => stockPressed(word, how),
 });
@@ -493,6 +620,8 @@ function recycleCost(answer) {
   return cost && (board.recycles ?? 0) >= cost.free ? cost.points : null;
 }
 
+const KEPT = "Not turned over: the waste stays as it is.";
+
 // The stock pressed: a draw, or a recycle, which asks first when it costs points, whether
 // it came from a click, a tap or a key (one rule), until the player says not to ask again.
 async function stockPressed(word) {
@@ -504,7 +633,12 @@ async function stockPressed(word) {
         answered: (checked, answer) => { if (checked && answer) keepSetting("recycleWithoutAsking", true); },
       },
     });
-    if (!yes) return;
+    if (!yes) {
+      // said, so that a player answering by keys hears the answer was taken
+      $("error").textContent = KEPT;
+      announce(KEPT);
+      return;
+    }
   }
   send(word);
 }
@@ -686,6 +820,7 @@ $("share").addEventListener("click", () => {
 
 document.addEventListener("keydown", (event) => {
   if (board.dataset.playingOut) { motion.finish(board); return; } // a key ends the play-out
+  if (board.dataset.animating) motion.finish(board); // and any motion (a deal): never waited for
   if (asking() || !$("result").hidden) return;
   if (!view || $("table").hidden || event.target.matches("input, select, textarea")) return;
   if (!["Tab", "Shift", "Control", "Alt", "Meta"].includes(event.key)) $("error").textContent = ""; // the next action clears a message
@@ -718,8 +853,10 @@ document.addEventListener("keydown", (event) => {
 });
 // A press anywhere ends the play-out (the board after it is drawn at once), and clears the
 // message of the action before (what this press does may say something new).
-document.addEventListener("pointerdown", () => {
+document.addEventListener("pointerdown", (event) => {
   if (board.dataset.playingOut) motion.finish(board);
+  // (a press on the board ends the motion itself, where it takes a card in flight as seen)
+  else if (board.dataset.animating && !board.contains(event.target)) motion.finish(board);
   if (!$("table").hidden) $("error").textContent = "";
 }, true);
 
@@ -856,6 +993,8 @@ async function resume() {
   // the games' rules (the result names a time bonus only for a game that has one)
   games = await loadGames().catch(() => []);
   loadLook();
+  const addressed = new URLSearchParams(location.search).get("session");
+  if (addressed) return openAddressed(addressed);
   const linked = linkedRequest();
   if (linked) {
     // the link is used once: a reload then finds the game dealt, not a new one
@@ -883,7 +1022,7 @@ async function resume() {
       if (!answer.outcome) {
         saved.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
         hold(saved);
-        if (!location.hash && !history.state?.table) history.replaceState({ table: saved.id }, "", "/");
+        if (!location.hash) history.replaceState({ table: saved.id }, "", tableUrl(saved.id));
         return show(answer);
       }
       forgetGame(saved.id);

@@ -18,6 +18,7 @@
 
 import { cardElement, cardName, parts, SUITS } from "./cards.js";
 import { layoutOf } from "./games.js";
+import { buildsBy } from "./moves.js";
 
 const SUIT_WORDS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const RANKS = "A23456789TJQK";
@@ -126,20 +127,34 @@ function wastePile(waste, shown, { src = "w", all = false } = {}) {
   return made;
 }
 
-function columns(tableau, { pick = "run", packed = false } = {}) {
+// Where the sequence a column's cards end in starts (an index of `cards`): the cards from
+// there down each build on the one before by the columns' rule (`build`); where the layout
+// lifts only sequences (its `pick` "sequence"), only a card of it heads cards that move
+// together. (Any other `pick`: every face-up card.)
+function runStart(cards, pick, build) {
+  if (pick !== "sequence" || !build) return 0;
+  let start = cards.length - 1;
+  while (start > 0 && buildsBy(cards[start], cards[start - 1], build)) start--;
+  return Math.max(0, start);
+}
+
+function columns(tableau, { pick = "run", packed = false, build = null } = {}) {
   const made = element("div", `row tableau${packed ? " packed" : ""}`);
   tableau.forEach((column, index) => {
     const place = `t${index + 1}`;
     const item = element("div", "column", { "data-dest": place });
     const total = column.hidden + column.cards.length;
+    const run = column.hidden + runStart(column.cards, pick, build);
     for (let k = 0; k < total; k++) {
       const faceUp = k >= column.hidden;
       const card = faceUp ? column.cards[k - column.hidden] : null;
       const exposed = k === total - 1;
-      // a face-up card can be picked up (where only the exposed card plays, only that one)
-      const src = faceUp && (exposed || pick === "run") ? (exposed ? place : `${place}:${card}`) : null;
+      // a face-up card can be picked up where it heads a run (where only the exposed card
+      // plays, only that one); a face-up card over cards out of sequence is seen, not lifted
+      const src = faceUp && (exposed || (pick !== "exposed" && k >= run)) ? (exposed ? place : `${place}:${card}`) : null;
       const drawn = src ? playable(card, src, place) : keyed(cardElement(card), card ?? `down:${place}:${k}`, place);
       drawn.classList.toggle("face-up", faceUp);
+      if (faceUp && !src) drawn.classList.add("held"); // (a press on it says why it stays)
       item.append(drawn);
     }
     const words = total ? `${plural(total, "card")}${column.hidden ? `, ${column.hidden} face down` : ""}` : "empty";

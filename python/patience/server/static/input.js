@@ -20,6 +20,7 @@ const MOVE_THRESHOLD = 6; // pixels a pointer travels before a press becomes a d
  * - send(move): plays a move; resolves to true when the server accepted it;
  * - action(word, { fromKey }): the stock was pressed (draw, recycle);
  * - say(text): announces to screen readers;
+ * - tell(text): says it on the table too (a press that lifts nothing, and why);
  * - sound(name): plays a sound (pick).
  * Returns { clearPick, afterDraw(), keydown(event), takeOrigins() }: takeOrigins gives
  * where the cards of the last accepted drop were let go (key -> rect), once.
@@ -221,6 +222,9 @@ export function attachInput(board, hooks) {
     // (the stock pressed as a drawn card flies off it: let go there, it draws; dragged, the
     // drawn card goes with the pointer)
     const source = drawn?.card ?? target.closest("[data-src]");
+    // (with a card picked, a press on a column's card is where it goes)
+    const held = source || picked ? null : target.closest(".card.held");
+    if (held && event.button === 0) { holdStill(held); return; }
     if (!source || event.button > 0 || !hooks.view() || hooks.view().outcome) return;
     drag = { source, x: event.clientX, y: event.clientY, ghost: null, seen: drawn?.seen ?? seen };
   });
@@ -293,6 +297,19 @@ export function attachInput(board, hooks) {
     if (drag?.ghost) drag.ghost.remove();
     endDrag();
   });
+
+  // A face-up card over cards out of sequence (its layout lifts sequences only): nothing is
+  // lifted; the card shakes and the table says which cards do move together.
+  function holdStill(card) {
+    clearPick();
+    const head = card.closest(".column")?.querySelector("[data-src]");
+    const words = `The ${cardName(card.dataset.card)} does not head a sequence: `
+      + `only cards in sequence move together${head ? `, here from the ${cardName(head.dataset.card)} down` : ""}.`;
+    (hooks.tell ?? hooks.say)(words);
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    card.animate([{ transform: "none" }, { transform: "translateX(-4px)" }, { transform: "translateX(4px)" },
+      { transform: "translateX(-2px)" }, { transform: "none" }], { duration: 240, easing: "ease-in-out" });
+  }
 
   async function glideBack(ghost, home) {
     const now = ghost.getBoundingClientRect();

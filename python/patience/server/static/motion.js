@@ -9,8 +9,8 @@
 
 const SLIDE = 200; // milliseconds a card slides
 const FLIP = 220; // and turns over
-const DEAL_TOTAL = 900; // the whole deal, at most
-const DEAL_CARD = 260;
+const DEAL_TOTAL = 700; // the whole deal, at most, from the moment it is drawn
+const DEAL_CARD = 200;
 
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -139,7 +139,10 @@ export function animate(board, before, { origins = null } = {}) {
 }
 
 /** Deal a new game: every card flies from the stock (or the board's top left corner) to
- * its place, one after another. */
+ * its place, one after another, face as it lies, the whole deal within DEAL_TOTAL
+ * milliseconds of this call however many cards (a two-deck deal's 104 too) and however
+ * busy the page is: every card's flight is timed from this moment, not from when the
+ * browser got round to starting it. Any press or key finishes it at once (app.js). */
 export function deal(board) {
   if (reducedMotion()) return;
   const cards = [...board.querySelectorAll(".card[data-key]:not(.under)")];
@@ -153,9 +156,10 @@ export function deal(board) {
     return { card, index, across };
   }).sort((a, b) => a.index - b.index || a.across - b.across);
   const step = Math.min(35, (DEAL_TOTAL - DEAL_CARD) / Math.max(1, order.length - 1));
+  const start = document.timeline.currentTime;
   order.forEach(({ card }, k) => {
-    const faceUp = Boolean(card.dataset.card) && card.closest(".stock") === null;
-    slide(board, card, stock, { flip: faceUp, duration: DEAL_CARD, delay: k * step });
+    const flight = slide(board, card, stock, { flip: false, duration: DEAL_CARD, delay: k * step });
+    if (flight && start !== null) flight.startTime = start;
   });
 }
 

@@ -13,7 +13,12 @@ const isRed = (card) => "dh".includes(parts(card).suit);
 /** Whether `card` goes on a column whose exposed card is `target` (null: empty), by the
  * building rule of `game`'s columns (its layout's `tableau.build`). */
 export function buildsOn(card, target, game) {
-  const build = layoutOf(game)?.tableau.build ?? { colours: "alternate", wrap: false, empty: "king" };
+  return buildsBy(card, target, layoutOf(game)?.tableau.build ?? { colours: "alternate", wrap: false, empty: "king" });
+}
+
+/** Whether `card` goes on `target` (null: an empty column) by a columns' building rule
+ * `build` (a layout's `tableau.build`: { colours, wrap, empty }). */
+export function buildsBy(card, target, build) {
   if (!target) return build.empty === "any" || rankOf(card) === 13; // "any": what the rules let fill it
   const below = build.wrap && rankOf(target) === 1 ? 13 : rankOf(target) - 1;
   return rankOf(card) === below && (build.colours === "any" || isRed(card) !== isRed(target));
