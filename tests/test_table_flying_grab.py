@@ -54,20 +54,12 @@ def seen_box(page: Page) -> dict[str, float]:
     return box(page, '#board [data-src="w"]')
 
 
-@pytest.mark.parametrize(
-    ("where", "fraction"),
-    [
-        ("seen", 0.0),  # on the card still over the stock
-        ("seen", 0.3),
-        ("seen", 0.8),  # on the card near its landing
-        ("stock", 0.8),  # on the stock the card has left
-        ("landing", 0.0),  # where the card lands
-        ("landing", 0.3),
-    ],
-)
-def test_a_drag_from_a_drawn_card_in_flight_takes_it(
-    table: Callable[..., Table], where: str, fraction: float
-) -> None:
+def draw_and_hold(
+    table: Callable[..., Table], fraction: float
+) -> tuple[Page, str, list[str], dict[str, float]]:
+    """Deal 1 played up to the draw, the stock clicked, and the drawn card's flight held
+    ``fraction`` of the way: the page, the drawn card, the moves the page sends from then on
+    (a list that grows) and the stock's box."""
     moves, drawn = line_to_the_draw()
     desk = table("desktop")
     page = desk.deal("klondike", SEED)
@@ -89,6 +81,24 @@ def test_a_drag_from_a_drawn_card_in_flight_takes_it(
     page.wait_for_selector(f'#board [data-src="w"][data-card="{drawn}"].moving', timeout=WAIT)
     hold_flight(page, fraction)
     cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+    return page, drawn, sent, stock
+
+
+@pytest.mark.parametrize(
+    ("where", "fraction"),
+    [
+        ("seen", 0.0),  # on the card still over the stock
+        ("seen", 0.3),
+        ("seen", 0.8),  # on the card near its landing
+        ("stock", 0.8),  # on the stock the card has left
+        ("landing", 0.0),  # where the card lands
+        ("landing", 0.3),
+    ],
+)
+def test_a_drag_from_a_drawn_card_in_flight_takes_it(
+    table: Callable[..., Table], where: str, fraction: float
+) -> None:
+    page, drawn, sent, stock = draw_and_hold(table, fraction)
     if where == "seen":
         card = seen_box(page)
     elif where == "landing":
@@ -117,27 +127,7 @@ def test_a_click_where_a_drawn_card_lands_never_draws(
 ) -> None:
     """A click on the waste's landing place while the card flies is the card's (a click
     plays it where it fits: w>t1), never the stock's."""
-    moves, drawn = line_to_the_draw()
-    desk = table("desktop")
-    page = desk.deal("klondike", SEED)
-    desk.play_through_api(moves)
-    sent: list[str] = []
-    page.on(
-        "request",
-        lambda request: (
-            sent.append(json.loads(request.post_data or "{}").get("move", ""))
-            if request.method == "POST" and request.url.endswith("/moves")
-            else None
-        ),
-    )
-    cdp = desk.context.new_cdp_session(page)
-    cdp.send("Animation.enable")
-    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
-    stock = box(page, "#board [data-action]")
-    page.mouse.click(stock["x"] + stock["width"] / 2, stock["y"] + stock["height"] / 2)
-    page.wait_for_selector(f'#board [data-src="w"][data-card="{drawn}"].moving', timeout=WAIT)
-    hold_flight(page, fraction)
-    cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+    page, drawn, sent, _ = draw_and_hold(table, fraction)
     landed = waste_landing(page)
     page.mouse.click(landed["x"] + landed["width"] / 2, landed["y"] + 12)
     page.wait_for_selector(
