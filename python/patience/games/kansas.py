@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Final, Literal, cast
 from patience.cards import Card, Rank, Suit
 from patience.errors import IllegalMoveError, InvalidMoveError
 from patience.games.base import Budgets, ClientLayout, Game, Outcome, Played, reveal_barrier
+from patience.games.layout import Pile
 from patience.moves import DRAW, Move, Place
 
 __all__ = ["Kansas", "kansas_builds_on"]
@@ -61,6 +62,22 @@ class _Snapshot:
     counts: tuple[int, ...]
     slots: tuple[Suit | None, ...]
     revealed: bool
+
+
+# The board's piles, each declared once: the layout and its upright arrangement place the
+# same piles (tests/test_game_declarations.py holds them to it).
+_RESERVE: Final[Pile] = {"kind": "reserve", "field": "reserve"}
+_STOCK: Final[Pile] = {"kind": "stock", "field": "stock", "name": "stock"}
+_WASTE: Final[Pile] = {"kind": "waste", "fan": 1, "take": True}
+_FOUNDATIONS: Final[Pile] = {
+    "kind": "foundation",
+    "by": "pile",
+    "name": "foundation",
+    "count": True,
+    "base": "base",
+    "wrap": True,
+    "group": True,
+}
 
 
 _Source = Literal["w", "r", "t"]
@@ -107,19 +124,11 @@ Moves, in the notation of game records (r is the reserve, w the waste):
             {
                 "name": "top",
                 "piles": [
-                    {"kind": "reserve", "field": "reserve"},
-                    {"kind": "stock", "field": "stock", "name": "stock"},
-                    {"kind": "waste", "fan": 1, "take": True},
+                    _RESERVE,
+                    _STOCK,
+                    _WASTE,
                     {"kind": "spacer"},
-                    {
-                        "kind": "foundation",
-                        "by": "pile",
-                        "name": "foundation",
-                        "count": True,
-                        "base": "base",
-                        "wrap": True,
-                        "group": True,
-                    },
+                    _FOUNDATIONS,
                 ],
             },
             {"name": "tableau"},
@@ -142,25 +151,17 @@ Moves, in the notation of game records (r is the reserve, w the waste):
                     "name": "top",
                     "piles": [
                         {"kind": "spacer"},
-                        {
-                            "kind": "foundation",
-                            "by": "pile",
-                            "name": "foundation",
-                            "count": True,
-                            "base": "base",
-                            "wrap": True,
-                            "group": True,
-                        },
+                        _FOUNDATIONS,
                     ],
                 },
                 {"name": "tableau"},
                 {
                     "name": "bottom",
                     "piles": [
-                        {"kind": "reserve", "field": "reserve"},
+                        _RESERVE,
                         {"kind": "spacer"},
-                        {"kind": "waste", "fan": 1, "take": True},
-                        {"kind": "stock", "field": "stock", "name": "stock"},
+                        _WASTE,
+                        _STOCK,
                     ],
                 },
             ],
