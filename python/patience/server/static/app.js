@@ -96,10 +96,7 @@ async function reopen(id) {
     show(opened.answer);
     return;
   }
-  history.replaceState({ lobby: true }, "", "/");
-  auth = null;
-  await showLobby();
-  $("lobby-error").textContent = NOT_YOURS;
+  await lobbyBecause(NOT_YOURS);
 }
 
 // The game `id` read for its player, as this browser can: with the token it kept (this tab's
@@ -128,6 +125,14 @@ async function ownGame(id) {
   }
 }
 
+// The lobby in place of a table's entry that cannot be opened here, saying why.
+async function lobbyBecause(why) {
+  history.replaceState({ lobby: true }, "", "/");
+  auth = null;
+  await showLobby();
+  $("lobby-error").textContent = why;
+}
+
 const NOT_YOURS = "That link is to a game this browser cannot open: a game's link opens it "
   + "only for its player (signed in, or in the browser it was dealt in). Here is the lobby.";
 
@@ -135,10 +140,7 @@ const NOT_YOURS = "That link is to a game this browser cannot open: a game's lin
 async function openAddressed(id) {
   const opened = await ownGame(id);
   if (!opened) {
-    history.replaceState({ lobby: true }, "", "/");
-    auth = null;
-    await showLobby();
-    $("lobby-error").textContent = NOT_YOURS;
+    await lobbyBecause(NOT_YOURS);
     return;
   }
   auth = opened.saved;
@@ -1031,10 +1033,7 @@ async function resume() {
       why = NOT_YOURS;
     }
     if (own) { // the entry's game cannot be reopened: the lobby, in its place, says why
-      history.replaceState({ lobby: true }, "", "/");
-      auth = null;
-      await showLobby();
-      $("lobby-error").textContent = why;
+      await lobbyBecause(why);
       return;
     }
   }
