@@ -232,6 +232,21 @@ def join_and_play(page: Page, name: str, tid: str, *, play: bool, shots: str) ->
     return dealt
 
 
+def tournament_named(page: Page, server: str, name: str) -> dict[str, Any]:
+    """The tournament called ``name``, as the API lists it to ``page``'s player."""
+    listed = page.request.get(f"{server}/api/tournaments").json()["tournaments"]
+    return next(t for t in listed if t["name"] == name)
+
+
+def close_now(page: Page, server: str, tid: str) -> None:
+    """The operator on ``page`` closes tournament ``tid`` from its page, and waits for the
+    close's verification to show."""
+    page.goto(f"{server}/#/tournaments/{tid}")
+    page.click("#tournament-close")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#verification-result", timeout=15_000)
+
+
 def standings(page: Page) -> list[tuple[str, str]]:
     """(rank, name) of each row of the standings shown."""
     rows = page.locator("#standings tbody tr")
@@ -490,11 +505,7 @@ def test_a_running_attempt_is_told_at_once_when_its_tournament_closes(
     server, _ = tournament_server
     olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)
     log_in(olga, server, "Olga")
-    made = next(
-        t
-        for t in olga.request.get(f"{server}/api/tournaments").json()["tournaments"]
-        if t["name"] == "Closing Golf"
-    )
+    made = tournament_named(olga, server, "Closing Golf")
     cat_context, cat, cat_errors = open_page(browser, server, PHONE, has_touch=True)
     sign_up(cat, server, "Cat")
     cat.goto(f"{server}/#/tournaments/{made['id']}")
@@ -502,10 +513,7 @@ def test_a_running_attempt_is_told_at_once_when_its_tournament_closes(
     cat.click("#tournament-play")
     cat.wait_for_selector("#board .card")
     # the operator closes the tournament while Cat's attempt is on the table
-    olga.goto(f"{server}/#/tournaments/{made['id']}")
-    olga.click("#tournament-close")
-    olga.click("#confirm-yes")
-    olga.wait_for_selector("#verification-result", timeout=15_000)
+    close_now(olga, server, made["id"])
     cat.wait_for_selector("#result:not([hidden])", timeout=8_000)  # told, unasked
     assert cat.inner_text("#result-title") == "The tournament has closed"
     shot(cat, "tournament-closed-under-a-player-phone")
@@ -523,11 +531,7 @@ def test_an_attempt_continued_from_the_lobby_is_told_at_once_when_its_tournament
     server, _ = tournament_server
     olga_context, olga, olga_errors = open_page(browser, server, DESKTOP)
     log_in(olga, server, "Olga")
-    made = next(
-        t
-        for t in olga.request.get(f"{server}/api/tournaments").json()["tournaments"]
-        if t["name"] == "Resumed Golf"
-    )
+    made = tournament_named(olga, server, "Resumed Golf")
     dan_context, dealt, dan_errors = open_page(browser, server, DESKTOP)
     sign_up(dealt, server, "Dan")
     dealt.goto(f"{server}/#/tournaments/{made['id']}")
@@ -543,10 +547,7 @@ def test_an_attempt_continued_from_the_lobby_is_told_at_once_when_its_tournament
     dan.wait_for_selector("#table:not([hidden]) #board .card")
     assert dan.inner_text("#title").startswith("Resumed Golf · attempt 1")
     # the operator closes the tournament while the continued attempt is on the table
-    olga.goto(f"{server}/#/tournaments/{made['id']}")
-    olga.click("#tournament-close")
-    olga.click("#confirm-yes")
-    olga.wait_for_selector("#verification-result", timeout=15_000)
+    close_now(olga, server, made["id"])
     dan.wait_for_selector("#result:not([hidden])", timeout=8_000)  # told, unasked
     assert dan.inner_text("#result-title") == "The tournament has closed"
     assert dan.locator("#to-tournament").is_visible()
