@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page
@@ -25,7 +26,7 @@ from playwright.sync_api import Page
 from patience.games import GAMES, new_game
 from patience.solve import solve
 from tables import VARIANTS, Table, answered, box, draw_board, screens, shot
-from test_table_second_pass import sign_up, start_through_api
+from test_table_second_pass import end_and_replay, sign_up, start_through_api
 
 LAYOUT = """() => {
   const board = document.querySelector('#board');
@@ -261,16 +262,8 @@ def _replay(page: Page, game: str) -> None:
     game_id = start_through_api(
         page, {"game": game, "variant": VARIANTS[game], "mode": "practice", "seed": "7"}, 3
     )
-    page.evaluate(
-        """async (id) => {
-             const { api } = await import('/static/api.js');
-             const answer = await api.read(id, null);
-             await api.end(id, null, answer.move_count);
-           }""",
-        game_id,
-    )
-    page.goto(f"{page.url.split('#')[0]}#/replay/{game_id}")
-    page.wait_for_selector("#replay-board .card")
+    origin = urlsplit(page.url)
+    end_and_replay(page, f"{origin.scheme}://{origin.netloc}", game_id)
 
 
 @pytest.mark.parametrize("size", screens("desktop", among=["desktop", "phone", "landscape"]))

@@ -231,12 +231,9 @@ def test_3_a_timed_deal_is_named_by_a_short_code_not_its_seed(table: Callable[..
 # -- 6. a relaxed game's replay names no points -----------------------------------------------
 
 
-def test_6_a_relaxed_game_s_replay_names_no_points(table: Callable[..., Table]) -> None:
-    desk = table("desktop")
-    page = desk.page
-    page.goto(desk.server)
-    sign_up(page, "Relaxer")
-    game_id = start_through_api(page, {"game": "golf", "variant": {}, "mode": "relaxed"}, 3)
+def end_and_replay(page: Page, server: str, game_id: str) -> None:
+    """End the signed-in player's game ``game_id`` through the page's own API, then open its
+    replay and wait for its board."""
     page.evaluate(
         """async (id) => {
              const { api } = await import('/static/api.js');
@@ -245,8 +242,17 @@ def test_6_a_relaxed_game_s_replay_names_no_points(table: Callable[..., Table]) 
            }""",
         game_id,
     )
-    page.goto(f"{desk.server}/#/replay/{game_id}")
+    page.goto(f"{server}/#/replay/{game_id}")
     page.wait_for_selector("#replay-board .card")
+
+
+def test_6_a_relaxed_game_s_replay_names_no_points(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    page.goto(desk.server)
+    sign_up(page, "Relaxer")
+    game_id = start_through_api(page, {"game": "golf", "variant": {}, "mode": "relaxed"}, 3)
+    end_and_replay(page, desk.server, game_id)
     assert page.inner_text("#page h2") == "Replay: Golf, no wrap (relaxed)"
     for _ in range(3):
         page.click("#replay-forward")
