@@ -290,6 +290,10 @@ function rows(layout, arrangement, board, options) {
 
 const coarse = () => window.matchMedia("(pointer: coarse)").matches;
 
+// A wide window (as the page's own styles say it): a game whose layout says
+// `beside_when_wide` stands its piles beside its columns there.
+const WIDE = "(min-width: 1000px) and (min-height: 501px) and (min-aspect-ratio: 4/3)";
+
 /**
  * Draw the board of `answer` into `container` and fit it to the space it has.
  * `answer` is a view of a game (with `board`) or a bare board (with `game` and `tableau`).
@@ -369,8 +373,10 @@ export function fitBoard(container) {
     width = container.clientWidth || window.innerWidth;
   }
   container.classList.toggle("beside-when-short", Boolean(layout.beside_when_short));
-  // (piles beside the columns, on a short wide screen: half the gaps, for wider cards)
-  const beside = getComputedStyle(container).display === "grid";
+  container.classList.toggle("beside-when-wide", Boolean(layout.beside_when_wide));
+  // (piles beside the columns, on a short wide screen: half the gaps, for wider cards; on
+  // a wide window, where the width is to spare, the usual gaps)
+  const beside = getComputedStyle(container).display === "grid" && !window.matchMedia(WIDE).matches;
   // (a phone held upright: the rows' cards two pixels apart, for the widest cards)
   const gap = crowded ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
@@ -490,7 +496,13 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
   const need = ({ up, down }, strip = floorUp) => cardH + up * strip + down * floorDown;
-  const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
+  // (a row fits across when its piles do, as laid out, and the rows fit the board: a card
+  // on its way, moved by its animation past a row's end, is not counted)
+  const end = container.getBoundingClientRect().right;
+  const across = [...container.querySelectorAll(":scope > .row")].every((line) => {
+    const right = line.getBoundingClientRect().right;
+    return right <= end + 1 && [...line.children].every((item) => item.getBoundingClientRect().right <= right + 1);
+  });
   const holds = !sized || (need(design) <= room + 1 && need(sized, tightUp) <= room + 1);
   const fits = across && holds
     && lengths.every((length) => need(length, sliver) <= room + 1);
