@@ -15,6 +15,15 @@ const MIN_ROOM = 120; // pixels: the smallest board drawn, on the shortest windo
 /** #/watch/ID: another player's game, open to everyone. */
 export const watchPage = (page, id) => replayPage(page, id, { open: true });
 
+// Whether the box of `item` meets any of `others`.
+function meets(item, others) {
+  const r = item.getBoundingClientRect();
+  return [...others].some((other) => {
+    const o = other.getBoundingClientRect();
+    return o.width > 0 && r.left < o.right && r.right > o.left && r.top < o.bottom && r.bottom > o.top;
+  });
+}
+
 export async function replayPage(page, id, { open = false } = {}) {
   const crumb = open
     ? h("a", { href: "#", onclick: (event) => { event.preventDefault(); history.back(); } }, "Back")
@@ -75,6 +84,17 @@ export async function replayPage(page, id, { open = false } = {}) {
   // room left under its top, then smaller by whatever still runs past the window's bottom (the page's
   // own margins and padding).
   function fit() {
+    view.classList.remove("side-apart");
+    fitBoard();
+    // (words and controls laid in a corner of the board's, pages.css, that meet a card
+    // stand in a column of their own instead)
+    if (meets(side, board.querySelectorAll(".card, .pile"))) {
+      view.classList.add("side-apart");
+      fitBoard();
+    }
+  }
+
+  function fitBoard() {
     const shown = { game: replay.game, board: steps[index].board };
     const room = Math.max(MIN_ROOM, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 4);
     let height = room;
