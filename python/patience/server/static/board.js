@@ -273,11 +273,10 @@ const PILES = {
 const UPRIGHT = "(max-width: 600px) and (max-aspect-ratio: 10/13)";
 
 /** The rows of `layout` the window lays the board out in, and the card widths they need
- * across: the game's `upright` ones on a phone held upright (for a board played on: a
- * `still` one, a replay's, keeps the height its controls leave it for the cards), else its
- * own. */
-export function arrangementOf(layout, { still = false } = {}) {
-  if (layout.upright && !still && window.matchMedia(UPRIGHT).matches) return { ...layout.upright, upright: true };
+ * across: the game's `upright` ones on a phone held upright (a board played on, and a
+ * replay's, whose cards are then as large as the table's), else its own. */
+export function arrangementOf(layout) {
+  if (layout.upright && window.matchMedia(UPRIGHT).matches) return { ...layout.upright, upright: true };
   return { rows: layout.rows, across: layout.across, upright: false };
 }
 
@@ -307,7 +306,7 @@ export function drawBoard(container, answer, { interactive = true, height = null
   if (container.dataset.game !== game) delete container.fixedSize;
   container.dataset.game = game;
   const layout = layoutOf(game);
-  const arrangement = arrangementOf(layout, { still: !interactive });
+  const arrangement = arrangementOf(layout);
   container.dataset.arrangement = arrangement.upright ? "upright" : "flat";
   // (kept to draw again in the other rows when the window turns between upright and not)
   container.drawn = { answer, options: { interactive, height, all } };
@@ -345,7 +344,7 @@ export function fitBoard(container) {
   const layout = layoutOf(container.dataset.game);
   const columnsRow = container.querySelector(".tableau");
   if (!layout || !columnsRow) return;
-  const arrangement = arrangementOf(layout, { still: container.classList.contains("still") });
+  const arrangement = arrangementOf(layout);
   if (container.drawn && container.dataset.arrangement !== (arrangement.upright ? "upright" : "flat")) {
     // the window turned between upright and not: the board stands in the other rows
     drawBoard(container, container.drawn.answer, container.drawn.options);
