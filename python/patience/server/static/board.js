@@ -489,7 +489,10 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   const design = layout.design;
   const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
-  const most = portrait ? 0.85 : cardW < 48 ? 0.8 : 0.6;
+  // (columns that never grow past their deal, nothing being built on them, spread in
+  // portrait down to whole cards side by side, the height there is theirs)
+  const fixedColumns = design.up === layout.longest?.up && design.down === layout.longest?.down;
+  const most = portrait ? (fixedColumns ? 1 + gap / cardH : 0.85) : cardW < 48 ? 0.8 : 0.6;
   // (every column fans alike: where the usual longest does not fit at the usual strip,
   // the strip it fits at)
   const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
