@@ -129,7 +129,8 @@ def test_2_a_replay_on_a_phone_has_cards_as_large_as_the_table_s(
             """() => [...document.querySelectorAll(
                  '#replay-board .card, .replay-controls button, #replay-slider, #replay-step')]
                .filter((e) => { const r = e.getBoundingClientRect();
-                 return r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth; })
+                 return r.top < 0 || r.bottom > innerHeight
+                   || r.left < 0 || r.right > innerWidth; })
                .map((e) => e.id || e.dataset.card || e.className)"""
         )
         assert not outside, (game, outside)
@@ -152,7 +153,8 @@ COVERS = """() => {
   const words = (item) => { const range = document.createRange(); range.selectNodeContents(item);
     return range.getBoundingClientRect(); };
   const kept = [
-    ...[...document.querySelectorAll('.bar a, .bar button, #table .controls :is(button, input, summary, select)')]
+    ...[...document.querySelectorAll(
+      '.bar a, .bar button, #table .controls :is(button, input, summary, select)')]
       .map((item) => [item.id || item.textContent.trim(), item.getBoundingClientRect()]),
     ...[...document.querySelectorAll('#status > :not(#points)')]
       .map((item) => [item.id || item.className, words(item)]),
@@ -195,7 +197,7 @@ def test_3_the_points_cover_no_control_nor_word_of_the_header(
             )
         if source is None:
             continue
-        answered(page, lambda s=source: page.click(f'#board [data-src="{s}"]'))  # type: ignore[misc]
+        answered(page, lambda p=page, s=source: p.click(f'#board [data-src="{s}"]'))  # type: ignore[misc]
         page.wait_for_selector("#points.show")
         shot(page, f"ninth-3-points-{game}-{size}")
         assert page.evaluate(COVERS) == [], (game, size)
