@@ -252,7 +252,10 @@ def focus_board(page: Page) -> None:
 
 
 def focus_on(page: Page, selector: str) -> None:
-    """Move the focus to ``selector`` with the arrow keys alone."""
+    """Move the focus to ``selector`` with the arrow keys alone, pressing the one that points
+    to it: up or down within a column, between the columns and the piles above or below
+    them and between lines of piles; left or right between columns, along a line of piles,
+    and between the columns and piles that stand beside them."""
     path: list[str] = []
     for _ in range(60):
         where = page.evaluate(
@@ -264,12 +267,21 @@ def focus_on(page: Page, selector: str) -> None:
                    ?? here.dataset.action ?? here.tagName;
                  const a = here.getBoundingClientRect(), b = there.getBoundingClientRect();
                  const column = here.closest('.column');
+                 const inTableau = (item) => Boolean(item.closest('.tableau'));
+                 // a pile beside the columns (not above or below them) is gone to sideways
+                 const tableau = here.closest('.board').querySelector('.tableau')
+                   .getBoundingClientRect();
+                 const beside = (r) => r.left >= tableau.right - 1 || r.right <= tableau.left + 1;
+                 const pile = inTableau(here) ? b : a;
+                 // two piles on different lines of piles are gone between up or down
+                 const oneLine = Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2)
+                   < Math.min(a.height, b.height) / 2;
                  return {
                    done: false,
                    name,
-                   sameColumn: column !== null && column === there.closest('.column'),
-                   sameRow: Boolean(here.closest('.tableau'))
-                     === Boolean(there.closest('.tableau')),
+                   vertical: (column !== null && column === there.closest('.column'))
+                     || (inTableau(here) !== inTableau(there) && !beside(pile))
+                     || (!inTableau(here) && !inTableau(there) && !oneLine),
                    dx: b.left - a.left,
                    dy: b.top - a.top,
                  };
@@ -280,7 +292,7 @@ def focus_on(page: Page, selector: str) -> None:
         if where["done"]:
             return
         path.append(where["name"])
-        if where["sameColumn"] or not where["sameRow"]:
+        if where["vertical"]:
             page.keyboard.press("ArrowUp" if where["dy"] < 0 else "ArrowDown")
         else:
             page.keyboard.press("ArrowLeft" if where["dx"] < 0 else "ArrowRight")

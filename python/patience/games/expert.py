@@ -127,6 +127,7 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
         # (ten columns and two rows of four piles: on a phone on its side the piles stand
         # beside the columns)
         "beside_when_short": True,
+        "beside_when_wide": True,
         # (a phone held upright: the eight piles in one row across the top, the hand at the
         # foot's right end, where a right thumb rests)
         "upright": {

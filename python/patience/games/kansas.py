@@ -142,6 +142,9 @@ Moves, in the notation of game records (r is the reserve, w the waste):
         # (a phone in portrait: the foundations two by two beside the reserve, stock and
         # waste, for cards half as wide again)
         "narrow": {"width": 500, "across": 5.3, "fold": 2},
+        # (three columns of up to 21 cards: the height bounds the cards, not the width; on a
+        # wide window the piles stand beside the columns, which get the whole height)
+        "beside_when_wide": True,
         # (a phone held upright: the four foundations alone across the top, the reserve,
         # the waste and the stock at the foot, the stock at its right end where a right
         # thumb rests: four cards across, for cards half as wide again)

@@ -210,7 +210,10 @@ class ClientLayout(TypedDict):
     widest row needs (``narrow``: below ``width`` pixels, a block of piles folds and the
     widest row is ``across`` then, and its ``group`` of piles folds into rows of ``fold``,
     4 unless said); ``beside_when_short``: on a short, wide screen (a phone on its side)
-    the top row stands beside the columns, which get the whole height; ``upright``: its
+    the top row stands beside the columns, which get the whole height;
+    ``beside_when_wide``: likewise on a wide desktop window, for a game whose long columns
+    make the height, not the width, bound its cards (the piles a block to the right of the
+    columns, its foundations in rows of four; the replay stands so too); ``upright``: its
     rows on a phone held upright (:class:`Upright`); ``design`` the
     longest column the game usually has (face-down cards, and face-up cards past the
     first), which the columns' fans spread over the height for;
@@ -230,6 +233,7 @@ class ClientLayout(TypedDict):
     across: float
     narrow: NotRequired[dict[str, float]]
     beside_when_short: NotRequired[bool]
+    beside_when_wide: NotRequired[bool]
     upright: NotRequired[Upright]
     design: dict[str, int]
     longest: dict[str, int]

@@ -458,8 +458,52 @@ function flashPoints(points) {
   const element = $("points");
   element.textContent = `${points > 0 ? "+" : ""}${points}`;
   element.classList.remove("show");
+  placePoints(element);
   void element.offsetWidth; // restart the animation
   element.classList.add("show");
+}
+
+// What the points a move made never cover: the header's links and buttons, the table's
+// controls, and (placePoints) the words of the game's title, deal, clock and score.
+const UNCOVERED = ".bar a, .bar button, #table .controls :is(button, input, summary, select, a)";
+const FALL = 12; // pixels: how far the points fall as they fade (style.css, @keyframes drop)
+
+// Where the points show: the first of these places whose box (with its fall) meets nothing
+// of UNCOVERED, lies in the window and, but for the last two, covers no card: under the
+// bar's right end, by the score; in the free room of the table's row of controls, by its
+// right-hand ones; in the bar, left of the game's title; under the bar by the score, or
+// under the table's controls, over the board.
+function placePoints(element) {
+  const box = element.getBoundingClientRect();
+  const rect = (item) => item.getBoundingClientRect();
+  const bar = rect(document.querySelector(".bar"));
+  const score = rect($("score-box"));
+  // (where the header's words begin: a line of its own, on a phone, is wider than they are)
+  const inked = (item) => {
+    const range = document.createRange();
+    range.selectNodeContents(item);
+    return range.getBoundingClientRect();
+  };
+  const shown = [...document.querySelectorAll("#status > :not(#points)")].map(inked).filter((r) => r.width);
+  const first = Math.min(...shown.map((r) => r.left));
+  const places = [
+    { left: score.right - box.width, top: bar.bottom + 6 },
+    ...[...document.querySelectorAll("#table > .controls > .spacer")].map(rect).filter((r) => r.width > box.width + 16)
+      .map((r) => ({ left: r.right - box.width - 8, top: r.top + (r.height - box.height) / 2 })),
+    { left: first - box.width - 10, top: bar.top + (bar.height - box.height) / 2 },
+    { left: score.right - box.width, top: bar.bottom + 6, over: true },
+    ...[...document.querySelectorAll("#table > .controls")].map(rect).filter((r) => r.height && r.bottom < window.innerHeight / 2)
+      .map((r) => ({ left: score.right - box.width, top: r.bottom + 6, over: true })),
+  ];
+  const boxes = (selector) => [...document.querySelectorAll(selector)].map(rect).filter((r) => r.width && r.height);
+  const obstacles = [...boxes(UNCOVERED), ...shown];
+  const cards = boxes("#board .card, #board .pile");
+  const meets = (left, top) => (r) => left < r.right && left + box.width > r.left && top < r.bottom && top + box.height + FALL > r.top;
+  const clear = ({ left, top, over = false }) => left >= 0 && left + box.width <= window.innerWidth && top >= 0
+    && !obstacles.some(meets(left, top)) && (over || !cards.some(meets(left, top)));
+  const { left, top } = places.find(clear) ?? places.at(-1);
+  element.style.left = `${Math.round(left)}px`;
+  element.style.top = `${Math.round(top)}px`;
 }
 
 function announce(text) {

@@ -273,11 +273,10 @@ const PILES = {
 const UPRIGHT = "(max-width: 600px) and (max-aspect-ratio: 10/13)";
 
 /** The rows of `layout` the window lays the board out in, and the card widths they need
- * across: the game's `upright` ones on a phone held upright (for a board played on: a
- * `still` one, a replay's, keeps the height its controls leave it for the cards), else its
- * own. */
-export function arrangementOf(layout, { still = false } = {}) {
-  if (layout.upright && !still && window.matchMedia(UPRIGHT).matches) return { ...layout.upright, upright: true };
+ * across: the game's `upright` ones on a phone held upright (a board played on, and a
+ * replay's, whose cards are then as large as the table's), else its own. */
+export function arrangementOf(layout) {
+  if (layout.upright && window.matchMedia(UPRIGHT).matches) return { ...layout.upright, upright: true };
   return { rows: layout.rows, across: layout.across, upright: false };
 }
 
@@ -289,6 +288,10 @@ function rows(layout, arrangement, board, options) {
 }
 
 const coarse = () => window.matchMedia("(pointer: coarse)").matches;
+
+// A wide window (as the page's own styles say it): a game whose layout says
+// `beside_when_wide` stands its piles beside its columns there.
+const WIDE = "(min-width: 1000px) and (min-height: 501px) and (min-aspect-ratio: 4/3)";
 
 /**
  * Draw the board of `answer` into `container` and fit it to the space it has.
@@ -303,7 +306,7 @@ export function drawBoard(container, answer, { interactive = true, height = null
   if (container.dataset.game !== game) delete container.fixedSize;
   container.dataset.game = game;
   const layout = layoutOf(game);
-  const arrangement = arrangementOf(layout, { still: !interactive });
+  const arrangement = arrangementOf(layout);
   container.dataset.arrangement = arrangement.upright ? "upright" : "flat";
   // (kept to draw again in the other rows when the window turns between upright and not)
   container.drawn = { answer, options: { interactive, height, all } };
@@ -341,7 +344,7 @@ export function fitBoard(container) {
   const layout = layoutOf(container.dataset.game);
   const columnsRow = container.querySelector(".tableau");
   if (!layout || !columnsRow) return;
-  const arrangement = arrangementOf(layout, { still: container.classList.contains("still") });
+  const arrangement = arrangementOf(layout);
   if (container.drawn && container.dataset.arrangement !== (arrangement.upright ? "upright" : "flat")) {
     // the window turned between upright and not: the board stands in the other rows
     drawBoard(container, container.drawn.answer, container.drawn.options);
@@ -369,8 +372,10 @@ export function fitBoard(container) {
     width = container.clientWidth || window.innerWidth;
   }
   container.classList.toggle("beside-when-short", Boolean(layout.beside_when_short));
-  // (piles beside the columns, on a short wide screen: half the gaps, for wider cards)
-  const beside = getComputedStyle(container).display === "grid";
+  container.classList.toggle("beside-when-wide", Boolean(layout.beside_when_wide));
+  // (piles beside the columns, on a short wide screen: half the gaps, for wider cards; on
+  // a wide window, where the width is to spare, the usual gaps)
+  const beside = getComputedStyle(container).display === "grid" && !window.matchMedia(WIDE).matches;
   // (a phone held upright: the rows' cards two pixels apart, for the widest cards)
   const gap = crowded ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
@@ -484,13 +489,22 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   const design = layout.design;
   const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
-  const most = portrait ? 0.85 : cardW < 48 ? 0.8 : 0.6;
+  // (columns that never grow past their deal, nothing being built on them, spread in
+  // portrait down to whole cards side by side, the height there is theirs)
+  const fixedColumns = design.up === layout.longest?.up && design.down === layout.longest?.down;
+  const most = portrait ? (fixedColumns ? 1 + gap / cardH : 0.85) : cardW < 48 ? 0.8 : 0.6;
   // (every column fans alike: where the usual longest does not fit at the usual strip,
   // the strip it fits at)
   const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
   const need = ({ up, down }, strip = floorUp) => cardH + up * strip + down * floorDown;
-  const across = [...container.querySelectorAll(":scope > .row")].every((line) => line.scrollWidth <= line.clientWidth + 1);
+  // (a row fits across when its piles do, as laid out, and the rows fit the board: a card
+  // on its way, moved by its animation past a row's end, is not counted)
+  const end = container.getBoundingClientRect().right;
+  const across = [...container.querySelectorAll(":scope > .row")].every((line) => {
+    const right = line.getBoundingClientRect().right;
+    return right <= end + 1 && [...line.children].every((item) => item.getBoundingClientRect().right <= right + 1);
+  });
   const holds = !sized || (need(design) <= room + 1 && need(sized, tightUp) <= room + 1);
   const fits = across && holds
     && lengths.every((length) => need(length, sliver) <= room + 1);

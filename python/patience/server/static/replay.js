@@ -15,6 +15,15 @@ const MIN_ROOM = 120; // pixels: the smallest board drawn, on the shortest windo
 /** #/watch/ID: another player's game, open to everyone. */
 export const watchPage = (page, id) => replayPage(page, id, { open: true });
 
+// Whether the box of `item` meets any of `others`.
+function meets(item, others) {
+  const r = item.getBoundingClientRect();
+  return [...others].some((other) => {
+    const o = other.getBoundingClientRect();
+    return o.width > 0 && r.left < o.right && r.right > o.left && r.top < o.bottom && r.bottom > o.top;
+  });
+}
+
 export async function replayPage(page, id, { open = false } = {}) {
   const crumb = open
     ? h("a", { href: "#", onclick: (event) => { event.preventDefault(); history.back(); } }, "Back")
@@ -42,17 +51,24 @@ export async function replayPage(page, id, { open = false } = {}) {
   const board = h("div", { id: "replay-board", class: "replay-board", role: "img" });
   const caption = h("p", { id: "replay-step", "aria-live": "polite" });
   const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: 0, "aria-label": "Move number" });
-  const button = (id, label, text, action) => h("button", { type: "button", id, "aria-label": label, title: label, onclick: action }, text);
-  const first = button("replay-first", "First position", "First", () => go(0));
-  const back = button("replay-back", "Back one move", "\u25c0 Back", () => go(index - 1));
-  const playing = button("replay-play", "Play", "\u25b6 Play", () => toggle());
-  const forward = button("replay-forward", "Forward one move", "Forward \u25b6", () => go(index + 1));
-  const end = button("replay-last", "Last position", "Last", () => go(last));
+  // (each button a mark and a word: a phone's bar at the screen's foot shows the marks
+  // alone, pages.css)
+  const labelled = (mark, word, after = false) => {
+    const words = h("span", { class: "word" }, word);
+    return after ? [words, h("span", { class: "mark" }, mark)] : [h("span", { class: "mark" }, mark), words];
+  };
+  const button = (id, label, text, action) => h("button", { type: "button", id, "aria-label": label, title: label, onclick: action }, ...text);
+  const first = button("replay-first", "First position", labelled("\u00ab", "First"), () => go(0));
+  const back = button("replay-back", "Back one move", labelled("\u2039", "Back"), () => go(index - 1));
+  const playing = button("replay-play", "Play", labelled("\u25b6", "Play"), () => toggle());
+  const forward = button("replay-forward", "Forward one move", labelled("\u203a", "Forward", true), () => go(index + 1));
+  const end = button("replay-last", "Last position", labelled("\u00bb", "Last", true), () => go(last));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" }, first, back, playing, forward, end, slider);
 
   page.querySelector("h2").textContent = `Replay: ${replay.title}${variantWords(replay.variant) ? `, ${variantWords(replay.variant)}` : ""}${replay.mode && replay.mode !== "timed" ? ` (${replay.mode})` : ""}${replay.player ? `, ${replay.player}'s game` : ""}`;
   side.append(
-    h("p", { class: "help" }, `${dealLabel(replay)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}. Keys: \u2190 \u2192 step, space plays or pauses, Home and End.`),
+    h("p", { class: "help" }, `${dealLabel(replay)}${replay.tier ? `, tier ${replay.tier} of 10` : ""}; ${last} move${last === 1 ? "" : "s"}.`,
+      h("span", { class: "keys" }, " Keys: \u2190 \u2192 step, space plays or pauses, Home and End.")),
     controls, caption);
   view.append(board);
 
@@ -75,8 +91,21 @@ export async function replayPage(page, id, { open = false } = {}) {
   // room left under its top, then smaller by whatever still runs past the window's bottom (the page's
   // own margins and padding).
   function fit() {
+    view.classList.remove("side-apart");
+    fitBoard();
+    // (words and controls laid in a corner of the board's, pages.css, that meet a card
+    // stand in a column of their own instead)
+    if (meets(side, board.querySelectorAll(".card, .pile"))) {
+      view.classList.add("side-apart");
+      fitBoard();
+    }
+  }
+
+  function fitBoard() {
     const shown = { game: replay.game, board: steps[index].board };
-    const room = Math.max(MIN_ROOM, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 4);
+    // (a phone's bar of controls, fixed at the screen's foot, keeps its room)
+    const bar = getComputedStyle(controls).position === "fixed" ? controls.getBoundingClientRect().height : 0;
+    const room = Math.max(MIN_ROOM, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - bar - 4);
     let height = room;
     for (let tries = 0; tries < 4; tries++) {
       drawBoard(board, shown, { interactive: false, height });
@@ -94,14 +123,14 @@ export async function replayPage(page, id, { open = false } = {}) {
   function pause() {
     clearInterval(timer);
     timer = null;
-    playing.textContent = "\u25b6 Play";
+    playing.replaceChildren(...labelled("\u25b6", "Play"));
     playing.setAttribute("aria-label", "Play");
   }
 
   function toggle() {
     if (timer) return pause();
     if (index === last) go(0);
-    playing.textContent = "Pause";
+    playing.replaceChildren(...labelled("\u275a\u275a", "Pause"));
     playing.setAttribute("aria-label", "Pause");
     timer = setInterval(() => go(index + 1), PACE);
   }
