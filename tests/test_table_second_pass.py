@@ -8,6 +8,7 @@ Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -322,7 +323,10 @@ def test_8_a_hint_behind_busy_solver_work_answers_in_bounded_time(busy_client: T
     ).json()
     headers = {"Authorization": f"Bearer {started['token']}"}
     pool = busy_client.app.state.pool  # type: ignore[attr-defined]
-    # the one solver process is busy for a long while (a catalog refill's rating, say)
+    # the deal started the one solver process; once it is up (on a busy machine that can
+    # take seconds, which the hint would wait for, as it should), it is kept busy for a
+    # long while (a catalog refill's rating, say)
+    asyncio.run(pool.ready(120))
     busy = pool.submit(time.sleep, 30)
     try:
         began = time.monotonic()
