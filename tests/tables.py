@@ -269,7 +269,7 @@ def focus_on(page: Page, selector: str) -> None:
                  const column = here.closest('.column');
                  const inTableau = (item) => Boolean(item.closest('.tableau'));
                  // a pile beside the columns (not above or below them) is gone to sideways
-                 const tableau = here.closest('.board').querySelector('.tableau')
+                 const tableau = there.closest('.board').querySelector('.tableau')
                    .getBoundingClientRect();
                  const beside = (r) => r.left >= tableau.right - 1 || r.right <= tableau.left + 1;
                  const pile = inTableau(here) ? b : a;

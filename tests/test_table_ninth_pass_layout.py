@@ -197,8 +197,19 @@ def test_3_the_points_cover_no_control_nor_word_of_the_header(
             )
         if source is None:
             continue
+        # (the points' fall is held still as it starts: on a busy machine it can be over
+        # before the page is asked where it fell)
+        page.evaluate(
+            """() => document.getElementById('points').addEventListener('animationstart',
+                 (event) => event.target.getAnimations().forEach((a) => a.pause()),
+                 { once: true })"""
+        )
         answered(page, lambda p=page, s=source: p.click(f'#board [data-src="{s}"]'))  # type: ignore[misc]
         page.wait_for_selector("#points.show")
+        page.wait_for_function(
+            "() => document.getElementById('points').getAnimations()"
+            ".some((a) => a.playState === 'paused')"
+        )
         shot(page, f"ninth-3-points-{game}-{size}")
         assert page.evaluate(COVERS) == [], (game, size)
 

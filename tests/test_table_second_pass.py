@@ -12,6 +12,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -326,7 +327,9 @@ def test_8_a_hint_behind_busy_solver_work_answers_in_bounded_time(busy_client: T
     # the deal started the one solver process; once it is up (on a busy machine that can
     # take seconds, which the hint would wait for, as it should), it is kept busy for a
     # long while (a catalog refill's rating, say)
-    asyncio.run(pool.ready(120))
+    # (in a thread of its own: this test's thread may be running the browser's event loop)
+    with ThreadPoolExecutor(1) as waiting:
+        waiting.submit(asyncio.run, pool.ready(120)).result()
     busy = pool.submit(time.sleep, 30)
     try:
         began = time.monotonic()
