@@ -25,7 +25,7 @@ export function buildsBy(card, target, build) {
 }
 
 /** The card a move's source picks up on `board`: a named card (t3:Qh, h:Qs), the first
- * card of the run of a column that fits on the move's column, or the top of a waste,
+ * card of the column's last run that fits on the move's column, or the top of a waste,
  * reserve or foundation. */
 export function movedCard(move, board, game) {
   if (!board) return null;
@@ -36,7 +36,9 @@ export function movedCard(move, board, game) {
     const cards = board.tableau?.[Number(source.slice(1)) - 1]?.cards ?? [];
     if (dest && /^t\d+$/.test(dest)) {
       const target = board.tableau?.[Number(dest.slice(1)) - 1]?.cards.at(-1) ?? null;
-      const head = cards.find((card) => buildsOn(card, target, game));
+      // (from the column's foot: the run that moves is its last; a card higher up that
+      // would fit too is not part of it)
+      const head = cards.findLast((card) => buildsOn(card, target, game));
       if (head) return head;
     }
     return cards.at(-1) ?? null;
@@ -78,7 +80,8 @@ export function movesOf(view, src, card) {
   const place = src.split(":")[0];
   return (view?.legal_moves ?? []).filter((move) => {
     const [from, dest] = move.split(">");
-    return Boolean(dest) && from.split(":")[0] === place && (from === place || from === src)
+    // (a column's exposed card, at its place alone, may be named by the move: t1:Qs>t3)
+    return Boolean(dest) && (from === place || from === src || from === `${place}:${card}`)
       && movedCard(move, view.board, view.game) === card;
   });
 }
