@@ -225,7 +225,7 @@ def test_one_tier_for_every_attempt_and_the_tiers_are_checked(
             )
     wanted = sum(r.tier == tier for r in rated)
     operator = accounts.create("Operator", PASSWORD, operator=True)
-    with pytest.raises(TournamentError, match="are needed"):
+    with pytest.raises(TournamentError, match=r"Not enough Golf deals of tier \d+ are ready"):
         tournaments.create(
             operator,
             name="Too many",

@@ -27,7 +27,7 @@ from patience.games import GAMES
 from patience.players import User
 from patience.players.accounts import name_key
 from patience.rating import rate_seed
-from patience.tournaments import Tournaments, notices, verify
+from patience.tournaments import CatalogShortError, Tournaments, notices, verify
 
 __all__ = ["add_commands", "run_command"]
 
@@ -177,6 +177,13 @@ def run_command(args: argparse.Namespace) -> int:
     store.on_game_end(tournaments.game_ended)
     try:
         return _run(args, tournaments)
+    except CatalogShortError as short:  # the operator at a shell: the command that makes them
+        print(
+            f"patience: {short} `patience deals generate {short.game}` (with the variant's "
+            "options) makes more, as does a running server's refill; then create it again.",
+            file=sys.stderr,
+        )
+        return 1
     except PatienceError as error:
         print(f"patience: {error}", file=sys.stderr)
         return 1

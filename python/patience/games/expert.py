@@ -176,8 +176,8 @@ Moves, in the notation of game records (h is the hand, at most 4 cards):
             ],
             "options": [],
             "help_pointer": "Click a card to play it where it fits best (the piles first, else "
-            "a column); drag a string to choose the place, or drop a card on the hand to hold "
-            "it. Keys: arrows, Enter to pick and Enter to place, u undo.",
+            "a column, else the hand); drag a string to choose the place, or drop a card on "
+            "the hand to hold it. Keys: arrows, Enter to pick and Enter to place, u undo.",
             "move_example": "t3>t5, t1>h",
             "help_touch": "Tap a card to play it where it fits best; drag a string to choose "
             "the place, or a card onto the hand to hold it.",

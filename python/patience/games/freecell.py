@@ -283,12 +283,12 @@ Moves, in the notation of game records (c1..c4 are the free cells):
                 "Ten points a card home, and a time bonus.",
             ],
             "options": [],
-            "help_pointer": "Drag runs, or click a card and then where it goes; drop a card on "
-            "a free cell to hold it. A card that can go home goes there when clicked. Keys: "
-            "arrows and Enter, u undo.",
+            "help_pointer": "Click a card to play it where it fits best (home first, else a "
+            "column, else a free cell); drag a run to choose the place. Keys: arrows, Enter "
+            "to pick and Enter to place, u undo.",
             "move_example": "t3>t5, t1>c1",
-            "help_touch": "Drag runs, or tap a card and then where it goes; drop a card on a "
-            "free cell to hold it.",
+            "help_touch": "Tap a card to play it where it fits best (home, a column, a free "
+            "cell); drag a run to choose the place.",
             "foundation": "the foundation",
             "home": "home",
             "bonus_lines": [],

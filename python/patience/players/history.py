@@ -172,12 +172,14 @@ def statistics_of(games: Iterable[Finished]) -> list[Statistics]:
 
 def totals_of(groups: list[Statistics]) -> dict[str, Any]:
     """Totals across every game and mode: games, wins, the win rate and the time played;
-    and the timed games' own (the competitive ones: practice and relaxed games apart).
+    and each mode's own: ``timed`` (the competitive games, a player's record: the table's
+    headline), ``practice`` and ``relaxed`` (counted apart, never in the record).
 
     >>> group = Statistics("golf", {"wrap": True}, "timed")
     >>> group.add(Finished("a", "golf", {"wrap": True}, "timed", None, 1.0, True, 30, 50.0))
-    >>> totals_of([group])["timed"]["wins"]
-    1
+    >>> totals = totals_of([group])
+    >>> totals["timed"]["wins"], totals["practice"]["games"], totals["relaxed"]["games"]
+    (1, 0, 0)
     """
 
     def total(chosen: list[Statistics]) -> dict[str, Any]:
@@ -190,7 +192,9 @@ def totals_of(groups: list[Statistics]) -> dict[str, Any]:
             "time_played": round(sum(group.time_played for group in chosen), 3),
         }
 
-    return {**total(groups), "timed": total([g for g in groups if g.mode == "timed"])}
+    modes = ("timed", "practice", "relaxed")
+    by_mode = {mode: total([g for g in groups if g.mode == mode]) for mode in modes}
+    return {**total(groups), **by_mode}
 
 
 def finished_games(

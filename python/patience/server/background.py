@@ -93,6 +93,23 @@ class Background:
         self.outage: Outage | None = None
         self._kinds = catalog_kinds()
         self._turn = 0  # the kind the next refill looks at first
+        # kinds wanted first (a tournament refused for want of them): (game, variant's key,
+        # tier or None) -> (variant, unused deals wanted)
+        self._first: dict[tuple[str, str, int | None], tuple[dict[str, object], int]] = {}
+        self._first_lock = threading.Lock()
+
+    @property
+    def refilling(self) -> bool:
+        """Whether this server refills the catalog (``catalog_refill`` above 0)."""
+        return self._settings.catalog_refill > 0
+
+    def want(self, name: str, variant: dict[str, object], tier: int | None, count: int) -> None:
+        """Have the refill make deals of ``name`` and ``variant`` before any other kind's
+        until the catalog holds ``count`` unused (of ``tier``, when one is named: a new
+        deal falls in whichever tier it falls, so one of a tier may take several), then go
+        back to its turns."""
+        with self._first_lock:
+            self._first[(name, variant_key(variant), tier)] = (variant, count)
 
     def start(self) -> None:
         """Credit an outage if every server was down, write the first heartbeat, and start
@@ -203,21 +220,44 @@ class Background:
             for row in counts(connection):
                 kind = stock.setdefault((row["game"], variant_key(row["variant"])), {})
                 kind[row["tier"]] = row["unused"]
+        if self._refill_first(stock):
+            return
         for step in range(count):
             index = (self._turn + step) % count
             name, variant = self._kinds[index]
             if not _low(stock.get((name, variant_key(variant)), {}), name, variant, target):
                 continue
-            if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
-                job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
-            else:
-                job = self._pool.try_idle(
-                    certify_deal, **self._store.certify_request(name, variant)
-                )
-            if job is not None:
+            if self._submit(name, variant):
                 self._turn = index + 1
-                job.add_done_callback(partial(self._stock, name, variant))
             return
+
+    def _refill_first(self, stock: dict[tuple[str, str], dict[int | None, int]]) -> bool:
+        """A deal of a kind wanted first (:meth:`want`), while one still falls short of what
+        is wanted; whether the solver was asked for one."""
+        with self._first_lock:
+            wanted = list(self._first.items())
+        for (name, key, tier), (variant, count) in wanted:
+            tiers = stock.get((name, key), {})
+            have = sum(tiers.values()) if tier is None else tiers.get(tier, 0)
+            if have >= count:
+                with self._first_lock:
+                    self._first.pop((name, key, tier), None)
+                continue
+            self._submit(name, variant)
+            return True
+        return False
+
+    def _submit(self, name: str, variant: dict[str, object]) -> bool:
+        """Ask the idle solver pool for one more deal of ``name`` and ``variant`` for the
+        catalog; whether it took the job."""
+        if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
+            job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
+        else:
+            job = self._pool.try_idle(certify_deal, **self._store.certify_request(name, variant))
+        if job is None:
+            return False
+        job.add_done_callback(partial(self._stock, name, variant))
+        return True
 
     def _stock(self, name: str, variant: dict[str, object], job: Future[Certified]) -> None:
         """Add a deal the solver process certified to the catalog."""

@@ -2,12 +2,13 @@
 every entrant, standings with fair ties, and a commitment anyone can verify
 (:mod:`.fairness`, docs/fairness.md)."""
 
-from .core import RULE, Standing, TournamentError, Tournaments
+from .core import RULE, CatalogShortError, Standing, TournamentError, Tournaments
 from .fairness import SCHEME_VERSION, canonical, commitment, notices, rank_entries, verify
 
 __all__ = [
     "RULE",
     "SCHEME_VERSION",
+    "CatalogShortError",
     "Standing",
     "TournamentError",
     "Tournaments",

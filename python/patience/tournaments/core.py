@@ -63,6 +63,27 @@ class TournamentError(PatienceError):
     """A request about a tournament that cannot be granted, with the reason."""
 
 
+class CatalogShortError(TournamentError):
+    """A new tournament wants more unused deals of its game, variant (and tier) than the
+    catalog holds now: ``have`` of the ``wanted``. The server asks its refill to make
+    them first (:meth:`patience.server.background.Background.want`) and says so.
+
+    >>> str(CatalogShortError("golf", {"wrap": False}, None, have=0, wanted=1))
+    'Not enough Golf deals are ready for this tournament: it needs 1, and the catalog has 0 unused.'
+    """
+
+    def __init__(
+        self, game: str, variant: dict[str, object], tier: int | None, *, have: int, wanted: int
+    ) -> None:
+        self.game, self.variant, self.tier = game, variant, tier
+        self.have, self.wanted = have, wanted
+        kind = f"{game_class(game).title} deals{'' if tier is None else f' of tier {tier}'}"
+        super().__init__(
+            f"Not enough {kind} are ready for this tournament: it needs {wanted}, and the "
+            f"catalog has {have} unused."
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One entrant's row of the standings."""
@@ -183,11 +204,7 @@ class Tournaments:
             for _ in range(wanted):
                 taken = take(connection, game, checked, TOURNAMENT_HOLDER + tournament_id, tiers)
                 if taken is None:
-                    raise TournamentError(
-                        f"the catalog has {len(deals)} unused {cls.title} deals "
-                        f"{'' if tier is None else f'of tier {tier} '}and {wanted} are "
-                        "needed: patience deals generate fills it"
-                    )
+                    raise CatalogShortError(game, checked, tier, have=len(deals), wanted=wanted)
                 deals.append({"seed": str(taken.seed), "tier": taken.tier})
             document = {
                 "scheme": SCHEME_VERSION,

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.players import User
-from patience.tournaments import Tournaments
+from patience.tournaments import CatalogShortError, Tournaments
 
 from ..deps import Player
 from ..views import session_json
@@ -102,8 +102,34 @@ def create(body: NewTournament, request: Request, player: Player) -> dict[str, A
             max_entrants=body.max_entrants,
             time_limit=body.clock,
         )
+    except CatalogShortError as short:
+        raise HTTPException(400, _catalog_short(short, request)) from None
     except PatienceError as error:
         raise _refused(error) from None
+
+
+def _catalog_short(short: CatalogShortError, request: Request) -> str:
+    """What an operator is told of a tournament refused for want of deals: the refill is
+    asked to make them before any other (and this says so, and how long it may take), or,
+    with the refill off, the command that makes them."""
+    background = getattr(request.app.state, "background", None)
+    if background is None or not background.refilling:
+        return (
+            f"{short} This server does not refill its catalog (PATIENCE_CATALOG_REFILL is 0): "
+            f"on the server, `patience deals generate {short.game}` with the variant's "
+            "options makes more; then create the tournament again."
+        )
+    background.want(short.game, short.variant, short.tier, short.wanted)
+    later = (
+        " A deal falls in whichever tier it falls, so one of a given tier may take several."
+        if short.tier is not None
+        else ""
+    )
+    return (
+        f"{short} The server is making them now, ahead of its other deals: one at a time "
+        "while no player is waiting for the solver, about a second of solver time each, longer "
+        f"while the server is busy.{later} Create the tournament again in a minute."
+    )
 
 
 @router.get("/{tournament_id}", responses=_refusals(404))

@@ -214,11 +214,15 @@ export async function statsPage(page) {
   page.append(h("div", { class: "stats", id: "stats-totals" },
     h("section", { class: "stat-group", "aria-labelledby": "totals-title", id: "totals" }, h("h3", { id: "totals-title" }, "All games"),
       facts([
-        ["Games", totals.games],
-        ["Wins", `${totals.wins} (${percent(totals.win_rate)})`],
+        // the record is the timed games' (dealt by the server, on the clock); practice and
+        // relaxed games (any deal, hints, undo) are counted apart, each under its name
+        ["Timed games", totals.timed.games],
+        ["Timed wins", `${totals.timed.wins} (${percent(totals.timed.win_rate)})`],
+        ["Practice games", `${totals.practice.games}, ${totals.practice.wins} won`],
+        ["Relaxed games", `${totals.relaxed.games}, ${totals.relaxed.wins} won`],
         ["Time played", hoursPlayed(totals.time_played)],
-        ["Timed games", `${totals.timed.games}, ${totals.timed.wins} won`],
-      ])),
+      ]),
+      h("p", { class: "help" }, "Your record is your timed games'. Practice and relaxed games (any deal, hints, undo) are counted apart; the time played is every game's.")),
     h("section", { class: "stat-group", "aria-labelledby": "daily-stats-title", id: "daily-stats" }, h("h3", { id: "daily-stats-title" }, "Daily deals"),
       facts([
         ["Played", daily.played],
@@ -260,7 +264,9 @@ export async function statsPage(page) {
   page.append(list);
 }
 
-const RESULT = (game) => (game.won ? "Won" : game.won === false ? "Lost" : "Ended");
+// A relaxed game (no clock, no score) that ends without a win was ended by its player,
+// never lost; a timed or practice game ended so, or out of time, is lost.
+const RESULT = (game) => (game.won ? "Won" : game.won === false && game.mode !== "relaxed" ? "Lost" : "Ended");
 
 // A finished game's tier in the history: its deal's difficulty when it came rated; a
 // tournament's or daily deal's still sealed (shown with the deal, at the close); a deal

@@ -34,8 +34,11 @@ let stuckDismissed = false;
 
 // -- lobby -------------------------------------------------------------------------------
 
+// (a message shown on the lobby belongs to the view it was shown for: a new one starts
+// without it, as does any page the address goes to)
 async function showLobby() {
   leaveTable();
+  $("lobby-error").textContent = "";
   $("lobby").hidden = false;
   if (!games.length) games = await loadGames();
   await drawLobby(games);
@@ -62,6 +65,7 @@ function enterTable(id) {
 // A page that opened a game (a tournament's attempt) stepped aside to the table's entry it
 // pushed: the entry gets the game's address.
 window.addEventListener("hashchange", () => {
+  $("lobby-error").textContent = "";
   const id = history.state?.table;
   if (!location.hash && typeof id === "string" && location.search !== tableUrl(id).slice(1)) {
     history.replaceState(history.state, "", tableUrl(id));

@@ -1,15 +1,16 @@
 // How a player moves cards on the board: drag and drop (dropped where the card overlaps
 // most, the target lit while dragging, the card gliding back when refused; in a game played
-// card by card, its layout's `direct`, a column's card dragged to the waste), tap (a card with a place on the foundations goes
-// there, else to the column it fits, the best of several; any other is picked, then tap
-// where it goes), double-click, and keys (arrows and Tab between cards and piles, Enter to
-// pick and to place, Enter twice to send home, Escape to let go). Nothing waits for the
-// cards' motion: a press or a key finishes it at once.
+// card by card, its layout's `direct`, a column's card dragged to the waste), tap or click
+// (the card plays where it fits best: home, else the best column, else a free cell or the
+// hand; a card with no move shakes and the table says why; nothing is held between taps),
+// double-click, and keys (arrows and Tab between cards and piles, Enter to pick and to
+// place, Enter twice to send home, Escape to let go). Nothing waits for the cards' motion:
+// a press or a key finishes it at once.
 
 import { cardName } from "./cards.js";
 import { layoutOf } from "./games.js";
 import { finish } from "./motion.js";
-import { tapColumn } from "./moves.js";
+import { movesOf, noMoveWords, tapMove } from "./moves.js";
 import { placeWords } from "./words.js";
 
 const MOVE_THRESHOLD = 6; // pixels a pointer travels before a press becomes a drag
@@ -35,6 +36,7 @@ export function attachInput(board, hooks) {
   let stockPress = false; // the last press was on the stock (it draws when let go there)
   let retarget = null; // { from, to }: the last press (on `from`) clicks `to`: the stock, or a card on its way
   let lastHome = { src: null, at: 0 };
+  let lastTap = { src: null, at: 0 }; // the last card a click played (a double click's first)
   let focusMemory = null; // { place, x, y }
   let origins = null; // where a drop's cards were let go, for the motion layer
 
@@ -306,6 +308,12 @@ export function attachInput(board, hooks) {
     const words = `The ${cardName(card.dataset.card)} does not head a sequence: `
       + `only cards in sequence move together${head ? `, here from the ${cardName(head.dataset.card)} down` : ""}.`;
     (hooks.tell ?? hooks.say)(words);
+    shake(card);
+  }
+
+  // A short shake of a card that stays where it is (none with reduced motion).
+  function shake(card) {
+    card.classList.add("shaken"); // (until its next drawing: the tests read it)
     if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
     card.animate([{ transform: "none" }, { transform: "translateX(-4px)" }, { transform: "translateX(4px)" },
       { transform: "translateX(-2px)" }, { transform: "none" }], { duration: 240, easing: "ease-in-out" });
@@ -344,11 +352,19 @@ export function attachInput(board, hooks) {
     const source = clicked(event).closest("[data-src]");
     if (!source || direct()) return;
     const src = source.dataset.src;
+    if (!canGoHome(src)) return; // (its first click played it, or shook it and said why)
     if (lastHome.src === src && performance.now() - lastHome.at < 1000) return; // already sent
+    // (the double click's first click played the card: the second is not another card's)
+    if (lastTap.src === src && performance.now() - lastTap.at < 1000) return;
     sendHome(src);
   });
 
-  // What a tap, a click or Enter does on `target`.
+  // What a tap, a click or Enter does on `target`. A tap or a click plays the card it is on
+  // where it fits best (tapMove: home, else a column, else a free cell or the hand) and
+  // never holds it: a card with no move shakes and the table says why. Enter picks a card
+  // and Enter on a place puts it there (Enter on the picked card sends it home). With a
+  // card picked by keys, a tap on a place that takes it puts it there; a tap on a card
+  // that does not take it but has a move of its own is a tap on that card.
   function activate(target, { pointer = false } = {}) {
     const view = hooks.view();
     if (!view || view.outcome) return;
@@ -358,7 +374,7 @@ export function attachInput(board, hooks) {
     if (action) { clearPick(); hooks.action(action.dataset.action, { fromKey: !pointer }); return; }
     const source = target.closest("[data-src]");
     if (direct()) {
-      if (source) hooks.send(source.dataset.src);
+      if (source) playDirect(source);
       return;
     }
     if (picked) {
@@ -367,14 +383,43 @@ export function attachInput(board, hooks) {
         return;
       }
       const dest = target.closest("[data-dest]");
-      if (dest) { place(picked.src, dest.dataset.dest); return; }
+      const takes = dest && movesOf(view, picked.src, picked.element.dataset.card)
+        .some((move) => move.split(">")[1] === dest.dataset.dest);
+      // (by keys, Enter on a place is where the picked card goes, and a refusal says why)
+      if (dest && (takes || !pointer || !source || !hasMove(source))) { place(picked.src, dest.dataset.dest); return; }
+      clearPick();
     }
     if (!source) return;
-    if (pointer && canGoHome(source.dataset.src)) { sendHome(source.dataset.src); return; }
-    // a tap (not a key) moves a card with no place home to the column it fits best
-    const onto = pointer && !source.dataset.src.startsWith("f") ? tapColumn(view, source.dataset.src, source.dataset.card) : null;
-    if (onto) { clearPick(); hooks.send(onto); return; }
-    pick(source.dataset.src, source);
+    const { src, card } = source.dataset;
+    if (!hasMove(source)) { noMove(source); return; }
+    if (!pointer) { pick(src, source); return; }
+    const move = tapMove(view, src, card);
+    if (!move) { // a foundation's card: taken back down by a drag, or by keys
+      hooks.tell?.(`To take the ${cardName(card)} back down, drag it onto a column (or pick it with Enter).`);
+      return;
+    }
+    clearPick();
+    lastTap = { src, at: performance.now() };
+    if (move.endsWith(">f")) lastHome = { src, at: performance.now() };
+    hooks.send(move);
+  }
+
+  const hasMove = (source) => movesOf(hooks.view(), source.dataset.src, source.dataset.card).length > 0;
+
+  // A card played card by card (the game's `direct`): played, or shaken where the server
+  // refuses it (its answer says why).
+  async function playDirect(source) {
+    clearPick();
+    if (!(await hooks.send(source.dataset.src)) && source.isConnected) shake(source);
+  }
+
+  // A card with no move: it shakes, a sound says no, and the table says why (spoken too);
+  // nothing stays picked.
+  function noMove(source) {
+    clearPick();
+    hooks.sound?.("refuse");
+    (hooks.tell ?? hooks.say)(noMoveWords(hooks.view(), source.dataset.src, source.dataset.card));
+    shake(source);
   }
 
   // -- keys ------------------------------------------------------------------------------
@@ -404,7 +449,8 @@ export function attachInput(board, hooks) {
     return spot;
   }
 
-  // The nearest stop from `from` in a direction; into a column, its exposed card.
+  // The nearest stop from `from` in a direction; into a column, its exposed card; up and
+// down from a column's card, the next in the column, else a pile beyond it, else none.
   function neighbour(from, key) {
     const here = anchor(from, key);
     const column = from.closest(".column");
@@ -414,6 +460,9 @@ export function attachInput(board, hooks) {
       const next = inColumn[index + (key === "ArrowUp" ? -1 : 1)];
       if (next) return next;
     }
+    // up and down from a column stay in it: past its end they go on to a row of piles (the
+    // foundations above, a waste below), never into another column
+    const vertical = key === "ArrowUp" || key === "ArrowDown";
     let best = null;
     let bestScore = Infinity;
     // left and right stay in the row (the piles, or the columns) while it goes on
@@ -424,6 +473,7 @@ export function attachInput(board, hooks) {
       && !(column && stop.closest(".column") === column));
     for (const stop of stops()) {
       if (stop === from || (column && stop.closest(".column") === column)) continue;
+      if (column && vertical && stop.closest(".column")) continue;
       if (inRow && !sameRow(stop)) continue;
       const there = anchor(stop, key);
       const dx = there.x - here.x;

@@ -3,8 +3,8 @@
 // whose first card fits on column 2), and, for a tap, the column a card fits best.
 // The server decides what is legal; this only reads its legal moves and the board.
 
-import { parts } from "./cards.js";
-import { layoutOf } from "./games.js";
+import { cardName, parts } from "./cards.js";
+import { layoutOf, wordOf } from "./games.js";
 
 const RANKS = "A23456789TJQK";
 const rankOf = (card) => RANKS.indexOf(parts(card).rank) + 1;
@@ -25,7 +25,7 @@ export function buildsBy(card, target, build) {
 }
 
 /** The card a move's source picks up on `board`: a named card (t3:Qh, h:Qs), the first
- * card of the run of a column that fits on the move's column, or the top of a waste,
+ * card of the column's last run that fits on the move's column, or the top of a waste,
  * reserve or foundation. */
 export function movedCard(move, board, game) {
   if (!board) return null;
@@ -36,7 +36,9 @@ export function movedCard(move, board, game) {
     const cards = board.tableau?.[Number(source.slice(1)) - 1]?.cards ?? [];
     if (dest && /^t\d+$/.test(dest)) {
       const target = board.tableau?.[Number(dest.slice(1)) - 1]?.cards.at(-1) ?? null;
-      const head = cards.find((card) => buildsOn(card, target, game));
+      // (from the column's foot: the run that moves is its last; a card higher up that
+      // would fit too is not part of it)
+      const head = cards.findLast((card) => buildsOn(card, target, game));
       if (head) return head;
     }
     return cards.at(-1) ?? null;
@@ -72,6 +74,29 @@ export function tapColumn(view, src, card) {
   return options[0].move;
 }
 
+/** The legal moves of `view` that move the card `card` at `src` (a data-src: t3, t3:Qh, w,
+ * r, c2, h:Qs, f:h): a column's move counts where the run it moves is headed by `card`. */
+export function movesOf(view, src, card) {
+  const place = src.split(":")[0];
+  return (view?.legal_moves ?? []).filter((move) => {
+    const [from, dest] = move.split(">");
+    // (a column's exposed card, at its place alone, may be named by the move: t1:Qs>t3)
+    return Boolean(dest) && (from === place || from === src || from === `${place}:${card}`)
+      && movedCard(move, view.board, view.game) === card;
+  });
+}
+
+/** What a tap plays of the card `card` at `src`: home if it can go there, else to the
+ * column it fits best (tapColumn), else to a free place that holds a card (a free cell,
+ * a hand); null when it has no such move. A foundation's card is not played by a tap (a
+ * step back is chosen by a drag, or by keys). */
+export function tapMove(view, src, card) {
+  if (src.startsWith("f")) return null;
+  const moves = movesOf(view, src, card);
+  return moves.find((move) => move.endsWith(">f")) ?? tapColumn(view, src, card)
+    ?? moves.find((move) => !/>(t\d+|f)$/.test(move)) ?? null;
+}
+
 /** The data-src on the board of the card a move picks up (where a hint lights it). */
 export function sourceOf(move, board, game) {
   const source = move.split(">")[0];
@@ -79,4 +104,26 @@ export function sourceOf(move, board, game) {
   const card = movedCard(move, board, game);
   const cards = board?.tableau?.[Number(source.slice(1)) - 1]?.cards ?? [];
   return card && card !== cards.at(-1) ? `${source}:${card}` : source;
+}
+
+/** Why the card `card` at `src` has no move, in words ("No move for the 4 of diamonds: it
+ * cannot go to the foundation yet and fits on no column."), with the game's places (its
+ * layout's words and piles): its free cells or its hand too, where it has them. */
+export function noMoveWords(view, src, card) {
+  const game = view?.game;
+  const board = view?.board ?? {};
+  const because = [];
+  if (!src.startsWith("f")) because.push(`it cannot go to ${wordOf(game, "foundation", "the foundation")} yet`);
+  because.push(src.startsWith("f") ? "it fits on no column" : "fits on no column");
+  const cells = (layoutOf(game)?.rows ?? []).flatMap((line) => line.piles ?? []).find((pile) => pile.kind === "cell");
+  if (cells && !src.startsWith("f")) {
+    const held = board[cells.field] ?? [];
+    const full = cells.slots ? held.every(Boolean) : held.length >= (cells.size ?? Infinity);
+    const single = /^t\d+:/.test(src); // a run's head: a cell holds one card
+    if (full) because.push(cells.slots ? `every ${cells.name} is taken` : `the ${cells.name} is full`);
+    else if (single) because.push(`a ${cells.name} holds a single card, not a run`);
+  }
+  const words = because.length > 2
+    ? `${because.slice(0, -1).join(", ")}, and ${because.at(-1)}` : because.join(" and ");
+  return `No move for the ${cardName(card)}: ${words}.`;
 }
