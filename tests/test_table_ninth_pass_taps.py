@@ -18,6 +18,7 @@ Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 
 from __future__ import annotations
 
+import itertools
 import signal
 from collections.abc import Callable, Iterator
 
@@ -304,6 +305,14 @@ def test_4_the_totals_head_with_the_timed_record_and_count_the_rest_apart(
     assert fact(page, "Practice games") == "3, 3 won"
     assert fact(page, "Relaxed games") == "1, 0 won"
     assert fact(page, "Wins") is None  # no figure mixes the modes' wins
+    # the three wins' bars carry their four-digit scores, each clear of the next
+    labels = page.locator("#stats .stat-group[data-mode=practice] .stats-chart text")
+    assert labels.count() == 3
+    boxes = [labels.nth(k).bounding_box() for k in range(3)]
+    for left, right in itertools.pairwise(boxes):
+        assert left is not None
+        assert right is not None
+        assert left["x"] + left["width"] <= right["x"], boxes
     shot(page, "ninth-4-stats-totals")
     page.goto(f"{desk.server}/#/history")
     page.wait_for_selector("#history tbody tr td")

@@ -149,7 +149,7 @@ const SVG = "http://www.w3.org/2000/svg";
 // A chart of a group's recent scores, oldest first (a won game's bar bright), with the same
 // figures in words for a screen reader. A few games' bars carry their scores (a first
 // game is one labelled bar, not an empty space); many are read from their heights.
-const LABELLED = 8; // bars labelled with their score up to this many games
+const LABELLED = 6; // bars labelled with their score up to this many games
 
 function scoreChart(recent) {
   const scored = recent.filter((game) => game.score !== null);
@@ -164,7 +164,9 @@ function scoreChart(recent) {
   chart.setAttribute("preserveAspectRatio", "xMinYMax meet"); // on the left, like the figures
   chart.setAttribute("role", "img");
   const top = Math.max(1, ...scored.map((game) => game.score));
-  const step = width / Math.max(scored.length, 20); // (a bar as wide for 3 games as for 20)
+  // (a bar as wide for 3 games as for 20; a labelled bar as wide as its score's line, so
+  // that neighbours' scores stay apart)
+  const step = width / (labelled ? LABELLED : Math.max(scored.length, 20));
   const baseline = document.createElementNS(SVG, "line");
   for (const [name, value] of [["x1", 0], ["x2", width], ["y1", height - 0.5], ["y2", height - 0.5]]) baseline.setAttribute(name, String(value));
   baseline.setAttribute("stroke", "rgba(255,255,255,.35)");
@@ -183,8 +185,7 @@ function scoreChart(recent) {
       const label = document.createElementNS(SVG, "text");
       label.setAttribute("x", String(index * step + 1 + Math.max(2, step - 3) / 2));
       label.setAttribute("y", String(height - tall - 3));
-      label.setAttribute("text-anchor", index === 0 ? "start" : "middle");
-      if (index === 0) label.setAttribute("x", String(1));
+      label.setAttribute("text-anchor", "middle");
       label.setAttribute("class", "bar-label");
       label.textContent = `${game.score}${game.won ? " \u2713" : ""}`;
       chart.append(label);
