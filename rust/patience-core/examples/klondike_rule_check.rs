@@ -1,21 +1,23 @@
 //! The Klondike solver with and without each of its rules on seeded deals: `cargo run
 //! --release -p patience-core --example klondike_rule_check -- DRAW FIRST COUNT [NODES
-//! [THREADS]]`.
+//! [THREADS [RULE]]]`.
 //!
-//! Every deal of seeds `FIRST .. FIRST + COUNT` is solved three times within `NODES` nodes
-//! (default 2,000,000; a node budget, not a time limit, so that a run repeats exactly):
-//! with every rule, without the safe moves home, and without the rule that a card put down
-//! from the talon is used next (draw 1, and the draw-1 search inside a draw-3 solve).
-//! Prints, for each rule, the deals decided both ways and the seeds whose verdicts
-//! differ (there must be none), and how many each way left undecided. `THREADS` (default
-//! 2) share the seeds.
+//! Every deal of seeds `FIRST .. FIRST + COUNT` is solved within `NODES` nodes (default
+//! 2,000,000; a node budget, not a time limit, so that a run repeats exactly) with every
+//! rule, and once without each rule in turn: the safe moves home (`safe`), the rule that a
+//! card put down from the talon is used next (`talon-next`: draw 1, and the draw-1 search
+//! inside a draw-3 solve), and in draw 3 the talon's last card sent home alone when it is
+//! safe and the waste is pure (`talon-last`). `RULE` names the one rule to check (default
+//! every rule). Prints, for each rule, the deals decided both ways and the seeds whose
+//! verdicts differ (there must be none), and how many each way left undecided. `THREADS`
+//! (default 2) share the seeds.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use patience_core::klondike::sets::{self, Rules};
 use patience_core::klondike::Klondike;
-use patience_core::search::{Budget, Outcome};
+use patience_core::search::{Budget, Outcome, Pruning};
 
 fn verdict<M>(outcome: &Outcome<M>) -> Option<bool> {
     match outcome {
@@ -50,22 +52,38 @@ fn main() {
         max_states: 8_000_000,
     };
     let threads = arg(4, 2).max(1);
-    let all = Rules {
-        safe: true,
-        talon_used_next: true,
-    };
-    let without = [
-        ("safe moves home", Rules { safe: false, ..all }),
+    let only = args.get(5).map(String::as_str);
+    let all = Rules::from(Pruning::Full);
+    let without: Vec<(&str, Rules)> = [
+        ("safe", "safe moves home", Rules { safe: false, ..all }),
         (
+            "talon-next",
             "the card down from the talon used next",
             Rules {
                 talon_used_next: false,
                 ..all
             },
         ),
-    ];
+        (
+            "talon-last",
+            "the talon's last card home from a pure waste",
+            Rules {
+                talon_last_home: false,
+                ..all
+            },
+        ),
+    ]
+    .into_iter()
+    .filter(|&(key, _, _)| only.is_none_or(|only| only == key))
+    .filter(|&(key, _, _)| draw == 3 || key != "talon-last")
+    .map(|(_, name, rules)| (name, rules))
+    .collect();
+    assert!(
+        !without.is_empty(),
+        "RULE is one of safe, talon-next, talon-last (this one in draw 3 only)"
+    );
     let next = AtomicU64::new(first);
-    let tallies: Mutex<[Tally; 2]> = Mutex::new(Default::default());
+    let tallies: Mutex<Vec<Tally>> = Mutex::new(without.iter().map(|_| Tally::default()).collect());
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
