@@ -581,7 +581,10 @@ impl Layout {
 
     /// Plays the safe moves home (adding them to `forced`) until none is left; `None` if
     /// the position is then solved, else its tableau cards whose type lies uncovered.
-    #[inline]
+    /// Inlined always: called at every position reached, it is part of the search loop
+    /// (left to the compiler it was not inlined once `forced` had the draw-3 talon case,
+    /// which cost 3-6% more instructions a position).
+    #[inline(always)]
     fn settle(&self, node: &mut Node, forced: &mut Vec<Step>) -> Option<u64> {
         loop {
             if self.solved(node) {
