@@ -27,14 +27,17 @@ fn verdict<M>(outcome: &Outcome<M>) -> Option<bool> {
     }
 }
 
-/// For one rule: deals decided with and without it, seeds that differ, undecided with the
-/// rule, undecided without it.
+/// For one rule: deals decided with and without it, seeds that differ, deals undecided
+/// with every rule and without this one (each counted over every deal), and the nodes
+/// each way.
 #[derive(Default)]
 struct Tally {
     both: u64,
     differ: Vec<u64>,
     undecided_with: u64,
     undecided_without: u64,
+    nodes_with: u64,
+    nodes_without: u64,
 }
 
 fn main() {
@@ -95,22 +98,22 @@ fn main() {
                 let solve = |rules| {
                     let report =
                         sets::solve_rules(&deal, &budget, rules, &mut || false).expect("a deal");
-                    verdict(&report.outcome)
+                    (verdict(&report.outcome), report.nodes)
                 };
-                let with = solve(all);
-                let results: Vec<Option<bool>> =
+                let (with, nodes_with) = solve(all);
+                let results: Vec<(Option<bool>, u64)> =
                     without.iter().map(|&(_, rules)| solve(rules)).collect();
                 let mut tallies = tallies.lock().expect("no thread panicked");
-                for (tally, other) in tallies.iter_mut().zip(results) {
-                    match (with, other) {
-                        (Some(a), Some(b)) => {
-                            tally.both += 1;
-                            if a != b {
-                                tally.differ.push(seed);
-                            }
+                for (tally, (other, nodes)) in tallies.iter_mut().zip(results) {
+                    tally.nodes_with += nodes_with;
+                    tally.nodes_without += nodes;
+                    tally.undecided_with += u64::from(with.is_none());
+                    tally.undecided_without += u64::from(other.is_none());
+                    if let (Some(a), Some(b)) = (with, other) {
+                        tally.both += 1;
+                        if a != b {
+                            tally.differ.push(seed);
                         }
-                        (None, _) => tally.undecided_with += 1,
-                        (_, None) => tally.undecided_without += 1,
                     }
                 }
             });
@@ -127,8 +130,14 @@ fn main() {
         differ.sort_unstable();
         println!(
             "without {name}: decided both ways {}, verdicts differ on {:?}; \
-             undecided with every rule {}, undecided without this one {}",
-            tally.both, differ, tally.undecided_with, tally.undecided_without
+             undecided with every rule {}, undecided without this one {}; \
+             nodes with every rule {}, without this one {}",
+            tally.both,
+            differ,
+            tally.undecided_with,
+            tally.undecided_without,
+            tally.nodes_with,
+            tally.nodes_without
         );
     }
 }
