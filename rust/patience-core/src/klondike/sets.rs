@@ -46,7 +46,8 @@
 //! - A tableau card that may go home safely (both cards of the other colour one rank lower
 //!   are home, and the other suit of its colour is within two ranks) goes home without
 //!   branching; in draw 1, where every talon card stays within reach, so does a safe talon
-//!   card.
+//!   card, and in draw 3 the talon's last card when it is safe and the waste is pure (a
+//!   multiple of three cards, or the whole talon).
 //! - No card comes back from a foundation, or out of the talon onto the tableau, when it
 //!   would be safe at home: the cards that could go on it are home already.
 //! - After a card comes down from the talon or a foundation, the next move must use it
