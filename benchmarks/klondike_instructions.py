@@ -18,7 +18,8 @@ function), so nothing between two deals is counted. Usage::
         --draw 3 --first 5000 --count 200 [--python] [--nodes 20000]
 
 The core binary is built first with ``cargo build --release -p patience-core --example
-klondike_instructions``; the Python measure uses the native module on ``PYTHONPATH``.
+klondike_instructions`` (``--core PATH`` measures another build of it, for instance one kept
+from before a change); the Python measure uses the native module on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -62,8 +63,10 @@ def child(draw: int, first: int, count: int, nodes: int) -> None:
         _core.solve("klondike", position, max_nodes=nodes, max_seconds=1e9, max_states=8_000_000)
 
 
-def measure(draw: int, first: int, count: int, nodes: int, python: bool) -> list[int]:
-    """Each deal's instructions, in seed order."""
+def measure(
+    draw: int, first: int, count: int, nodes: int, python: bool, core: Path = CORE
+) -> list[int]:
+    """Each deal's instructions, in seed order (``core``: the example's binary)."""
     with tempfile.TemporaryDirectory() as work:
         directory = Path(work)
         if python:
@@ -72,7 +75,7 @@ def measure(draw: int, first: int, count: int, nodes: int, python: bool) -> list
             command += ["--first", str(first), "--count", str(count), "--nodes", str(nodes)]
         else:
             function = "klondike_instructions::one_deal"
-            command = [str(CORE), str(draw), str(first), str(count), str(nodes)]
+            command = [str(core), str(draw), str(first), str(count), str(nodes)]
         subprocess.run(
             [
                 "valgrind",
@@ -102,11 +105,16 @@ def main() -> None:
     parser.add_argument("--python", action="store_true", help="the Python call, not the core")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--each", action="store_true", help="print each deal's count")
+    parser.add_argument(
+        "--core", type=Path, default=CORE, help="the klondike_instructions binary to measure"
+    )
     args = parser.parse_args()
     if args.child:
         child(args.draw, args.first, args.count, args.nodes)
         return
-    counts = measure(args.draw, args.first, args.count, args.nodes, args.python)
+    if not args.python and not args.core.is_file():
+        raise SystemExit(f"no binary at {args.core}: build the example first (see --help)")
+    counts = measure(args.draw, args.first, args.count, args.nodes, args.python, args.core)
     if args.each:
         for seed, instructions in zip(
             range(args.first, args.first + args.count), counts, strict=True
