@@ -1,0 +1,80 @@
+"""The table's tenth pass, after a picky player's review: the history's rows on a phone, the
+words spoken for a move, the messages that fade, a tournament short of deals, and the header
+at 1024 px, in real headless Chromium.
+
+1. On a phone, where the history's rows become blocks of "label: value" lines, a cell with
+   nothing to show (a relaxed game's score) reads "—", and every value keeps its label.
+2. The words spoken for a move name every card it turned up; the automatic play-out's
+   words name what it finished.
+3. A message of the status bar (a tap with no move) fades after a few seconds; its words
+   stay in the live region for a screen reader.
+4. A tournament refused for want of deals says where the number of deals comes from and
+   what can be done, without promising a time it cannot keep.
+5. At 1024 px the header's words are not cut.
+
+Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from page_checks import WAIT
+from tables import SIZES, VARIANTS, Table, answered, focus_board, focus_on, settled, shot
+
+# -- 1. the history's rows on a phone keep every label beside its value ------------------------
+
+
+def test_1_a_relaxed_games_history_row_keeps_its_labels_on_a_phone(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("phone")
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#game-choice input")
+    page.evaluate(
+        """async (klondike) => {
+             const { accounts, api } = await import('/static/api.js');
+             await accounts.signUp('Tenth1', 'correct horse battery');
+             const timed = await api.start({ game: 'klondike', variant: klondike, mode: 'timed' });
+             await api.end(timed.id, timed.token, 0);
+             const relaxed = await api.start({ game: 'klondike', variant: klondike,
+                                               mode: 'relaxed' });
+             await api.end(relaxed.id, relaxed.token, 0);
+           }""",
+        VARIANTS["klondike"],
+    )
+    page.goto(f"{desk.server}/#/history")
+    page.wait_for_selector("#history tbody tr td")
+    rows = page.locator("#history tbody tr")
+    assert rows.count() == 2
+    for k in range(2):
+        # each cell's value: its text and the box of its contents (after its label)
+        cells = page.evaluate(
+            """(row) => [...row.querySelectorAll('td')].map((td) => {
+                 const range = document.createRange();
+                 range.selectNodeContents(td);
+                 const r = range.getBoundingClientRect();
+                 return { label: td.dataset.label, text: td.innerText.trim(),
+                          left: r.left, top: r.top, width: r.width };
+               })""",
+            rows.nth(k).element_handle(),
+        )
+        assert [cell["label"] for cell in cells] == [
+            "Date", "Game", "Deal", "Tier", "Result", "Score", "Time", "Replay"
+        ]
+        for cell in cells:
+            assert cell["text"], cells  # no cell is left empty
+            assert cell["width"] > 0, cells
+        # every value in the values' column, each on a line of its own, in order
+        lefts = {round(cell["left"]) for cell in cells}
+        assert len(lefts) == 1, cells
+        tops = [cell["top"] for cell in cells]
+        assert tops == sorted(tops) and len(set(tops)) == len(tops), cells
+        game = next(cell["text"] for cell in cells if cell["label"] == "Game")
+        score = next(cell["text"] for cell in cells if cell["label"] == "Score")
+        if "(relaxed)" in game:
+            assert score == "\u2014", cells
+        else:
+            assert score.isdigit(), cells
+    shot(page, "tenth-1-history-phone")
