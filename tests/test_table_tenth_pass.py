@@ -78,3 +78,33 @@ def test_1_a_relaxed_games_history_row_keeps_its_labels_on_a_phone(
         else:
             assert score.isdigit(), cells
     shot(page, "tenth-1-history-phone")
+
+
+# -- 2. the words spoken for a move name the cards it turned up --------------------------------
+
+
+def test_2_a_moves_words_name_the_card_it_turned_up(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.deal("klondike", 1)  # the jack of clubs (column 3) over the three of spades
+    focus_board(page)
+    focus_on(page, '#board [data-card="Jc"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board [data-card="Jc"].picked')
+    focus_on(page, '#board [data-card="Qh"]')
+    answered(page, lambda: page.keyboard.press("Enter"))
+    said = page.inner_text("#announce")
+    assert said.startswith("Moved the jack of clubs onto the queen of hearts"), said
+    assert said.endswith("; turned up the three of spades"), said
+    # the play-out's words: its one card, or how many and the last of them
+    words = page.evaluate(
+        """async () => {
+             const { playedWords } = await import('/static/words.js');
+             const board = { tableau: [{ hidden: 0, cards: ['Kh'] }] };
+             const step = (card) => ({ move: 't1>f', points: 10, card });
+             const last = (auto) => ({ move: 'draw', total_points: 0, auto });
+             return [playedWords(last([step('Kh')]), board, board, 'klondike'),
+                     playedWords(last([step('Qs'), step('Kh')]), board, board, 'klondike')];
+           }"""
+    )
+    assert words[0].endswith("; the king of hearts went home by itself"), words
+    assert words[1].endswith("; 2 cards went home by themselves, the last the king of hearts"), words
