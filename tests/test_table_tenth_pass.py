@@ -108,3 +108,32 @@ def test_2_a_moves_words_name_the_card_it_turned_up(table: Callable[..., Table])
     )
     assert words[0].endswith("; the king of hearts went home by itself"), words
     assert words[1].endswith("; 2 cards went home by themselves, the last the king of hearts"), words
+
+
+# -- 3. a message fades after a few seconds, its words kept for a screen reader ----------------
+
+FADED = "getComputedStyle(document.querySelector('#error')).opacity === '0'"
+
+
+def test_3_a_message_fades_and_its_words_stay_for_a_screen_reader(
+    table: Callable[..., Table],
+) -> None:
+    desk = table("phone")
+    page = desk.deal("klondike", 1)  # the four of diamonds (column 2) has no move
+    page.tap('#board [data-src="t2"]')
+    page.wait_for_selector('#board [data-src="t2"].shaken', timeout=WAIT)
+    words = page.inner_text("#error")
+    assert words.startswith("No move for the four of diamonds"), words
+    assert page.is_visible("#error")
+    assert not page.evaluate(FADED)
+    assert words in page.inner_text("#announce")
+    shot(page, "tenth-3-message-shown")
+    # gone from sight within a few seconds (more than long enough on a busy machine) ...
+    page.wait_for_function(FADED, timeout=30_000)
+    shot(page, "tenth-3-message-faded")
+    # ... its words still in the page and in the live region
+    assert page.text_content("#error") == words
+    assert words in page.inner_text("#announce")
+    # the next message shows again
+    page.tap('#board [data-src="t2"]')
+    page.wait_for_function(f"!({FADED})")
