@@ -203,3 +203,45 @@ def test_4_a_tournament_short_of_deals_says_why_so_many_and_how_long(
     assert "That takes roughly 1.4 hours or more" in said, said
     assert "in a minute" not in said, said
     desk.close()
+
+
+# -- 5. the header's words fit at 1024 px ----------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["1024x768", "desktop"])
+def test_5_the_headers_words_fit_at_1024(table: Callable[..., Table], size: str) -> None:
+    desk = table(size)
+    page = desk.page
+    page.goto(desk.server)
+    page.wait_for_selector("#game-choice input")
+    # signed in: the menu holds every page and the player's name
+    page.evaluate(
+        """async (name) => { const { accounts } = await import('/static/api.js');
+                             await accounts.signUp(name, 'correct horse battery'); }""",
+        f"Tenth5{size.replace('x', '')}",  # a longish name (a longer one ends in "…")
+    )
+    page = desk.deal("klondike", 1)
+    page.wait_for_selector("#nav a.who")
+    shot(page, f"tenth-5-header-{size}")
+    # no word of the header cut short, nor hidden under another
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.bar h1, #nav > *, #status > *:not([hidden])')]
+             .filter((e) => e.clientWidth > 0 && (e.scrollWidth > e.clientWidth + 1
+                                                  || e.scrollHeight > e.clientHeight + 1))
+             .map((e) => `${e.id || e.className}: ${e.textContent}`)"""
+    )
+    assert cut == [], cut
+    title = page.inner_text("#title")
+    assert "practice" in title, title
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.bar h1, #nav > *, #status > *:not([hidden])')]
+             .map((e) => e.getBoundingClientRect())
+             .filter((r) => r.width > 0 && r.height > 0)
+             .map((r) => [r.left, r.top, r.right, r.bottom])"""
+    )
+    for k, a in enumerate(boxes):
+        for b in boxes[k + 1 :]:
+            apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1
+            assert apart, (a, b)
+    width = page.evaluate("innerWidth")
+    assert all(a[2] <= width for a in boxes), boxes
