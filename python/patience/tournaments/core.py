@@ -65,21 +65,42 @@ class TournamentError(PatienceError):
 
 class CatalogShortError(TournamentError):
     """A new tournament wants more unused deals of its game, variant (and tier) than the
-    catalog holds now: ``have`` of the ``wanted``. The server asks its refill to make
-    them first (:meth:`patience.server.background.Background.want`) and says so.
+    catalog holds now: ``have`` of the ``wanted``; a tournament of a deal for each attempt
+    wants ``attempts`` times its most ``entrants``, and says so. The server asks its refill
+    to make them first (:meth:`patience.server.background.Background.want`) and says so.
 
     >>> str(CatalogShortError("golf", {"wrap": False}, None, have=0, wanted=1))
     'Not enough Golf deals are ready for this tournament: it needs 1, and the catalog has 0 unused.'
+    >>> str(CatalogShortError("golf", {}, 4, have=0, wanted=500, attempts=5, entrants=100))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'Not enough Golf deals of tier 4 are ready for this tournament: it needs 500, one for each
+    attempt of each entrant (5 attempts \u00d7 100 entrants at most), and the catalog has 0 unused.'
     """
 
     def __init__(
-        self, game: str, variant: dict[str, object], tier: int | None, *, have: int, wanted: int
+        self,
+        game: str,
+        variant: dict[str, object],
+        tier: int | None,
+        *,
+        have: int,
+        wanted: int,
+        attempts: int | None = None,
+        entrants: int | None = None,
     ) -> None:
         self.game, self.variant, self.tier = game, variant, tier
         self.have, self.wanted = have, wanted
+        self.attempts, self.entrants = attempts, entrants
         kind = f"{game_class(game).title} deals{'' if tier is None else f' of tier {tier}'}"
+        why = ""
+        if attempts is not None and entrants is not None:
+            why = (
+                ", one for each attempt of each entrant ("
+                f"{attempts} attempt{'' if attempts == 1 else 's'} \u00d7 {entrants} "
+                f"entrant{'' if entrants == 1 else 's'} at most)"
+            )
         super().__init__(
-            f"Not enough {kind} are ready for this tournament: it needs {wanted}, and the "
+            f"Not enough {kind} are ready for this tournament: it needs {wanted}{why}, and the "
             f"catalog has {have} unused."
         )
 
@@ -204,7 +225,18 @@ class Tournaments:
             for _ in range(wanted):
                 taken = take(connection, game, checked, TOURNAMENT_HOLDER + tournament_id, tiers)
                 if taken is None:
-                    raise CatalogShortError(game, checked, tier, have=len(deals), wanted=wanted)
+                    raise CatalogShortError(
+                        game,
+                        checked,
+                        tier,
+                        have=len(deals),
+                        wanted=wanted,
+                        **(
+                            {}
+                            if policy == "shared"
+                            else {"attempts": attempts, "entrants": max_entrants}
+                        ),
+                    )
                 deals.append({"seed": str(taken.seed), "tier": taken.tier})
             document = {
                 "scheme": SCHEME_VERSION,

@@ -108,6 +108,12 @@ def create(body: NewTournament, request: Request, player: Player) -> dict[str, A
         raise _refused(error) from None
 
 
+TIERS = 10
+"""The tiers a rated game's deals fall in, a tenth of them in each."""
+SOLVER_SECONDS = 1.0
+"""Roughly the solver time to make and rate one deal, on a server not otherwise busy."""
+
+
 def _catalog_short(short: CatalogShortError, request: Request) -> str:
     """What an operator is told of a tournament refused for want of deals: the refill is
     asked to make them before any other (and this says so, and how long it may take), or,
@@ -120,16 +126,47 @@ def _catalog_short(short: CatalogShortError, request: Request) -> str:
             "options makes more; then create the tournament again."
         )
     background.want(short.game, short.variant, short.tier, short.wanted)
-    later = (
-        " A deal falls in whichever tier it falls, so one of a given tier may take several."
-        if short.tier is not None
-        else ""
-    )
-    return (
+    # about a second of solver time a deal on this machine's kind of server, and a tier
+    # holds a tenth of the deals (rating's deciles): ten made for each one of a tier kept
+    missing = short.wanted - short.have
+    made = missing * (TIERS if short.tier is not None else 1)
+    seconds = made * SOLVER_SECONDS
+    parts = [
         f"{short} The server is making them now, ahead of its other deals: one at a time "
-        "while no player is waiting for the solver, about a second of solver time each, longer "
-        f"while the server is busy.{later} Create the tournament again in a minute."
-    )
+        "while no player is waiting for the solver, about a second of solver time each, "
+        "longer while the server is busy."
+    ]
+    if short.tier is not None:
+        parts.append(
+            f"A deal made falls in tier {short.tier} about one time in {TIERS}, so {missing} "
+            f"of that tier take about {made} made."
+        )
+    if seconds <= 60:
+        parts.append("Create the tournament again in a minute.")
+    else:
+        parts.append(f"That takes roughly {_duration(seconds)} or more.")
+        if short.attempts is not None:
+            parts.append(
+                "Fewer attempts or fewer entrants at most need fewer deals, and one deal "
+                "shared by every entrant needs one; or create the tournament again once "
+                "they are made."
+            )
+        else:
+            parts.append("Create the tournament again once they are made.")
+    return " ".join(parts)
+
+
+def _duration(seconds: float) -> str:
+    """A wait in rough words.
+
+    >>> _duration(70), _duration(90), _duration(5000), _duration(40_000)
+    ('1 minute', '2 minutes', '1.4 hours', '11 hours')
+    """
+    if seconds < 3600:
+        minutes = max(1, round(seconds / 60))
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    hours = seconds / 3600
+    return f"{hours:.1f} hours" if hours < 10 else f"{round(hours)} hours"
 
 
 @router.get("/{tournament_id}", responses=_refusals(404))

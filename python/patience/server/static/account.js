@@ -279,6 +279,11 @@ function tierCell(game) {
   return game.seed === null ? "sealed" : "unrated";
 }
 
+// A cell with nothing to show reads "—" (its reason in its title): on a phone, where each
+// row is a block of label: value lines, an empty cell would take no line of its own and
+// slip every later label against the value of its neighbour.
+const none = (why) => h("span", { class: "none", title: why }, "\u2014");
+
 /** #/history: the finished games, newest first, a page at a time, each with its replay. */
 export async function historyPage(page) {
   if (!currentPlayer()) return signInFirst(page, "History");
@@ -312,11 +317,11 @@ export async function historyPage(page) {
           ["Deal", game.seed === null && !game.numbered ? h("span", { title: "a tournament's or daily deal's deal stays sealed until it closes" }, `${dealLabel(game, { short: true })} (sealed)`) : dealLabel(game, { short: true })],
           ["Tier", tierCell(game)],
           ["Result", RESULT(game)],
-          ["Score", game.mode === "relaxed" ? "" : game.score],
-          ["Time", timePlayed(game.elapsed)],
+          ["Score", game.mode === "relaxed" ? none("a relaxed game has no score") : game.score ?? none("no score")],
+          ["Time", timePlayed(game.elapsed) || none("no time recorded")],
           ["Replay", game.seed === null && !game.numbered ? "after the close" : h("a", { href: `#/replay/${game.id}`, "aria-label": `Replay the game of ${timeElement(game.ended_at).textContent}` }, "Replay")],
         ];
-        body.append(h("tr", { "data-id": game.id }, cells.map(([label, value]) => h("td", { "data-label": label }, value))));
+        body.append(h("tr", { "data-id": game.id }, cells.map(([label, value]) => h("td", { "data-label": label }, value === "" || value === null || value === undefined ? none("none") : value))));
       }
       if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 8 }, "No finished games yet.")));
       before = answer.games.at(-1)?.ended_at ?? before;

@@ -652,6 +652,24 @@ async function refresh() {
   } catch (_) { /* the next tick tries again */ }
 }
 
+// A message of the table fades after a few seconds, longer for longer words: it floats over
+// the foot of the board, and once read it only hides the cards under it. Every message is
+// news (a refusal, a hint, a copied link...): what needs the player's action has a bar or a
+// dialog of its own, which stays. Faded, its words stay in the page for a screen reader, and
+// those announced stay in the live region; work under way ("Looking for a good move…") stays
+// until its answer replaces it.
+const MESSAGE_SHOWN = { least: 4000, perCharacter: 50, most: 10000 }; // milliseconds
+const message = $("error");
+let fading = 0;
+new MutationObserver(() => {
+  clearTimeout(fading);
+  message.classList.remove("faded");
+  const words = message.textContent;
+  if (!words || words.endsWith("\u2026")) return;
+  const shown = Math.min(MESSAGE_SHOWN.most, MESSAGE_SHOWN.least + MESSAGE_SHOWN.perCharacter * Math.max(0, words.length - 40));
+  fading = setTimeout(() => message.classList.add("faded"), shown);
+}).observe(message, { childList: true, characterData: true, subtree: true });
+
 const board = $("board");
 const input = attachInput(board, {
   view: () => view,

@@ -63,7 +63,7 @@ function pointsWords(points) {
 export function playedWords(last, before, after, game) {
   const move = last.move;
   const points = pointsWords(last.total_points);
-  const auto = last.auto?.length ? `; ${last.auto.length} card${last.auto.length === 1 ? "" : "s"} went home by themselves` : "";
+  const auto = `${turnedUpWords(before, after)}${autoWords(last.auto)}`;
   if (move === "draw") {
     const top = after?.waste?.at(-1);
     return `Drew${top ? ` the ${cardName(top)}` : ""}${points}${auto}`;
@@ -84,6 +84,30 @@ export function playedWords(last, before, after, game) {
     return `Moved the ${moved ? cardName(moved) : "cards"} ${onto}${points}${auto}`;
   }
   return `Played ${move}${points}${auto}`;
+}
+
+// The cards a move turned up in the columns, from the boards before and after it: a column
+// with fewer face-down cards shows the ones turned over first ("; turned up the three of
+// spades"). A card turned up and then sent home by the play-out is named by the play-out.
+function turnedUpWords(before, after) {
+  const cards = (after?.tableau ?? []).flatMap((column, k) => {
+    const was = before?.tableau?.[k];
+    const count = was && column ? was.hidden - column.hidden : 0;
+    return count > 0 ? column.cards.slice(0, count) : [];
+  });
+  return cards.length ? `; turned up ${listWords(cards.map((card) => `the ${cardName(card)}`))}` : "";
+}
+
+// The automatic play-out in words: its one card, or how many went and the last of them.
+function autoWords(steps) {
+  if (!steps?.length) return "";
+  const last = steps.at(-1).card;
+  if (steps.length === 1) return last ? `; the ${cardName(last)} went home by itself` : "; a card went home by itself";
+  return `; ${steps.length} cards went home by themselves${last ? `, the last the ${cardName(last)}` : ""}`;
+}
+
+function listWords(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 // The first card of a run that landed on column `dest`.
