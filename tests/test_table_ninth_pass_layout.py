@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page
 
 from patience.games import GAMES
-from tables import Table, answered, box, focus_board, focus_on, shot
+from tables import Table, answered, box, focus_board, focus_on, screens, shot
 from test_table_eighth_pass_layout import _replay, measured
 from test_table_second_pass import sign_up
 
@@ -43,7 +43,7 @@ def _focused(page: Page) -> str:
 WIDE = {"1366x768": {"kansas": 90, "expert": 85}, "1920x1080": {"kansas": 120, "expert": 100}}
 
 
-@pytest.mark.parametrize("size", ["1366x768", "1920x1080"])
+@pytest.mark.parametrize("size", screens("1366x768", among=["1366x768", "1920x1080"]))
 def test_1_kansas_and_expert_stand_their_piles_beside_the_columns_and_the_replay_too(
     table: Callable[..., Table], size: str
 ) -> None:
@@ -175,7 +175,10 @@ COVERS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", ["phone", "landscape", "1024x768", "1180x800", "1366x768"])
+@pytest.mark.parametrize(
+    "size",
+    screens("phone", "1024x768", among=["phone", "landscape", "1024x768", "1180x800", "1366x768"]),
+)
 def test_3_the_points_cover_no_control_nor_word_of_the_header(
     table: Callable[..., Table], size: str
 ) -> None:

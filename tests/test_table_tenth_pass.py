@@ -27,7 +27,7 @@ from page_checks import WAIT
 from patience.players import Accounts
 from patience.server import launch
 from patience.store.db import make_engine, migrate
-from tables import VARIANTS, Table, answered, focus_board, focus_on, shot
+from tables import VARIANTS, Table, answered, focus_board, focus_on, screens, shot
 
 # -- 1. the history's rows on a phone keep every label beside its value ------------------------
 
@@ -208,7 +208,7 @@ def test_4_a_tournament_short_of_deals_says_why_so_many_and_how_long(
 # -- 5. the header's words fit at 1024 px ----------------------------------------------------
 
 
-@pytest.mark.parametrize("size", ["1024x768", "desktop"])
+@pytest.mark.parametrize("size", screens("1024x768", among=["1024x768", "desktop"]))
 def test_5_the_headers_words_fit_at_1024(table: Callable[..., Table], size: str) -> None:
     desk = table(size)
     page = desk.page
