@@ -314,3 +314,40 @@ def waste_landing(page: Page) -> dict[str, float]:
                    return { x: r.left, y: r.top, width: r.width, height: r.height }; }"""
     )
     return box
+
+
+OPERATOR_PASSWORD = "correct horse battery"
+
+
+def refill_server_at(database: Path) -> Iterator[str]:
+    """A server on a new database at ``database`` with an operator (Opal), an empty
+    catalog and its refill on; yields its address and stops it after."""
+    from patience.players import Accounts
+    from patience.store.db import make_engine, migrate
+
+    engine = make_engine(f"sqlite:///{database}")
+    migrate(engine)
+    Accounts(engine).create("Opal", OPERATOR_PASSWORD, operator=True)
+    engine.dispose()
+    port = launch.free_port()
+    process = launch.start(
+        database, port, PATIENCE_CATALOG_REFILL="1", PATIENCE_SOLVER_PRIORITY="low"
+    )
+    yield f"http://127.0.0.1:{port}"
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=120)
+
+
+def operator_creating(chromium: Browser, server: str) -> Table:
+    """A desktop table of ``server`` signed in as its operator (Opal), its page on the
+    tournaments' page with the form to create one open."""
+    desk = Table(chromium, server, "desktop")
+    page = desk.page
+    page.goto(f"{server}/#/account")
+    page.fill("#login-name", "Opal")
+    page.fill("#login-password", OPERATOR_PASSWORD)
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("#nav a.who")
+    page.goto(f"{server}/#/tournaments")
+    page.click("#create-details summary")
+    return desk

@@ -19,7 +19,6 @@ Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 from __future__ import annotations
 
 import itertools
-import signal
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -28,11 +27,19 @@ from playwright.sync_api import Browser, Page
 from page_checks import WAIT
 from patience.games import GAMES, new_game
 from patience.games.expert import Expert
-from patience.players import Accounts
-from patience.server import launch
 from patience.solve import solve
-from patience.store.db import make_engine, migrate
-from tables import LINKS, SIZES, VARIANTS, Table, answered, focus_on, settled, shot
+from tables import (
+    LINKS,
+    SIZES,
+    VARIANTS,
+    Table,
+    answered,
+    focus_on,
+    operator_creating,
+    refill_server_at,
+    settled,
+    shot,
+)
 
 
 def refusals(page: Page) -> list[str]:
@@ -352,39 +359,18 @@ def settled_page(page: Page) -> None:
 
 # -- 6. a tournament refused for want of deals: the refill makes them first --------------------
 
-OPERATOR_PASSWORD = "correct horse battery"
-
 
 @pytest.fixture(scope="module")
 def refill_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server with an operator (Opal), an empty catalog and its refill on (one deal a
-    game and variant)."""
-    database = tmp_path_factory.mktemp("refill") / "games.sqlite3"
-    engine = make_engine(f"sqlite:///{database}")
-    migrate(engine)
-    Accounts(engine).create("Opal", OPERATOR_PASSWORD, operator=True)
-    engine.dispose()
-    port = launch.free_port()
-    process = launch.start(
-        database, port, PATIENCE_CATALOG_REFILL="1", PATIENCE_SOLVER_PRIORITY="low"
-    )
-    yield f"http://127.0.0.1:{port}"
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=120)
+    """A server with an operator (Opal), an empty catalog and its refill on."""
+    yield from refill_server_at(tmp_path_factory.mktemp("refill") / "games.sqlite3")
 
 
 def test_6_a_tournament_short_of_deals_is_made_once_the_refill_made_them(
     chromium: Browser, refill_server: str
 ) -> None:
-    desk = Table(chromium, refill_server, "desktop")
+    desk = operator_creating(chromium, refill_server)
     page = desk.page
-    page.goto(f"{refill_server}/#/account")
-    page.fill("#login-name", "Opal")
-    page.fill("#login-password", OPERATOR_PASSWORD)
-    page.click("#login button[type=submit]")
-    page.wait_for_selector("#nav a.who")
-    page.goto(f"{refill_server}/#/tournaments")
-    page.click("#create-details summary")
 
     def create(name: str) -> str:
         """Submit the form for a shared-deal FreeCell tournament: the tournament's page's

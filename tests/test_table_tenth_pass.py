@@ -17,17 +17,23 @@ Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser
 
 from page_checks import WAIT
-from patience.players import Accounts
-from patience.server import launch
-from patience.store.db import make_engine, migrate
-from tables import VARIANTS, Table, answered, focus_board, focus_on, screens, shot
+from tables import (
+    VARIANTS,
+    Table,
+    answered,
+    focus_board,
+    focus_on,
+    operator_creating,
+    refill_server_at,
+    screens,
+    shot,
+)
 
 # -- 1. the history's rows on a phone keep every label beside its value ------------------------
 
@@ -149,38 +155,18 @@ def test_3_a_message_fades_and_its_words_stay_for_a_screen_reader(
 
 # -- 4. a tournament short of deals: where the number comes from, and how long ---------------
 
-OPERATOR_PASSWORD = "correct horse battery"
-
 
 @pytest.fixture(scope="module")
 def refill_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server with an operator (Opal), an empty catalog and its refill on."""
-    database = tmp_path_factory.mktemp("refill") / "games.sqlite3"
-    engine = make_engine(f"sqlite:///{database}")
-    migrate(engine)
-    Accounts(engine).create("Opal", OPERATOR_PASSWORD, operator=True)
-    engine.dispose()
-    port = launch.free_port()
-    process = launch.start(
-        database, port, PATIENCE_CATALOG_REFILL="1", PATIENCE_SOLVER_PRIORITY="low"
-    )
-    yield f"http://127.0.0.1:{port}"
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=120)
+    yield from refill_server_at(tmp_path_factory.mktemp("refill") / "games.sqlite3")
 
 
 def test_4_a_tournament_short_of_deals_says_why_so_many_and_how_long(
     chromium: Browser, refill_server: str
 ) -> None:
-    desk = Table(chromium, refill_server, "desktop")
+    desk = operator_creating(chromium, refill_server)
     page = desk.page
-    page.goto(f"{refill_server}/#/account")
-    page.fill("#login-name", "Opal")
-    page.fill("#login-password", OPERATOR_PASSWORD)
-    page.click("#login button[type=submit]")
-    page.wait_for_selector("#nav a.who")
-    page.goto(f"{refill_server}/#/tournaments")
-    page.click("#create-details summary")
     page.fill("#create-name", "Golf of tier 4")
     page.select_option("#create-game", "golf")
     page.select_option("#create [name='option:wrap']", "false")
