@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 
 from patience.games import GAMES, new_game
 from patience.server import Settings, create_app, launch
@@ -169,6 +170,34 @@ def test_hints_in_practice_only(client: TestClient) -> None:
     expert, expert_headers = start(client, game="expert", seed=2, mode="practice")
     answer = client.post(f"/api/sessions/{expert['id']}/hint", headers=expert_headers).json()
     assert answer == {"move": None, "reason": "no winning line is left from here"}
+
+
+def test_a_player_who_follows_the_hints_wins_with_one_search(client: TestClient) -> None:
+    """The server keeps a hint's winning line: each later hint on it is its next move, with
+    no search; a move off the line makes the next hint search again."""
+
+    def searches() -> float:
+        return REGISTRY.get_sample_value("patience_hints_total", {"source": "search"}) or 0.0
+
+    body, headers = start(client, game="golf", seed=3, mode="practice", variant={"wrap": True})
+    url = f"/api/sessions/{body['id']}"
+    before, answer, hints = searches(), body, 0
+    while answer["outcome"] is None:
+        hint = client.post(f"{url}/hint", headers=headers).json()
+        assert hint["move"] in answer["legal_moves"], hint
+        answer = client.post(f"{url}/moves", json={"move": hint["move"]}, headers=headers).json()
+        hints += 1
+    assert answer["outcome"]["won"], answer["outcome"]
+    assert hints > 10
+    assert searches() == before + 1
+    # off the line: another deal, its first hint's move not played but another move
+    body, headers = start(client, game="golf", seed=3, mode="practice", variant={"wrap": True})
+    url = f"/api/sessions/{body['id']}"
+    first = client.post(f"{url}/hint", headers=headers).json()["move"]
+    other = next(move for move in body["legal_moves"] if move != first)
+    client.post(f"{url}/moves", json={"move": other}, headers=headers)
+    client.post(f"{url}/hint", headers=headers)
+    assert searches() == before + 3
 
 
 def test_a_play_out_names_each_card_it_sends_home(client: TestClient) -> None:

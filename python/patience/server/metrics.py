@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 
-__all__ = ["LIVE_GAMES", "MOVE_SECONDS", "MULTIPROCESS", "REQUESTS", "SOLVER_JOBS"]
+__all__ = ["HINTS", "LIVE_GAMES", "MOVE_SECONDS", "MULTIPROCESS", "REQUESTS", "SOLVER_JOBS"]
 
 # No ``_created`` series beside every counter and histogram: nothing here needs them.
 disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -26,6 +26,12 @@ MOVE_SECONDS = Histogram(
     "patience_move_seconds",
     "Seconds from a move, undo or end request's arrival to its answer's last byte",
     buckets=(0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+)
+HINTS = Counter(
+    "patience_hints_total",
+    "Hints answered with a move: by a search, or from the line of an earlier hint the "
+    "player followed (no search)",
+    ["source"],
 )
 LIVE_GAMES = Gauge(
     "patience_live_games",

@@ -51,7 +51,7 @@ from patience.solve import cap_states, solve
 
 from .metrics import SOLVER_JOBS
 
-__all__ = ["PoolFullError", "SolverPool", "first_winning_move", "states_for"]
+__all__ = ["PoolFullError", "SolverPool", "first_winning_move", "states_for", "winning_line"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -133,12 +133,22 @@ def first_winning_move(
     none), and the outcome of its search. Plain values, for a solver process. A hint that
     reaches its process after ``start_by`` (a wall-clock time: the player was answered
     without it) is not searched: outcome ``late``."""
+    line, outcome = winning_line(position, time_limit=time_limit, start_by=start_by)
+    return (line[0] if line else None), outcome
+
+
+def winning_line(
+    position: Game, *, time_limit: float, start_by: float | None = None
+) -> tuple[tuple[str, ...], str]:
+    """The solver's whole winning line from ``position`` (empty when it finds none) and
+    the outcome of its search, as :func:`first_winning_move`: the server keeps the line,
+    so that a player who follows its hints is given the next one without a search."""
     if start_by is not None and time.time() > start_by:
-        return None, "late"
+        return (), "late"
     result = solve(position, time_limit=time_limit, wins_only=True)
     if result.outcome == "solved" and result.moves:
-        return result.moves[0], result.outcome
-    return None, result.outcome
+        return tuple(result.moves), result.outcome
+    return (), result.outcome
 
 
 class PoolFullError(RuntimeError):

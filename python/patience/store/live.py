@@ -60,6 +60,34 @@ class Live:
     writing: bool = False
     # A write of this copy failed: it may be ahead of the database, and is rebuilt from it.
     stale: bool = False
+    # The last hint's search: the moves played when it was asked and the solver's winning
+    # line from there (see :meth:`next_on_hint_line`).
+    hint_line: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+    def next_on_hint_line(self, played: tuple[str, ...]) -> str | None:
+        """The next move of the last hint's winning line when the moves ``played`` so far
+        are the moves played when it was asked followed by the line's first moves (the
+        game being dealt from a fixed deal, the same moves reach the same position, from
+        which the rest of the line still wins); None otherwise.
+
+        >>> live = Live("g", "h", None, "practice", 1, True, 0)  # type: ignore[arg-type]
+        >>> live.hint_line = (("draw",), ("t1>f", "t2>t1", "w>f"))
+        >>> live.next_on_hint_line(("draw",)), live.next_on_hint_line(("draw", "t1>f"))
+        ('t1>f', 't2>t1')
+        >>> live.next_on_hint_line(("draw", "t2>t1")) is None  # left the line
+        True
+        >>> live.next_on_hint_line(("draw", "t1>f", "t2>t1", "w>f")) is None  # its end
+        True
+        """
+        if self.hint_line is None:
+            return None
+        asked, line = self.hint_line
+        if played[: len(asked)] != asked:
+            return None
+        followed = played[len(asked) :]
+        if len(followed) >= len(line) or line[: len(followed)] != followed:
+            return None
+        return line[len(followed)]
 
     @property
     def game(self) -> Game:

@@ -41,7 +41,8 @@ from patience.store.games import (
 from patience.store.pauses import pause, resume
 
 from ..deps import GUEST_COOKIE, AppSettings, Hints, LiveGame, Player, Pool, Store
-from ..pool import PoolFullError, first_winning_move
+from ..metrics import HINTS
+from ..pool import PoolFullError, winning_line
 from ..views import replay_json, session_json
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
@@ -420,7 +421,11 @@ async def hint(
     A player over their hints (``rate_hints``: a signed-in player's across their games, a
     guest's in this game) is answered 429 with ``Retry-After``, before any search, and the
     game is unchanged; a refusal for another reason (a timed game, a game over, a game
-    with no solver) costs no hint."""
+    with no solver) costs no hint.
+
+    The server keeps the winning line of a hint's search: a player who has played its
+    moves since is given the line's next move at once, with no search (it still counts as
+    a hint), so a player who follows the hints is led to a win however busy the machine."""
     if live.mode == "timed":
         raise HTTPException(409, "hints are for practice and relaxed games only")
     async with live.turn:
@@ -429,6 +434,7 @@ async def hint(
             if live.session.is_over():
                 raise HTTPException(409, "the game is over")
             position = live.game.copy()
+            played = live.session.record().moves
     if live.game.name not in SOLVABLE_GAMES:
         return {"move": None, "reason": f"no solver for {live.game.title} yet"}
     # the player's own count, taken only for a hint the solver will look for
@@ -438,11 +444,15 @@ async def hint(
         raise HTTPException(429, detail, headers={"Retry-After": str(retry)})
     # a solver process still starting (the server's first hint; a busy machine) is waited
     # for apart, so that the grace below is counted from one that can search
+    known = live.next_on_hint_line(played)
+    if known is not None:  # the player followed the last hint's line: its next move
+        HINTS.labels(source="line").inc()
+        return {"move": known, "reason": None}
     await pool.ready(HINT_START_SECONDS)
     try:
-        move, outcome = await asyncio.wait_for(
+        line, outcome = await asyncio.wait_for(
             pool.run(
-                first_winning_move,
+                winning_line,
                 position,
                 time_limit=settings.hint_seconds,
                 start_by=time.time() + HINT_WAIT_SECONDS,
@@ -453,8 +463,10 @@ async def hint(
         raise _busy(error) from None
     except TimeoutError:  # queued behind other solver work (then cancelled), or slow
         return {"move": None, "reason": NO_HINT_IN_TIME}
-    if move is not None:
-        return {"move": move, "reason": None}
+    if line:
+        live.hint_line = (played, line)
+        HINTS.labels(source="search").inc()
+        return {"move": line[0], "reason": None}
     reasons = {"unsolvable": "no winning line is left from here"}
     return {"move": None, "reason": reasons.get(outcome, NO_HINT_IN_TIME)}
 
