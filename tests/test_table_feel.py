@@ -434,7 +434,11 @@ def test_today_s_deal_is_the_same_for_everyone_and_ranks_signed_in_players(
         )
         end_game(page)
         assert page.locator("#breakdown a.deal-link").count() == 0  # nor once over, today
-        assert "shown when today is over" in page.inner_text("#breakdown")
+        breakdown = page.inner_text("#breakdown")
+        assert "the same for everyone: shown when today is over" in breakdown
+        # the code shown is the game's own (each player's differs), named so, not the deal's
+        assert re.search(r"Game\s+#\w{3}-\w{3}", breakdown), breakdown
+        assert not re.search(r"Deal\s+#", breakdown), breakdown
         pages.append(desk)
     assert boards[0] == boards[1]
     page = pages[-1].page

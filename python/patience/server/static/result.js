@@ -90,10 +90,13 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
     anchor.textContent = dealLabel(answer, { short: true });
     anchor.title = "This deal's link: copy it to share the deal";
     row(list, "Deal", anchor);
-  } else if (daily) {
-    row(list, "Deal", `${dealLabel(answer, { short: true })}, shown when today is over`);
-  } else if (answer.id) {
-    row(list, "Deal", `${dealLabel(answer, { short: true })}, shown when the tournament closes`);
+  } else if (daily || answer.id) {
+    // The deal is secret (everyone's the same, a daily's or a tournament's): the code is this
+    // game's own, which differs from player to player, so it is named as the game's
+    row(list, "Deal", daily ? "today's, the same for everyone: shown when today is over"
+      : "the tournament's: shown when it closes");
+    const code = dealLabel({ id: answer.id }, { short: true });
+    if (code) row(list, "Game", code);
   }
   if (daily) {
     const standing = document.createElement("a");
