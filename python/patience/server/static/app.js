@@ -558,11 +558,13 @@ let pending = Promise.resolve();
 let epoch = 0;
 const MOVED_ON = "This game moved on in another tab or device; the table now shows where it stands.";
 
-function enqueue(request) {
+function enqueue(request, refuse = null) {
   let accepted = false;
   const asked = epoch;
   pending = pending.then(async () => {
     if (!auth || !view || view.outcome || asked !== epoch) return;
+    const why = refuse?.(view);
+    if (why) { refusedHere(why); return; }
     const id = auth.id;
     const count = view.move_count;
     try {
@@ -627,11 +629,23 @@ function catchUpOnReturn() {
 window.addEventListener("focus", catchUpOnReturn);
 document.addEventListener("visibilitychange", catchUpOnReturn);
 
-function send(move) {
+// `refuse(view)`, if given, is the client's own check of the move on the view it would be
+// played on (after the moves before it in the queue): words saying why it is not legal
+// there refuse it at once, nothing sent; null sends it. The server still referees it.
+function send(move, { refuse = null } = {}) {
   if (!auth || !view || view.outcome) return Promise.resolve(false);
   $("error").textContent = "";
   clearHint();
-  return enqueue((count) => api.move(auth.id, auth.token, move, count));
+  return enqueue((count) => api.move(auth.id, auth.token, move, count), refuse);
+}
+
+// A move refused by the client's own check of the rules (no request was sent): the same
+// words, sound and spoken refusal as the server's.
+function refusedHere(reason) {
+  $("error").textContent = reason;
+  announce(`Not allowed: ${reason}`);
+  sound.play("refuse");
+  input.clearPick();
 }
 
 function refused(error) {
