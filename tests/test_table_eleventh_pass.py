@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Page
 
 from patience.games import new_game
-from tables import LINKS, VARIANTS, Table, answered, screens, settled, shot
+from tables import VARIANTS, Table, answered, screens, settled, shot
 
 # -- 1. an illegal drop is refused at once, by the client -------------------------------------
 
@@ -148,7 +148,8 @@ def test_1_an_illegal_drop_is_refused_at_once_and_a_legal_one_goes_through(
     start = centre(page, f'#board [data-src="{good.split(">")[0]}"]')
     to = good.split(">")[1] if ">" in good else "w"
     answered(page, lambda: drag(page, desk, start, centre(page, dest_selector(to))))
-    assert len(sent) == 1 and page.inner_text("#error") == ""
+    assert len(sent) == 1
+    assert page.inner_text("#error") == ""
     assert errors == [], errors
 
 
@@ -203,3 +204,157 @@ def test_1_a_refused_drop_on_a_free_cell_and_on_the_foundation_says_why(
     page.wait_for_function("/holds the/.test(document.getElementById('error').textContent)")
     assert page.inner_text("#error").startswith("Free cell 1 holds the ")
     assert len(sent) == 1  # the first went to the server; the second did not
+
+
+# -- 2. the root opens the lobby; Back and Forward walk the pages visited -----------------------
+
+
+def table_game(page: Page) -> str:
+    """The id of the game on the table, as its address names it."""
+    page.wait_for_function("new URLSearchParams(location.search).get('session') !== null")
+    settled(page)
+    found: str = page.evaluate("new URLSearchParams(location.search).get('session')")
+    return found
+
+
+def test_2_the_root_opens_the_lobby_with_continue(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.deal("klondike", 5)
+    game = table_game(page)
+    page.goto(desk.server)
+    page.wait_for_selector(f'#resume-list button.continue[data-id="{game}"]')
+    assert page.is_visible("#lobby")
+    assert not page.is_visible("#table")
+    # its Continue opens it
+    page.click("#resume-list button.continue")
+    page.wait_for_selector("#board .card")
+    assert table_game(page) == game
+
+
+@pytest.mark.parametrize("size", screens("phone", among=["phone"]))
+def test_2_back_and_forward_walk_the_pages_visited(table: Callable[..., Table], size: str) -> None:
+    desk = table(size)
+    page = desk.page
+    first = table_game(desk.deal("golf", 2))
+    page.goto(f"{desk.server}/#/tournaments")
+    page.wait_for_selector("#page h2")
+    second = table_game(desk.deal("klondike", 3))
+    page.evaluate("location.hash = '#/daily'")
+    page.wait_for_selector("#page h2")
+    steps = [
+        ("back", lambda: table_game(page) == second and page.is_visible("#board")),
+        ("back", lambda: page.evaluate("location.hash") == "#/tournaments"),
+        ("back", lambda: table_game(page) == first and page.is_visible("#board")),
+        ("forward", lambda: page.evaluate("location.hash") == "#/tournaments"),
+        ("forward", lambda: table_game(page) == second and page.is_visible("#board")),
+    ]
+    for way, there in steps:
+        page.go_back() if way == "back" else page.go_forward()
+        page.wait_for_load_state()
+        page.wait_for_function("document.readyState === 'complete'")
+        if "#/" not in page.url:
+            page.wait_for_selector("#board .card")
+        else:
+            page.wait_for_selector("#page h2")
+        assert there(), (way, page.url)
+
+
+# -- 3. a bad link says which setting is wrong, by the game's name -----------------------------
+
+
+BAD_LINKS = [
+    (
+        "game=klondike&draw=9&seed=3",
+        "This Solitaire Rush link cannot be dealt",
+        "Draw must be 1 or 3, not “9”.",
+    ),
+    (
+        "game=golf&wrap=maybe",
+        "This Golf link cannot be dealt",
+        "Wrap must be false or true, not “maybe”.",
+    ),
+    ("game=kansas&draw=3", "This Kansas link cannot be dealt", "Kansas has no settings"),
+    (
+        "game=expert&seed=abc",
+        "This Solitaire Expert link cannot be dealt",
+        "The deal number (seed) must be a whole number from 0 to 9,223,372,036,854,775,807,"
+        " not “abc”.",
+    ),
+    (
+        "game=freecell&numbering=microsoft&number=0",
+        "This FreeCell link cannot be dealt",
+        "Microsoft deals are numbered 1 to 2,147,483,647, not “0”.",
+    ),
+    (
+        "game=klondike&mode=timed",
+        "This Solitaire Rush link cannot be dealt",
+        "Mode must be practice or relaxed",
+    ),
+    (
+        "game=solitaire",
+        "This game link cannot be dealt",
+        "There is no game “solitaire”: the games are Solitaire Rush, Golf",
+    ),
+]
+
+
+@pytest.mark.parametrize("size", screens("desktop", "phone", among=["desktop", "phone"]))
+def test_3_a_bad_link_says_which_setting_is_wrong_in_plain_words(
+    table: Callable[..., Table], size: str
+) -> None:
+    desk = table(size)
+    page = desk.page
+    sent: list[str] = []
+    page.on(
+        "request",
+        lambda r: sent.append(r.url) if r.method == "POST" and "/api/sessions" in r.url else None,
+    )
+    for query, heading, words in BAD_LINKS:
+        page.goto(f"{desk.server}/?{query}")
+        page.wait_for_selector("#missing-words")
+        assert page.inner_text("#page h2") == heading
+        assert words in page.inner_text("#missing-words"), page.inner_text("#missing-words")
+        assert "option" not in page.inner_text("#page")  # the player's words: settings
+    # as a route too, and the way to the lobby is a link
+    page.goto(f"{desk.server}/#/play/klondike?draw=9")
+    page.wait_for_selector("#missing-words")
+    assert page.inner_text("#page h2") == "This Solitaire Rush link cannot be dealt"
+    shot(page, f"eleventh-3-bad-link-{size}")
+    page.click("#page a.to-lobby")
+    page.wait_for_selector("#lobby #game-choice input")
+    assert page.is_visible("#lobby")
+    assert page.evaluate("location.hash") == ""
+    assert sent == [], sent  # refused before asking the server
+    # a good link as a route deals its game
+    page.goto(f"{desk.server}/#/play/klondike?draw=3&seed=7")
+    page.wait_for_selector("#board .card")
+    assert "draw 3" in page.inner_text("#title")
+
+
+# -- 4. a tournament, a replay or a page there is none of --------------------------------------
+
+
+def test_4_a_missing_tournament_replay_or_page_says_so(table: Callable[..., Table]) -> None:
+    desk = table("desktop")
+    page = desk.page
+    for route, heading, link in [
+        ("#/tournaments/xyz", "No tournament xyz", "#/tournaments"),
+        ("#/tournaments/x.y", "No tournament x.y", "#/tournaments"),
+        ("#/watch/abc123", "No replay of game abc123", "#/tournaments"),
+        ("#/replay/abc123", "No replay of game abc123", "#/history"),
+        ("#/nowhere", "No such page", "/"),
+    ]:
+        page.goto(f"{desk.server}/{route}")
+        page.wait_for_function(
+            "(h) => document.querySelector('#page h2')?.textContent === h", arg=heading
+        )
+        assert page.locator(f'#page .missing-links a[href="{link}"]').count() == 1
+        assert page.locator("#page .missing-links a.to-lobby").count() == 1
+        if route == "#/tournaments/xyz":
+            shot(page, "eleventh-4-no-tournament")
+    page.goto(f"{desk.server}/#/tournaments/xyz")
+    page.wait_for_selector("#page .missing-links")
+    page.click('#page a[href="#/tournaments"]')
+    page.wait_for_function("location.hash === '#/tournaments'")
+    page.wait_for_selector("#page h2")
+    assert page.inner_text("#page h2") != "No tournament xyz"
