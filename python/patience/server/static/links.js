@@ -3,8 +3,9 @@
 // route, #/play/NAME?OPTION=VALUE&seed=42. Read here into the request that deals it, and
 // checked against the games the server describes (GET /api/games), so that a mistyped link
 // is refused in plain words, by the game's own name, before anything is asked: which
-// setting is wrong and what it takes ("Draw must be 1 or 3, not “9”"). The server checks
-// the request again as it deals it.
+// setting is wrong and what it takes ("Draw must be 1 or 3"). Nothing the link holds is
+// said back (a link could carry words of anyone's into the page); the server checks the
+// request again as it deals it.
 
 const LAST_SEED = 2n ** 63n - 1n;
 const OWN_KEYS = ["game", "seed", "mode", "numbering", "number"];
@@ -25,9 +26,6 @@ const valueOf = (text) => (/^\d+$/.test(text) ? Number(text) : text === "true" ?
 // A list in words: "1 or 3", "1, 2 or 3".
 const either = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`);
 
-// A value the link holds, quoted and cut short (a link may hold anything).
-const quoted = (text) => `“${String(text).slice(0, 24)}${String(text).length > 24 ? "…" : ""}”`;
-
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The request a play link deals ({ game, variant, mode, seed?, numbered? }) and what is
@@ -42,7 +40,7 @@ export function linkRequest({ game: name, query }, games) {
   const variant = {};
   if (!game && games.length) { // (the games unread, the server alone checks it)
     const titles = games.map((each) => each.title);
-    problems.push(`There is no game ${quoted(name)}${titles.length ? `: the games are ${either(titles).replace(/ or ([^,]*)$/, " and $1")}` : ""}.`);
+    problems.push(`The link names no game there is${titles.length ? `: the games are ${either(titles).replace(/ or ([^,]*)$/, " and $1")}` : ""}.`);
   }
   for (const [key, text] of query) {
     if (OWN_KEYS.includes(key)) continue;
@@ -52,22 +50,22 @@ export function linkRequest({ game: name, query }, games) {
     if (!option) {
       const names = game.options.map((each) => capital(each.name));
       problems.push(names.length
-        ? `${game.title} has no setting ${quoted(key)}: its ${names.length === 1 ? "setting is" : "settings are"} ${either(names).replace(/ or ([^,]*)$/, " and $1")}.`
-        : `${game.title} has no settings: the link's ${quoted(key)} is not one.`);
+        ? `The link names a setting ${game.title} does not have: its ${names.length === 1 ? "setting is" : "settings are"} ${either(names).replace(/ or ([^,]*)$/, " and $1")}.`
+        : `${game.title} has no settings: the link names one it does not have.`);
     } else if (!option.values.some((value) => value === variant[key])) {
-      problems.push(`${capital(key)} must be ${either(option.values.map(String))}, not ${quoted(text)}.`);
+      problems.push(`${capital(key)} must be ${either(option.values.map(String))}.`);
     }
   }
   const mode = query.get("mode");
   if (mode !== null && !["practice", "relaxed"].includes(mode)) {
-    problems.push(`Mode must be practice or relaxed (a link deals no timed game), not ${quoted(mode)}.`);
+    problems.push("Mode must be practice or relaxed (a link deals no timed game).");
   }
   const request = { game: name, variant, mode: mode === "relaxed" ? "relaxed" : "practice" };
   const seed = query.get("seed");
   if (seed !== null) {
     request.seed = seed.replace(/[\s\u202f]/g, "");
     if (!/^\d+$/.test(request.seed) || BigInt(request.seed) > LAST_SEED) {
-      problems.push(`The deal number (seed) must be a whole number from 0 to ${LAST_SEED.toLocaleString("en")}, not ${quoted(seed)}.`);
+      problems.push(`The deal number (seed) must be a whole number from 0 to ${LAST_SEED.toLocaleString("en")}.`);
     }
   }
   const numbering = query.get("numbering");
@@ -77,9 +75,9 @@ export function linkRequest({ game: name, query }, games) {
     const known = game?.numberings?.find((each) => each.name === numbering);
     if (game && !known) {
       const names = (game.numberings ?? []).map((each) => each.name);
-      problems.push(`${game.title} has no numbering ${quoted(numbering)}${names.length ? `: it has ${either(names)}` : ""}.`);
+      problems.push(`The link names a numbering of deals ${game.title} does not have${names.length ? `: it has ${either(names)}` : ""}.`);
     } else if (known && (!/^\d+$/.test(number) || BigInt(number) < BigInt(known.first) || BigInt(number) > BigInt(known.last))) {
-      problems.push(`${known.rule}, not ${quoted(query.get("number") ?? "")}.`);
+      problems.push(`${known.rule}.`);
     }
   }
   return { request, problems, title: game?.title ?? null };
