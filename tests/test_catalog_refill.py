@@ -1,7 +1,8 @@
 """The server's background refill of the deal catalog gives every game and variant its
 share of the solver: on a fresh server, the last kind in the list (the registry's last
 game) gets deals while the first kinds (Klondike, whose rated deals take seconds each) are
-still being stocked, not only once every kind before it is full."""
+still being stocked, not only once every kind before it is full. And it measures the rate
+it makes each kind's deals at (the operator's estimate of a refill's wait)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from patience.games import variant_key
 from patience.server.app import create_app
 from patience.server.background import catalog_kinds
 from patience.server.settings import Settings
@@ -36,8 +38,14 @@ def test_every_kind_gets_its_share_of_the_refill(tmp_path: Path) -> None:
             with store.engine.connect() as connection:
                 last = unused(connection, last_name, last_variant)
                 total = connection.execute(select(func.count()).select_from(deals)).scalar_one()
-            if last:
+            rates = client.app.state.background.rates  # type: ignore[attr-defined]
+            rate = rates.per_minute((last_name, variant_key(last_variant)))
+            if last and rate is not None:
                 break
             time.sleep(0.2)
         assert last, f"no deal of {last_name} {last_variant} was made in 300 s"
         assert total < 5 * (len(kinds) - 1), f"{total} deals made before {last_name}'s first"
+        # the deal made was measured: a rate of deals a minute, of that kind's own
+        assert rate is not None, "the refill's deal was not measured"
+        assert rate > 0
+        assert rates.measured((last_name, variant_key(last_variant))) >= 1

@@ -479,17 +479,20 @@ def test_a_bad_deal_link_is_refused_in_plain_words(table: Callable[..., Table]) 
     desk = table("desktop")
     page = desk.page
     huge = "9" * 59
+    seed_words = (
+        "The deal number (seed) must be a whole number from 0 to 9,223,372,036,854,775,807."
+    )
     for query, words in [
-        ("game=klondike&draw=3&seed=abc", SEED_WORDS),
-        ("game=klondike&draw=3&seed=-1", SEED_WORDS),
-        ("game=golf&wrap=false&seed=18446744073709551615", SEED_WORDS),
-        (f"game=golf&wrap=false&seed={huge}", SEED_WORDS),
-        ("game=golf&wrap=maybe&seed=3", "takes false or true"),
+        ("game=klondike&draw=3&seed=abc", seed_words),
+        ("game=klondike&draw=3&seed=-1", seed_words),
+        ("game=golf&wrap=false&seed=18446744073709551615", seed_words),
+        (f"game=golf&wrap=false&seed={huge}", seed_words),
+        ("game=golf&wrap=maybe&seed=3", "Wrap must be false or true."),
     ]:
         page.goto(f"{desk.server}/?{query}")
-        page.wait_for_function("document.querySelector('#lobby-error').textContent !== ''")
-        message = page.inner_text("#lobby-error")
-        assert message.startswith("That link's deal cannot be dealt: "), message
+        page.wait_for_selector("#missing-words")
+        assert page.inner_text("#page h2").endswith(" link cannot be dealt")
+        message = page.inner_text("#missing-words")
         assert words in message, message
         assert not _python_wording(message), message
         assert "maybe" not in message

@@ -9,7 +9,8 @@ at 1024 px, in real headless Chromium.
 3. A message of the status bar (a tap with no move) fades after a few seconds; its words
    stay in the live region for a screen reader.
 4. A tournament refused for want of deals says where the number of deals comes from and
-   what can be done, without promising a time it cannot keep.
+   what can be done, without promising a time it cannot keep (its wait is the refill's
+   measured rate's, or unknown yet).
 5. At 1024 px the header's words are not cut.
 
 Screenshots are written to ``artifacts/screenshots/table/`` to be looked at.
@@ -184,9 +185,14 @@ def test_4_a_tournament_short_of_deals_says_why_so_many_and_how_long(
     assert "5 attempts \u00d7 100 entrants at most" in said, said
     assert "Fewer attempts or fewer entrants at most need fewer deals" in said, said
     assert "one deal shared by every entrant needs one" in said, said
-    # an honest wait: about ten deals made for each of tier 4, a second each
+    # an honest wait: about ten deals made for each of tier 4, at the rate this server
+    # measured for Golf's deals (tests/test_refill_rates.py), or unknown yet: no constant
     assert "about 5000 made" in said, said
-    assert "That takes roughly 1.4 hours or more" in said, said
+    if "Golf deals a minute (measured over its last" in said:
+        assert "At that rate the 5000 to make take roughly" in said, said
+    else:
+        assert "How long the 5000 to make take is unknown yet" in said, said
+    assert "a second of solver time" not in said, said
     assert "in a minute" not in said, said
     desk.close()
 

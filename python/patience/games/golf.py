@@ -178,6 +178,8 @@ Play a free card one rank above or below the waste's top card, any suit:
             "foundation": "the waste",
             "home": "cleared",
             "bonus_lines": ["Streak bonus", "Tableau cleared"],
+            "drop_rule": "a card plays on the waste one rank above or below its top card, "
+            "whatever its suit (with no wrap, nothing plays on a King)",
         },
     }
 

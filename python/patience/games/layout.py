@@ -197,6 +197,10 @@ class ClientWords(TypedDict):
     bonus_lines: list[str]
     """Lines of the score (:attr:`Game.score_order`) a result shows without their count:
     bonuses, whose count says nothing to a player."""
+    drop_rule: NotRequired[str]
+    """In a game played card by card (``direct``), the rule a card played onto the waste
+    follows, said when the client refuses one ("a card plays on the waste one rank above
+    or below its top card")."""
 
 
 PictureCard = tuple[float, float, str, bool, float | None]

@@ -30,6 +30,7 @@ from patience.store.games import GameStore, Outage, certify_deal, rate_deal
 
 from .metrics import LIVE_GAMES
 from .pool import SolverPool
+from .refill import RefillRates
 from .settings import Settings
 
 __all__ = ["Background", "catalog_kinds"]
@@ -97,6 +98,8 @@ class Background:
         # tier or None) -> (variant, unused deals wanted)
         self._first: dict[tuple[str, str, int | None], tuple[dict[str, object], int]] = {}
         self._first_lock = threading.Lock()
+        self.rates = RefillRates(pause=REFILL_SECONDS)
+        """The refill's measured rate of deals made, by game and variant."""
 
     @property
     def refilling(self) -> bool:
@@ -250,22 +253,29 @@ class Background:
     def _submit(self, name: str, variant: dict[str, object]) -> bool:
         """Ask the idle solver pool for one more deal of ``name`` and ``variant`` for the
         catalog; whether it took the job."""
+        submitted = self.rates.now()
         if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
             job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
         else:
             job = self._pool.try_idle(certify_deal, **self._store.certify_request(name, variant))
         if job is None:
             return False
-        job.add_done_callback(partial(self._stock, name, variant))
+        job.add_done_callback(partial(self._stock, name, variant, submitted))
         return True
 
-    def _stock(self, name: str, variant: dict[str, object], job: Future[Certified]) -> None:
-        """Add a deal the solver process certified to the catalog."""
+    def _stock(
+        self, name: str, variant: dict[str, object], submitted: float, job: Future[Certified]
+    ) -> None:
+        """Add a deal the solver process certified to the catalog, and count the job in
+        the refill's rate (:attr:`rates`)."""
         if self._stop.is_set():
             return  # the server is stopping: its solver processes were ended mid-call
+        kind = (name, variant_key(variant))
         try:
-            self._store.add_to_catalog(name, variant, job.result())
-        except PatienceError:
-            pass  # no deal won in its tries: the next refill tries again
+            made = self._store.add_to_catalog(name, variant, job.result())
+        except PatienceError:  # no deal won in its tries: the next refill tries again
+            self.rates.finished(kind, submitted=submitted, made=False)
         except (SQLAlchemyError, BrokenProcessPool, CancelledError):
             log.exception("refilling the catalog failed")
+        else:  # (a deal the catalog had already makes none)
+            self.rates.finished(kind, submitted=submitted, made=made)

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from patience.errors import PatienceError
-from patience.games import GAMES
+from patience.games import GAMES, game_class, variant_key
 from patience.players import User
 from patience.tournaments import CatalogShortError, Tournaments
 
@@ -110,14 +110,13 @@ def create(body: NewTournament, request: Request, player: Player) -> dict[str, A
 
 TIERS = 10
 """The tiers a rated game's deals fall in, a tenth of them in each."""
-SOLVER_SECONDS = 1.0
-"""Roughly the solver time to make and rate one deal, on a server not otherwise busy."""
 
 
 def _catalog_short(short: CatalogShortError, request: Request) -> str:
     """What an operator is told of a tournament refused for want of deals: the refill is
-    asked to make them before any other (and this says so, and how long it may take), or,
-    with the refill off, the command that makes them."""
+    asked to make them before any other (and this says so, and how long it may take at the
+    rate the refill measured for that game and variant), or, with the refill off, the
+    command that makes them."""
     background = getattr(request.app.state, "background", None)
     if background is None or not background.refilling:
         return (
@@ -126,33 +125,76 @@ def _catalog_short(short: CatalogShortError, request: Request) -> str:
             "options makes more; then create the tournament again."
         )
     background.want(short.game, short.variant, short.tier, short.wanted)
-    # about a second of solver time a deal on this machine's kind of server, and a tier
-    # holds a tenth of the deals (rating's deciles): ten made for each one of a tier kept
+    kind = (short.game, variant_key(short.variant))
+    rate = background.rates.per_minute(kind)
+    return catalog_short_words(short, rate, background.rates.measured(kind))
+
+
+def catalog_short_words(short: CatalogShortError, rate: float | None, jobs: int) -> str:
+    """The words of :func:`_catalog_short` for a refill that makes deals of the kind at
+    ``rate`` a minute (measured over its last ``jobs`` jobs; None: not measured yet).
+
+    >>> short = CatalogShortError("golf", {"wrap": False}, None, have=2, wanted=10)
+    >>> print(catalog_short_words(short, None, 0))  # doctest: +NORMALIZE_WHITESPACE
+    Not enough Golf deals are ready for this tournament: it needs 10, and the catalog has 2
+    unused. The server is making them now, ahead of its other deals: one at a time while no
+    player is waiting for the solver. How long the 8 missing take is unknown yet: this
+    server has not made Golf deals lately, so it has no rate of its own to go by. Create the
+    tournament again once they are made.
+    >>> print(catalog_short_words(short, 2.0, 12))  # doctest: +NORMALIZE_WHITESPACE
+    Not enough Golf deals are ready for this tournament: it needs 10, and the catalog has 2
+    unused. The server is making them now, ahead of its other deals: one at a time while no
+    player is waiting for the solver. Lately it has made about 2 Golf deals a minute
+    (measured over its last 12 tries). At that rate the 8 missing take roughly 4 minutes,
+    longer while players keep the solver busy. Create the tournament again once they are
+    made.
+    """
     missing = short.wanted - short.have
+    # a tier holds a tenth of the deals (rating's deciles): ten made for each one of a tier
     made = missing * (TIERS if short.tier is not None else 1)
-    seconds = made * SOLVER_SECONDS
+    title = game_class(short.game).title
     parts = [
         f"{short} The server is making them now, ahead of its other deals: one at a time "
-        "while no player is waiting for the solver, about a second of solver time each, "
-        "longer while the server is busy."
+        "while no player is waiting for the solver."
     ]
     if short.tier is not None:
         parts.append(
             f"A deal made falls in tier {short.tier} about one time in {TIERS}, so {missing} "
             f"of that tier take about {made} made."
         )
-    if seconds <= 60:
-        parts.append("Create the tournament again in a minute.")
+    needed = f"the {made} to make" if short.tier is not None else f"the {missing} missing"
+    if rate is None or rate <= 0:
+        why = (
+            f"this server has not made {title} deals lately, so it has no rate of its own to go by"
+            if rate is None
+            else f"its last {jobs} tries at {title} deals made none"
+        )
+        parts.append(f"How long {needed} take is unknown yet: {why}.")
+        seconds = None
     else:
-        parts.append(f"That takes roughly {_duration(seconds)} or more.")
-        if short.attempts is not None:
+        shown = f"{rate:.0f}" if rate >= 10 else f"{rate:.1f}".removesuffix(".0")
+        parts.append(
+            f"Lately it has made about {shown} {title} deals a minute (measured over its last "
+            f"{jobs} tr{'y' if jobs == 1 else 'ies'})."
+        )
+        seconds = 60.0 * made / rate
+        if seconds <= 60:
             parts.append(
-                "Fewer attempts or fewer entrants at most need fewer deals, and one deal "
-                "shared by every entrant needs one; or create the tournament again once "
-                "they are made."
+                f"At that rate {needed} take about a minute: create the tournament again then."
             )
-        else:
-            parts.append("Create the tournament again once they are made.")
+            return " ".join(parts)
+        parts.append(
+            f"At that rate {needed} take roughly {_duration(seconds)}, longer while players "
+            "keep the solver busy."
+        )
+    if short.attempts is not None and (seconds is None or seconds > 600):
+        parts.append(
+            "Fewer attempts or fewer entrants at most need fewer deals, and one deal "
+            "shared by every entrant needs one; or create the tournament again once "
+            "they are made."
+        )
+    else:
+        parts.append("Create the tournament again once they are made.")
     return " ".join(parts)
 
 

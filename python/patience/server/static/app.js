@@ -20,6 +20,8 @@ import * as motion from "./motion.js";
 import { sourceOf } from "./moves.js";
 import { playOut } from "./playout.js";
 import { dealLink, showResult } from "./result.js";
+import { linkRequest, playLink } from "./links.js";
+import { problemPage } from "./pages.js";
 import { forgetGame, keepGame, keepSetting, savedGames, setting } from "./saved.js";
 import { StuckWatch } from "./stuck.js";
 import { moveWords, playedWords, reasonWords } from "./words.js";
@@ -558,11 +560,13 @@ let pending = Promise.resolve();
 let epoch = 0;
 const MOVED_ON = "This game moved on in another tab or device; the table now shows where it stands.";
 
-function enqueue(request) {
+function enqueue(request, refuse = null) {
   let accepted = false;
   const asked = epoch;
   pending = pending.then(async () => {
     if (!auth || !view || view.outcome || asked !== epoch) return;
+    const why = refuse?.(view);
+    if (why) { refusedHere(why); return; }
     const id = auth.id;
     const count = view.move_count;
     try {
@@ -627,11 +631,23 @@ function catchUpOnReturn() {
 window.addEventListener("focus", catchUpOnReturn);
 document.addEventListener("visibilitychange", catchUpOnReturn);
 
-function send(move) {
+// `refuse(view)`, if given, is the client's own check of the move on the view it would be
+// played on (after the moves before it in the queue): words saying why it is not legal
+// there refuse it at once, nothing sent; null sends it. The server still referees it.
+function send(move, { refuse = null } = {}) {
   if (!auth || !view || view.outcome) return Promise.resolve(false);
   $("error").textContent = "";
   clearHint();
-  return enqueue((count) => api.move(auth.id, auth.token, move, count));
+  return enqueue((count) => api.move(auth.id, auth.token, move, count), refuse);
+}
+
+// A move refused by the client's own check of the rules (no request was sent): the same
+// words, sound and spoken refusal as the server's.
+function refusedHere(reason) {
+  $("error").textContent = reason;
+  announce(`Not allowed: ${reason}`);
+  sound.play("refuse");
+  input.clearPick();
 }
 
 function refused(error) {
@@ -1038,71 +1054,48 @@ document.addEventListener("patience:play", (event) => {
 document.addEventListener("patience:daily", (event) => startDaily(event.detail.game, event.detail.variant));
 document.addEventListener("patience:refresh", () => refresh());
 
-// A deal by its link: /?game=NAME&OPTION=VALUE&seed=42 (or &numbering=NAME&number=617, a
-// deal by a numbering players know) deals it as a practice game.
-function linkedRequest() {
-  const query = new URLSearchParams(location.search);
-  const game = query.get("game");
-  if (!game) return null;
-  const variant = {};
-  for (const [key, value] of query) {
-    if (["game", "seed", "mode", "numbering", "number"].includes(key)) continue;
-    variant[key] = /^\d+$/.test(value) ? Number(value) : value === "true" ? true : value === "false" ? false : value;
+// A deal by its link (links.js: /?game=NAME&OPTION=VALUE&seed=42, or the route
+// #/play/NAME?...): checked against the games' settings first, then dealt as a practice
+// game. The link's own entry of the history becomes the game's (Back goes to the page the
+// link was followed from; a reload finds the game dealt, not a new one). A link that cannot
+// be dealt says why on a page of its own, with the way to the lobby.
+async function dealLinked(link) {
+  const { request, problems, title } = linkRequest(link, games);
+  history.replaceState({ table: true }, "", "/");
+  if (problems.length) { await linkRefused(title, problems.join(" ")); return; }
+  try {
+    await startGame(request);
+  } catch (error) {
+    await linkRefused(title, reasonWords(error.message));
   }
-  const request = { game, variant, mode: query.get("mode") === "relaxed" ? "relaxed" : "practice" };
-  const seed = query.get("seed");
-  if (seed) request.seed = seed.replace(/[\s\u202f]/g, "");
-  const numbering = query.get("numbering");
-  if (numbering) request.numbered = { numbering, number: (query.get("number") ?? "").replace(/[\s\u202f,]/g, "") };
-  return request;
 }
 
+async function linkRefused(title, words) {
+  if (history.state?.table === true) history.replaceState({ lobby: true }, "", "/");
+  auth = null;
+  await showLobby();
+  problemPage(`This ${title ?? "game"} link cannot be dealt`, words);
+}
+
+// A deal's link followed as a route, within the page.
+window.addEventListener("hashchange", () => {
+  if (/^#\/play\//.test(location.hash)) dealLinked(playLink(location));
+});
+
+// The page opened: a game's address opens that game (for its player), a deal's link deals
+// it, and any other address (the site's root, a page's route) opens the lobby, where a game
+// in progress waits in its Continue. (A reload of a table's entry reopens that entry's game:
+// its address is the game's.)
 async function resume() {
   // the games' rules (the result names a time bonus only for a game that has one)
   games = await loadGames().catch(() => []);
   loadLook();
-  const addressed = new URLSearchParams(location.search).get("session");
+  const addressed = new URLSearchParams(location.search).get("session")
+    ?? (typeof history.state?.table === "string" && !location.hash ? history.state.table : null);
   if (addressed) return openAddressed(addressed);
-  const linked = linkedRequest();
-  if (linked) {
-    // the link is used once: a reload then finds the game dealt, not a new one
-    history.replaceState(null, "", "/");
-    try {
-      await startGame(linked);
-      return;
-    } catch (error) {
-      await showLobby();
-      $("lobby-error").textContent = `That link's deal cannot be dealt: ${reasonWords(error.message)}`;
-      return;
-    }
-  }
-  const latest = JSON.parse(sessionStorage.getItem("patience-game") ?? "null");
-  // A reload of a table's entry reopens that entry's game, which need not be the tab's
-  // latest (Back to an older game, then a reload); a reload of the lobby's entry stays in
-  // the lobby (the game is in its Continue).
-  const own = typeof history.state?.table === "string" && !location.hash ? history.state.table : null;
-  const saved = own && own !== latest?.id ? entryGame(own) : latest;
-  if (saved && !history.state?.lobby) {
-    let why = "";
-    try {
-      auth = saved;
-      const answer = await api.read(saved.id, saved.token);
-      if (!answer.outcome) {
-        saved.request ??= { game: answer.game, variant: answer.variant, mode: answer.mode };
-        hold(saved);
-        if (!location.hash) history.replaceState({ table: saved.id }, "", tableUrl(saved.id));
-        return show(answer);
-      }
-      forgetGame(saved.id);
-      why = "That page's game has ended.";
-    } catch (_) { // a game this server does not know, or no longer this player's
-      why = NOT_YOURS;
-    }
-    if (own) { // the entry's game cannot be reopened: the lobby, in its place, says why
-      await lobbyBecause(why);
-      return;
-    }
-  }
+  const link = playLink(location);
+  if (link) return dealLinked(link);
+  if (history.state?.table) history.replaceState({ lobby: true }, "", "/"); // a deal that never came
   auth = null;
   showLobby();
 }

@@ -137,3 +137,24 @@ export function streakWords(streak) {
   const days = (count) => `${count} day${count === 1 ? "" : "s"}`;
   return { head: `Daily streak: ${days(streak.current_streak)}`, rest: ` (best ${days(streak.best_streak)}) · ${streak.played} played, ${streak.won} won.` };
 }
+
+/** A page saying there is no such thing, with where to go instead (`links`: [href, words]). */
+export function notFound(view, heading, words, links) {
+  view.append(
+    h("h2", {}, heading),
+    h("p", { class: "lead", id: "missing-words" }, words),
+    h("ul", { class: "missing-links" }, ...links.map(([href, text]) => h("li", {}, href === LOBBY_LINK[0] ? lobbyLink() : h("a", { href }, text)))),
+  );
+}
+
+/** The way to the lobby of a page's links: [href, words]. */
+export const LOBBY_LINK = ["/", "Go to the lobby"];
+
+/** A link to the lobby: where the header's title goes (the lobby, whatever is on the table). */
+export function lobbyLink() {
+  return h("a", { href: LOBBY_LINK[0], class: "to-lobby", onclick: (event) => {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return; // a new tab
+    event.preventDefault();
+    document.getElementById("home").click();
+  } }, LOBBY_LINK[1]);
+}

@@ -11,14 +11,16 @@ import { cardName } from "./cards.js";
 import { layoutOf } from "./games.js";
 import { finish } from "./motion.js";
 import { movesOf, noMoveWords, tapMove } from "./moves.js";
-import { placeWords } from "./words.js";
+import { dropRefusal, placeWords } from "./words.js";
 
 const MOVE_THRESHOLD = 6; // pixels a pointer travels before a press becomes a drag
 
 /**
  * Listen for a player's input on `board`. `hooks`:
  * - view(): the server's last answer (null when no game is on the table);
- * - send(move): plays a move; resolves to true when the server accepted it;
+ * - send(move, { refuse }): plays a move; resolves to true when the server accepted it;
+ *   refuse(view), if given, says why the move is refused on the view it would be played on
+ *   (null: it is sent), which then refuses it at once with those words, sending nothing;
  * - action(word, { fromKey }): the stock was pressed (draw, recycle);
  * - say(text): announces to screen readers;
  * - tell(text): says it on the table too (a press that lifts nothing, and why);
@@ -57,10 +59,14 @@ export function attachInput(board, hooks) {
     hooks.say(`Picked the ${cardName(element.dataset.card)}; choose where to put it`);
   }
 
+  // (a place that does not take the card is refused at once, with the reason, from the
+  // board the move would be played on: nothing is sent)
   function place(src, dest) {
+    const card = board.querySelector(`[data-src="${src}"]`)?.dataset.card;
     clearPick();
     if (src === dest || src.startsWith(`${dest}:`)) return Promise.resolve(false);
-    return hooks.send(`${named(src, dest)}>${dest}`);
+    const refuse = card ? (view) => dropRefusal(view, src, card, dest) : null;
+    return hooks.send(`${named(src, dest)}>${dest}`, { refuse });
   }
 
   // A column's exposed card is sent by its place alone (the server moves the run that fits);
@@ -283,7 +289,10 @@ export function attachInput(board, hooks) {
     // where the cards were let go: an accepted move slides them from there to their place
     origins = new Map([...ghost.children].map((copy, index) => [moving[index].dataset.key, copy.getBoundingClientRect()]));
     let accepted = false;
-    if (target && direct()) accepted = await hooks.send(source.dataset.src);
+    if (target && direct()) {
+      const { src, card } = source.dataset;
+      accepted = await hooks.send(src, { refuse: (view) => dropRefusal(view, src, card, "w") });
+    }
     else if (target) accepted = await place(source.dataset.src, target.dataset.dest);
     if (!accepted) {
       origins = null;

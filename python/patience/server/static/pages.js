@@ -4,7 +4,7 @@
 // app.js left them. The header's navigation says who is signed in.
 
 import { currentPlayer, onPlayerChange, whoAmI } from "./api.js";
-import { h, pageKeys } from "./dom.js";
+import { h, LOBBY_LINK, lobbyLink, notFound, pageKeys } from "./dom.js";
 import { accountPage, historyPage, statsPage } from "./account.js";
 import { adminPage } from "./admin.js";
 import { dailyListPage, dailyPage } from "./dailypage.js";
@@ -23,7 +23,47 @@ const ROUTES = [
   [/^#\/tournaments$/, tournamentsPage, "Tournaments"],
   [/^#\/tournaments\/([\w-]+)$/, tournamentPage, "Tournament"],
   [/^#\/operator$/, adminPage, "Operator"],
+  // a page's address mistyped, or of a kind there is none of: a page that says so
+  [/^#\/(tournaments)\/(.+)$/, missingPage, "Not found"],
+  [/^#\/(replay|watch)\/(.+)$/, missingPage, "Not found"],
+  [/^#\/(.+)$/, missingPage, "Not found"],
 ];
+
+// A deal's link as a route (#/play/NAME?...): no page, the table deals it (app.js, links.js).
+const PLAY = /^#\/play\//;
+
+// What an address of no page shows: a tournament, a game or a page of that name there is none
+// of (an id that cannot be one, or a page's address mistyped).
+function missingPage(view, kind, id) {
+  const named = decodeURIComponent(id ?? kind).slice(0, 60);
+  if (kind === "tournaments") {
+    notFound(view, `No tournament ${named}`, "There is no tournament with that id: the link may be mistyped or cut short.",
+      [["#/tournaments", "See the list of tournaments"], LOBBY_LINK]);
+  } else if (kind === "replay" || kind === "watch") {
+    notFound(view, `No game ${named}`, "There is no game with that id to replay: the link may be mistyped or cut short.",
+      [["#/history", "Your history of games"], LOBBY_LINK]);
+  } else {
+    notFound(view, "No such page", `There is no page at #/${named}: the link may be mistyped.`, [LOBBY_LINK]);
+  }
+}
+
+/** Show a page of words that no address names (a deal's link that cannot be dealt): its
+ * heading, its words and its links, with the way to the lobby. It goes as the next page or
+ * the lobby is shown. */
+export function problemPage(heading, words, links = []) {
+  leaving?.();
+  leaving = null;
+  ++shown;
+  document.body.dataset.page = "problem";
+  document.title = `${heading} · patience`;
+  page.hidden = false;
+  const view = h("div", { class: "view" });
+  page.replaceChildren(view);
+  notFound(view, heading, words, [...links, LOBBY_LINK]);
+  const title = view.querySelector("h2");
+  title.tabIndex = -1;
+  title.focus({ preventScroll: true });
+}
 
 const page = document.getElementById("page");
 let leaving = null; // what the page being shown does when it goes (stop its timers)
@@ -34,7 +74,7 @@ async function route() {
   leaving = null;
   const ticket = ++shown;
   const hash = location.hash;
-  const found = ROUTES.find(([pattern]) => pattern.test(hash));
+  const found = PLAY.test(hash) ? null : ROUTES.find(([pattern]) => pattern.test(hash));
   drawNav();
   if (!found) {
     delete document.body.dataset.page;
@@ -57,7 +97,8 @@ async function route() {
     await whoAmI();
     stop = await render(view, ...hash.match(pattern).slice(1));
   } catch (error) {
-    view.append(h("p", { class: "error", role: "alert" }, `This page could not be shown: ${error.message}`));
+    view.append(h("p", { class: "error", role: "alert" }, `This page could not be shown: ${error.message}`),
+      h("p", {}, lobbyLink()));
   }
   if (ticket !== shown) {
     if (typeof stop === "function") stop();

@@ -5,7 +5,7 @@
 // slider, and the arrow keys, Home, End and space.
 
 import { accounts } from "./api.js";
-import { dealLabel, h, pageKeys, variantWords } from "./dom.js";
+import { dealLabel, h, LOBBY_LINK, notFound, pageKeys, variantWords } from "./dom.js";
 import { loadGames } from "./games.js";
 import { stepWords } from "./words.js";
 
@@ -39,7 +39,17 @@ export async function replayPage(page, id, { open = false } = {}) {
     // (the board is drawn from the game's layout: the games are loaded first)
     [replay, { drawBoard }] = await Promise.all([open ? accounts.publicReplay(id) : accounts.replay(id), import("./board.js"), loadGames()]);
   } catch (error) {
-    page.append(h("p", { class: "error", role: "alert" }, error.message));
+    // a game there is none of, or not this player's: a page of its own says so
+    if ([401, 403, 404].includes(error.status)) {
+      view.remove();
+      const where = open
+        ? [["#/tournaments", "See the tournaments"], ["#/daily", "See the daily deals"], LOBBY_LINK]
+        : [["#/history", "Your history of games"], LOBBY_LINK];
+      const words = open
+        ? "There is no game with that id open to everyone: a tournament's games open at its close, a daily deal's once its day is over; the link may also be mistyped."
+        : "There is no game of yours with that id: the link may be mistyped, or the game another player's (sign in as its player to see it).";
+      notFound(page, `No replay of game ${id}`, words, where);
+    } else page.append(h("p", { class: "error", role: "alert" }, `This replay could not be read: ${error.message}`));
     return;
   }
   const steps = replay.steps;

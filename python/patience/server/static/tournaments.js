@@ -5,7 +5,7 @@
 
 import { api, currentPlayer, tournaments } from "./api.js";
 import { ask } from "./dialog.js";
-import { alertLine, duration, facts, h, timeElement, timePlayed, variantWords } from "./dom.js";
+import { alertLine, duration, facts, h, LOBBY_LINK, notFound, timeElement, timePlayed, variantWords } from "./dom.js";
 import { optionWords, valueWords } from "./games.js";
 
 const PAGE = 20; // standings rows a page
@@ -120,7 +120,13 @@ export async function tournamentPage(page, id) {
   try {
     t = await tournaments.read(id);
   } catch (error) {
-    page.append(h("h2", {}, "Tournament"), h("p", { class: "error", role: "alert" }, error.message), h("a", { href: "#/tournaments" }, "All tournaments"));
+    if (error.status === 404) {
+      notFound(page, `No tournament ${id}`, "There is no tournament with that id: the link may be mistyped or cut short, or of another server.",
+        [["#/tournaments", "See the list of tournaments"], LOBBY_LINK]);
+    } else {
+      page.append(h("h2", {}, "Tournament"), h("p", { class: "error", role: "alert" }, `This tournament could not be read: ${error.message}`),
+        h("a", { href: "#/tournaments" }, "All tournaments"));
+    }
     return;
   }
   if (t.status !== "finished") keepCommitment(t);

@@ -1,9 +1,9 @@
 // Moves, places, refusals and results said in words, for messages and screen readers:
 // "Moved the seven of hearts onto the eight of clubs, 5 points", never "t1>t3".
 
-import { cardName } from "./cards.js";
+import { cardName, parts } from "./cards.js";
 import { layoutOf, wordOf } from "./games.js";
-import { movedCard } from "./moves.js";
+import { buildsBy, movedCard, movesOf } from "./moves.js";
 
 const SUIT_WORDS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 
@@ -156,4 +156,76 @@ export function stepWords(move, before, after, game) {
 export function outcomeWords(result) {
   if (result.won) return "You won!";
   return { ended: "You ended the game", stuck: "No moves left", timeout: "Time is up", closed: "The tournament has closed" }[result.reason] ?? "Game over";
+}
+
+// The cards a drag of the card at `src` lifts: from it to its column's foot (one card
+// elsewhere).
+function liftedCount(board, src, card) {
+  const place = src.split(":")[0];
+  if (!/^t\d+$/.test(place)) return 1;
+  const cards = board?.tableau?.[Number(place.slice(1)) - 1]?.cards ?? [];
+  const at = cards.lastIndexOf(card);
+  return at < 0 ? 1 : cards.length - at;
+}
+
+// How a game's columns build, in words ("columns build down by one rank, in alternating
+// colours"), from its layout's `tableau.build`.
+function buildWords(build) {
+  const colours = build.colours === "alternate" ? "in alternating colours" : "in any suit";
+  return `columns build down by one rank, ${colours}${build.wrap ? ", a king under an ace" : ""}`;
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Why a drop of the card `card` at `src` (a data-src) on the place `dest` (a data-dest;
+ * in a game played card by card, the waste) is refused on `view`, in words; null when the
+ * server's legal moves take it. The server stays the referee: this only says at once, and
+ * without asking, what it would answer, from the legal moves it sent and the board the
+ * player sees. */
+export function dropRefusal(view, src, card, dest) {
+  const game = view?.game;
+  const board = view?.board ?? {};
+  const legal = view?.legal_moves ?? [];
+  const name = cardName(card);
+  if (layoutOf(game)?.direct) {
+    if (legal.includes(src)) return null;
+    const top = board.waste?.at(-1);
+    const rule = wordOf(game, "drop_rule");
+    return `The ${name} does not play on ${top ? `the ${cardName(top)}` : "the waste"}${rule ? `: ${rule}` : " now"}.`;
+  }
+  if (movesOf(view, src, card).some((move) => move.split(">")[1] === dest)) return null;
+  const lifted = liftedCount(board, src, card);
+  const run = lifted > 1 ? `The ${lifted} cards from the ${name} down` : `The ${name}`;
+  if (/^t\d+$/.test(dest)) {
+    const column = board.tableau?.[Number(dest.slice(1)) - 1];
+    const target = column?.cards.at(-1) ?? null;
+    const build = layoutOf(game)?.tableau.build ?? { colours: "alternate", wrap: false, empty: "king" };
+    if (column && !target && column.hidden) return `${run} cannot go to column ${dest.slice(1)} now.`;
+    if (!target) {
+      if (build.empty === "king" && parts(card).rank !== "K") return `Only a king fills an empty column: the ${name} cannot go there.`;
+      return `${run} cannot go to the empty column ${dest.slice(1)} now.`;
+    }
+    if (!buildsBy(card, target, build)) return `The ${name} does not go on the ${cardName(target)}: ${buildWords(build)}.`;
+    return lifted > 1
+      ? `${run} cannot move together to column ${dest.slice(1)} now: there are too few free places to move them a card at a time.`
+      : `${run} cannot go to column ${dest.slice(1)} now.`;
+  }
+  const kind = placeKind(dest);
+  if (kind === "foundation") {
+    const home = wordOf(game, "foundation", "the foundation");
+    if (lifted > 1) return `Only a column's last card goes to ${home}: the ${name} has cards on it.`;
+    return `The ${name} cannot go to ${home} yet.`;
+  }
+  if (kind === "cell") {
+    const cells = (layoutOf(game)?.rows ?? []).flatMap((line) => line.piles ?? []).find((pile) => pile.kind === "cell");
+    const held = cells ? board[cells.field] ?? [] : [];
+    const here = placeWords(dest, game);
+    if (cells?.slots) {
+      const inCell = held[Number(dest.slice(1)) - 1];
+      if (inCell) return `${capital(here)} holds the ${cardName(inCell)}: a ${cells.name} holds one card.`;
+    } else if (cells && held.length >= (cells.size ?? Infinity)) return `${capital(here)} is full: it holds ${cells.size} cards.`;
+    if (lifted > 1) return `A ${cells?.name ?? "cell"} holds a single card, not a run.`;
+    return `The ${name} cannot go to ${here} now.`;
+  }
+  return `The ${name} cannot go to ${placeWords(dest, game)}.`;
 }
