@@ -387,24 +387,36 @@ export function fitBoard(container) {
   // The size chosen for this game and window, while the columns fit it (a column of a real
   // game always does: the size holds the longest the game's columns reach).
   if (fixed?.key === key) {
-    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger, sized: sizedFor(layout, fixed.cardW) });
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger, corner: fixed.corner, sized: sizedFor(layout, fixed.cardW) });
     if (laid.fits && bottomOf(container, top) <= height) return;
   }
   const fromWidth = (width - gap * Math.ceil(across)) / across;
-  const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, 120)));
-  // The widest cards whose rows fit across and whose longest column (the longest the game's
-  // columns reach, fanned as tight as a card's corner allows) fits down: chosen from the
-  // window and the game alone, so the same at every reload of the game. On a touch screen
-  // a covered card keeps a strip a finger can take, unless the columns cannot fit with it
-  // even at the narrowest cards. (a short screen, a phone on its side, keeps cards of a
-  // comfortable size and fits the columns there are: the longest may not fit it)
-  const fits = (cardW, strip) => {
-    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, sized: sizedFor(layout, cardW) });
+  const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, MAX_CARD)));
+  // The widest cards whose rows fit across, whose usual longest column fits down with every
+  // covered card's corner in view and room to spare, and whose longest column (the longest
+  // the game's columns reach, its fan squeezed: see layOut) still shows every corner:
+  // chosen from the window and the game alone, so the same at every reload of the game. On
+  // a touch screen a covered card keeps a strip a finger can take, unless the columns
+  // cannot fit with it even at the narrowest cards. (a short screen, a phone on its side,
+  // keeps cards of a comfortable size and fits the columns there are: the longest may not
+  // fit it.) Large cards may have a corner smaller than a quarter of their width (down to
+  // a fifth, never under MIN_CORNER pixels): the corner as large as the longest column
+  // lets it be, as a player of a desktop solitaire knows it, and the cards larger.
+  const fitsAt = (cardW, strip, corner) => {
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, corner, sized: sizedFor(layout, cardW) });
     return laid.fits && bottomOf(container, top) <= height;
   };
+  const corners = (cardW) => {
+    const usual = Math.round(cardW * (large ? 0.34 : 0.25));
+    return { usual, least: large ? usual : Math.min(usual, Math.max(MIN_CORNER, Math.round(cardW * 0.2))) };
+  };
+  // (with its smallest corner: fitting is then monotone in the width)
+  const fits = (cardW, strip) => {
+    const { usual, least } = corners(cardW);
+    return fitsAt(cardW, strip, least < usual ? least : null);
+  };
   for (const strip of finger ? [finger, 0] : [0]) {
-    // the widest that fits, by halves (fitting is monotone in the width: a narrower card
-    // fits wherever a wider one does)
+    // the widest that fits, by halves (a narrower card fits wherever a wider one does)
     let low = MIN_CARD;
     let high = start;
     if (fits(high, strip)) low = high;
@@ -418,8 +430,17 @@ export function fitBoard(container) {
         else high = middle;
       }
     }
-    fits(low, strip); // laid out at the width chosen
-    container.fixedSize = { key, cardW: low, finger: strip };
+    // the largest corner the cards chosen fit with (their usual one where it fits)
+    const { usual, least } = corners(low);
+    let corner = null;
+    if (least < usual) {
+      corner = least;
+      for (let size = usual; size > least; size--) {
+        if (fitsAt(low, strip, size)) { corner = size; break; }
+      }
+    }
+    fitsAt(low, strip, corner); // laid out at the size chosen
+    container.fixedSize = { key, cardW: low, finger: strip, corner };
     return;
   }
 }
@@ -449,17 +470,22 @@ function bottomOf(container, top) {
 }
 
 const MIN_CARD = 26;
+// The widest cards (a large window's: the page's width bounds them too).
+const MAX_CARD = 150;
+// The smallest corner (rank and suit) large cards may have, in pixels of its font.
+const MIN_CORNER = 18;
 // On a short screen (a phone on its side) cards wider than this hold the game's usual
 // longest column; narrower ones are sized for the columns there are.
 const comfort = () => 56;
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait }) {
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait, corner = null }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   // (small cards on a tall screen, a phone held upright, have the height to spare for a
-  // corner a third of their width: the rank and suit read at a glance)
+  // corner a third of their width: the rank and suit read at a glance; `corner`: the
+  // corner's size chosen for large cards)
   const share = large ? 0.34 : cardW < 44 && portrait ? 0.31 : 0.25;
-  const indexSize = Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * share));
+  const indexSize = corner ?? Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * share));
   container.style.setProperty("--card-w", `${cardW}px`);
   container.style.setProperty("--card-h", `${cardH}px`);
   container.style.setProperty("--gap", `${gap}px`);
@@ -475,14 +501,20 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // (a column's cards start inside its border: its last card hangs below it by as much)
   const edge = 2;
   const room = Math.floor(height - tableauTop - below) - edge;
-  // A covered face-up card's strip: its rank and suit whole (and on a touch screen a
-  // strip a finger can take) in a column as long as the game's usual longest; its rank
-  // (the corner's line but its foot) in the longest column the game reaches; and past
-  // that, rather than smaller cards, a sliver of its corner.
+  // A covered face-up card's strip: its rank and suit whole with a margin (and on a touch
+  // screen a strip a finger can take) where the column is not squeezed; in a column as
+  // long as the game's usual longest, squeezed, the ink of its rank and suit whole (on a
+  // short screen, a phone on its side, with the margin); its rank (the corner's line but
+  // its foot) in the longest column the game reaches; and past that, rather than smaller
+  // cards, a sliver of its corner. A face-down card's strip: a twentieth of a card,
+  // squeezed first, down to its edge (on a short screen, not squeezed).
+  const short = window.innerHeight < 500;
   const floorUp = Math.max(Math.ceil(reach + 2), finger);
+  const inkUp = short ? floorUp : Math.max(Math.ceil(reach), finger);
   const tightUp = Math.max(Math.ceil(reach * 0.75), Math.min(finger, floorUp));
   const sliver = Math.max(6, Math.ceil(reach * 0.4));
   const floorDown = Math.max(3, Math.round(cardH * 0.05));
+  const tightDown = short ? floorDown : Math.max(3, Math.round(cardH * 0.025));
   // the usual longest column spread over the height there is (a tall screen's fans are
   // wider), never less than the usual strip nor more than most of a card (in portrait,
   // where the height is plenty, nearly the whole card)
@@ -497,7 +529,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // the strip it fits at)
   const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
-  const need = ({ up, down }, strip = floorUp) => cardH + up * strip + down * floorDown;
+  const need = ({ up, down }, strip = floorUp, downStrip = floorDown) => cardH + up * strip + down * downStrip;
   // (a row fits across when its piles do, as laid out, and the rows fit the board: a card
   // on its way, moved by its animation past a row's end, is not counted)
   const end = container.getBoundingClientRect().right;
@@ -505,9 +537,9 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     const right = line.getBoundingClientRect().right;
     return right <= end + 1 && [...line.children].every((item) => item.getBoundingClientRect().right <= right + 1);
   });
-  const holds = !sized || (need(design) <= room + 1 && need(sized, tightUp) <= room + 1);
+  const holds = !sized || (need(design, inkUp, tightDown) <= room + 1 && need(sized, tightUp, tightDown) <= room + 1);
   const fits = across && holds
-    && lengths.every((length) => need(length, sliver) <= room + 1);
+    && lengths.every((length) => need(length, sliver, tightDown) <= room + 1);
   [...columnsRow.children].forEach((column, index) => {
     const { up, down } = lengths[index];
     const cards = [...column.children];
@@ -515,15 +547,12 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     let stepUp = wantUp;
     let stepDown = wantDown;
     if (wanted > room) {
-      const spare = room - cardH - up * floorUp - down * floorDown;
-      if (spare >= 0) {
-        const range = up * (wantUp - floorUp) + down * (wantDown - floorDown);
-        const share = range > 0 ? Math.max(0, Math.min(1, spare / range)) : 0;
-        stepUp = Math.floor(floorUp + share * (wantUp - floorUp));
-        stepDown = Math.floor(floorDown + share * (wantDown - floorDown));
-      } else { // tighter than a whole corner: the face-up strips give what is wanted
-        stepDown = floorDown;
-        stepUp = Math.max(sliver, Math.floor((room - cardH - down * floorDown) / up));
+      // A column that would run past the board's foot squeezes its fan: its face-down
+      // cards first, down to their edges; then its face-up cards, down to their corners'
+      // ink (and, in a column longer than the game's longest, a sliver).
+      if (down) stepDown = Math.max(tightDown, Math.min(wantDown, Math.floor((room - cardH - up * wantUp) / down)));
+      if (up && cardH + up * wantUp + down * stepDown > room) {
+        stepUp = Math.max(sliver, Math.min(wantUp, Math.floor((room - cardH - down * stepDown) / up)));
       }
     }
     let offset = 0;
