@@ -128,10 +128,14 @@ class Pile(TypedDict):
 
 class Row(TypedDict):
     """A row of the board, top to bottom: piles (``name`` is its place: "top" or "bottom"),
-    or the tableau (``name: "tableau"``, no piles)."""
+    or the tableau (``name: "tableau"``, no piles). ``grow``: a row of piles, the only one
+    under columns that never grow past their deal, is drawn with cards up to this many
+    times as large as the columns' where the height the columns leave (and its width)
+    allows."""
 
     name: str
     piles: NotRequired[list[Pile]]
+    grow: NotRequired[float]
 
 
 class Tableau(TypedDict):

@@ -496,11 +496,12 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   // (a row of piles under the columns keeps its place below them, at the board's foot)
-  const pilesBelow = rows.findIndex((line) => line.name === "tableau") < rows.length - 1;
-  const below = pilesBelow ? cardH + gap * 2 : 0;
+  const lines = rows.slice(rows.findIndex((line) => line.name === "tableau") + 1);
+  const pilesBelow = lines.length > 0;
+  let below = pilesBelow ? cardH + gap * 2 : 0;
   // (a column's cards start inside its border: its last card hangs below it by as much)
   const edge = 2;
-  const room = Math.floor(height - tableauTop - below) - edge;
+  let room = Math.floor(height - tableauTop - below) - edge;
   // A covered face-up card's strip: its rank and suit whole with a margin (and on a touch
   // screen a strip a finger can take) where the column is not squeezed; in a column as
   // long as the game's usual longest, squeezed, the ink of its rank and suit whole (on a
@@ -520,11 +521,37 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // where the height is plenty, nearly the whole card)
   const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   const design = layout.design;
-  const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
+  let spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
   // (columns that never grow past their deal, nothing being built on them, spread in
   // portrait down to whole cards side by side, the height there is theirs)
   const fixedColumns = design.up === layout.longest?.up && design.down === layout.longest?.down;
-  const most = portrait ? (fixedColumns ? 1 + gap / cardH : 0.85) : cardW < 48 ? 0.8 : 0.6;
+  const most = portrait ? (fixedColumns ? 1 + (3 * gap) / cardH : 0.85) : cardW < 48 ? 0.8 : 0.6;
+  // A row under columns that never grow (its layout's `grow`) has the height they leave:
+  // its cards up to `grow` times as large, as its width allows (a phone held upright: the
+  // pile a player plays on, large under the thumb, rather than a band of bare felt).
+  const last = lines.at(-1);
+  const grown = last ? container.querySelector(`:scope > .row.${last.name}`) : null;
+  let scale = 1;
+  if (grown && last.grow && fixedColumns && lines.length === 1) {
+    const step = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
+    const spare = room - cardH - design.up * step;
+    const piles = grown.querySelectorAll(":scope > .pile").length;
+    const wide = (container.clientWidth - gap * (piles + 1)) / Math.max(1, piles) / cardW;
+    // (a strip of felt as high as a fifth of the grown cards stays between the two)
+    scale = Math.max(1, Math.min(last.grow, wide, (cardH + spare) / (cardH * 1.2)));
+  }
+  if (grown) {
+    for (const name of ["--card-w", "--card-h", "--index-size"]) grown.style.removeProperty(name);
+    if (scale > 1) {
+      const grownW = Math.floor(cardW * scale);
+      grown.style.setProperty("--card-w", `${grownW}px`);
+      grown.style.setProperty("--card-h", `${Math.round(grownW * 1.4)}px`);
+      grown.style.setProperty("--index-size", `${Math.round(indexSize * grownW / cardW)}px`);
+      below = Math.round(grownW * 1.4) + gap * 2;
+      room = Math.floor(height - tableauTop - below) - edge;
+      spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
+    }
+  }
   // (every column fans alike: where the usual longest does not fit at the usual strip,
   // the strip it fits at)
   const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));

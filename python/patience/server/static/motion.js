@@ -84,7 +84,12 @@ function slide(board, card, from, { flip, duration = SLIDE, delay = 0 }) {
   const dy = from ? from.top - now.top : 0;
   if (!flip && Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) return null;
   card.classList.add("moving");
-  const start = `translate(${dx}px, ${dy}px)`;
+  // (from a pile whose cards are drawn larger or smaller, a Golf waste held upright: the
+  // card keeps the size it left at, and takes its place's size on the way)
+  const scale = !flip && from?.width && now.width ? from.width / now.width : 1;
+  const sized = Math.abs(scale - 1) > 0.02;
+  if (sized) card.style.transformOrigin = "0 0";
+  const start = `translate(${dx}px, ${dy}px)${sized ? ` scale(${scale})` : ""}`;
   const frames = flip
     ? [
       { transform: `${start} scaleX(1)`, offset: 0 },
@@ -105,7 +110,10 @@ function slide(board, card, from, { flip, duration = SLIDE, delay = 0 }) {
     const gone = () => back.remove();
     turning.finished.then(gone, gone);
   }
-  const landed = () => card.classList.remove("moving");
+  const landed = () => {
+    card.classList.remove("moving");
+    if (sized) card.style.transformOrigin = "";
+  };
   animation.finished.then(landed, landed);
   return animation;
 }
