@@ -84,10 +84,11 @@ function slide(board, card, from, { flip, duration = SLIDE, delay = 0 }) {
   const dy = from ? from.top - now.top : 0;
   if (!flip && Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) return null;
   card.classList.add("moving");
-  // (from a pile whose cards are drawn larger or smaller, a Golf waste held upright: the
-  // card keeps the size it left at, and takes its place's size on the way)
+  // (to a pile whose cards are drawn larger, a Golf waste held upright: the card leaves
+  // at the size it had and grows on the way; never larger than its place, for a card on
+  // its way is within the board, where the board's fit measures it)
   const scale = !flip && from?.width && now.width ? from.width / now.width : 1;
-  const sized = Math.abs(scale - 1) > 0.02;
+  const sized = scale < 0.98 && scale > 0.2;
   if (sized) card.style.transformOrigin = "0 0";
   const start = `translate(${dx}px, ${dy}px)${sized ? ` scale(${scale})` : ""}`;
   const frames = flip
