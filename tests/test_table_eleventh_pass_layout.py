@@ -25,7 +25,7 @@ from playwright.sync_api import Page
 
 from patience.games import new_game
 from tables import Table, box, draw_board, focus_board, focus_on, shot
-from test_table_eighth_pass_layout import measured
+from test_table_eighth_pass_layout import in_thumb_reach, measured
 
 # a king down to an ace, red on black: the run a column can hold on its six face-down cards
 RUN = ["Ks", "Qh", "Jc", "Td", "9s", "8h", "7c", "6d", "5s", "4h", "3c", "2d", "Ah"]
@@ -126,7 +126,8 @@ def test_2_and_3_golf_and_freecell_held_upright_use_the_height(
     assert waste["y"] - columns_foot <= 140, (waste, columns_foot)  # (246 before)
     # the stock still under the right thumb, the whole board in the window
     stock = box(page, "#board .stock")
-    assert stock["x"] + stock["width"] / 2 > 195 and stock["y"] + stock["height"] / 2 > 563
+    centre = {"x": stock["x"] + stock["width"] / 2, "y": stock["y"] + stock["height"] / 2}
+    assert in_thumb_reach(page, centre), stock
     assert stock["y"] + stock["height"] <= drawn["foot"] + 1, (stock, drawn)
     # FreeCell: the free cells across the top beside the foundations, above the columns
     page = desk.deal("freecell", 7)
@@ -137,7 +138,8 @@ def test_2_and_3_golf_and_freecell_held_upright_use_the_height(
         """() => [...document.querySelectorAll('#board .pile[data-dest^="c"]')]
              .map((pile) => pile.getBoundingClientRect().bottom)"""
     )
-    assert len(cells) == 4 and max(cells) <= tableau["y"], (cells, tableau)
+    assert len(cells) == 4
+    assert max(cells) <= tableau["y"], (cells, tableau)
     assert page.evaluate(
         "document.querySelector('#board .pile[data-dest=\"c1\"]').closest('.row.top') !== null"
     )
