@@ -84,7 +84,7 @@ function slide(board, card, from, { flip, duration = SLIDE, delay = 0 }) {
   const dy = from ? from.top - now.top : 0;
   if (!flip && Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) return null;
   card.classList.add("moving");
-  // (to a pile whose cards are drawn larger, a Golf waste held upright: the card leaves
+  // (to a pile whose cards are drawn larger, a waste grown under the columns: the card leaves
   // at the size it had and grows on the way; never larger than its place, for a card on
   // its way is within the board, where the board's fit measures it)
   const scale = !flip && from?.width && now.width ? from.width / now.width : 1;
