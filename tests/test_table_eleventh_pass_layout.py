@@ -4,8 +4,9 @@ upright, 390x844): one test each of its findings, in real headless Chromium.
 
 1. Klondike on a desktop had 98 px cards at 1366x768: they were sized for the longest
    column the game can reach. The cards are now sized so that the game's usual longest
-   column shows every corner whole with its face-down cards squeezed, large cards' corners
-   a fifth of their width or more (117 px at 1366x768, 146 at 1920x1080); a column that
+   column shows every corner whole with its face-down cards squeezed, and the longest it
+   can reach does too, squeezed further; large cards' corners may be smaller than a
+   quarter of their width (109 px cards at 1366x768, 146 at 1920x1080). A column that
    would run past the board's foot squeezes its fan (face-down cards first), never the
    cards, and every card of it is still found by a pointer and by the keys.
 2. Golf held upright left a band of about 246 px of bare felt under its columns: its waste
@@ -76,7 +77,7 @@ def test_1_klondike_has_large_cards_and_squeezes_a_long_column_not_its_cards(
     page = desk.deal("klondike", 7)
     shot(page, "eleventh-1-klondike-1366x768")
     dealt = measured(page)["cardW"]
-    assert dealt >= 112, dealt  # (98 before)
+    assert dealt >= 106, dealt  # (98 before)
     # the game's usual longest column (six face-down cards, ten face-up): every card's
     # corner whole, the face-down cards squeezed tighter than the face-up ones
     usual = _squeezed(page, 6, RUN[:10])
@@ -95,7 +96,7 @@ def test_1_klondike_has_large_cards_and_squeezes_a_long_column_not_its_cards(
     assert longest["bottom"] <= longest["foot"], longest
     assert all(longest["found"]), longest
     face_up = [strip for strip, up in zip(longest["strips"], longest["up"], strict=False) if up]
-    assert min(face_up) >= 0.7 * longest["corner"], longest
+    assert min(face_up) >= longest["corner"] - 2, longest  # (its corner whole: 0.75 before)
     assert page.evaluate("document.documentElement.scrollHeight - innerHeight") <= 0
     # the keys reach a card in the middle of the squeezed run
     focus_board(page)

@@ -4,8 +4,9 @@
 // /api/sessions/{id}, or a bare board: a step of /api/sessions/{id}/replay) and fits it to
 // the space it has. The cards' size is chosen once for a game and a window (from the
 // width, and from the height a long column of the game needs), and kept while the game is
-// played: columns fan tighter as they grow instead, and the cards shrink only for a column
-// longer than the game's usual longest one. With `interactive: false` the board is a still
+// played: a column that grows long squeezes its fan instead (its face-down cards first,
+// every corner kept whole), and the cards shrink only for a column longer than the longest
+// the game's columns reach. With `interactive: false` the board is a still
 // picture: nothing on it can be picked, focused or pressed.
 //
 // What the input layer relies on: a card that can be moved has `data-src` (its place in
@@ -392,23 +393,24 @@ export function fitBoard(container) {
   }
   const fromWidth = (width - gap * Math.ceil(across)) / across;
   const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, MAX_CARD)));
-  // The widest cards whose rows fit across, whose usual longest column fits down with every
-  // covered card's corner in view and room to spare, and whose longest column (the longest
-  // the game's columns reach, its fan squeezed: see layOut) still shows every corner:
-  // chosen from the window and the game alone, so the same at every reload of the game. On
-  // a touch screen a covered card keeps a strip a finger can take, unless the columns
-  // cannot fit with it even at the narrowest cards. (a short screen, a phone on its side,
-  // keeps cards of a comfortable size and fits the columns there are: the longest may not
-  // fit it.) Large cards may have a corner smaller than a quarter of their width (down to
-  // a fifth, never under MIN_CORNER pixels): the corner as large as the longest column
-  // lets it be, as a player of a desktop solitaire knows it, and the cards larger.
+  // The widest cards whose rows fit across and whose columns fit down, every covered
+  // card's corner (its rank and suit) whole: the game's usual longest column, its fan
+  // squeezed, its face-down cards first; the longest the game's columns reach, squeezed
+  // further (see layOut). Chosen from the window and the game alone, so the same at every
+  // reload of the game. On a touch screen a covered card keeps a strip a finger can take,
+  // unless the columns cannot fit with it even at the narrowest cards. (a short screen, a
+  // phone on its side, keeps cards of a comfortable size and fits the columns there are:
+  // the longest may not fit it.) Large cards may have a corner smaller than a quarter of
+  // their width (down to MIN_SHARE of it, never under MIN_CORNER pixels), as a player of a
+  // desktop solitaire knows them: the cards larger, the corner as large as the longest
+  // column then lets it be.
   const fitsAt = (cardW, strip, corner) => {
     const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, corner, sized: sizedFor(layout, cardW) });
     return laid.fits && bottomOf(container, top) <= height;
   };
   const corners = (cardW) => {
     const usual = Math.round(cardW * (large ? 0.34 : 0.25));
-    return { usual, least: large ? usual : Math.min(usual, Math.max(MIN_CORNER, Math.round(cardW * 0.2))) };
+    return { usual, least: large ? usual : Math.min(usual, Math.max(MIN_CORNER, Math.round(cardW * MIN_SHARE))) };
   };
   // (with its smallest corner: fitting is then monotone in the width)
   const fits = (cardW, strip) => {
@@ -472,8 +474,10 @@ function bottomOf(container, top) {
 const MIN_CARD = 26;
 // The widest cards (a large window's: the page's width bounds them too).
 const MAX_CARD = 150;
-// The smallest corner (rank and suit) large cards may have, in pixels of its font.
-const MIN_CORNER = 18;
+// The smallest corner (rank and suit) large cards may have: pixels of its font, and its
+// share of the card's width.
+const MIN_CORNER = 16;
+const MIN_SHARE = 0.16;
 // On a short screen (a phone on its side) cards wider than this hold the game's usual
 // longest column; narrower ones are sized for the columns there are.
 const comfort = () => 56;
@@ -503,16 +507,16 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   const edge = 2;
   let room = Math.floor(height - tableauTop - below) - edge;
   // A covered face-up card's strip: its rank and suit whole with a margin (and on a touch
-  // screen a strip a finger can take) where the column is not squeezed; in a column as
-  // long as the game's usual longest, squeezed, the ink of its rank and suit whole (on a
-  // short screen, a phone on its side, with the margin); its rank (the corner's line but
-  // its foot) in the longest column the game reaches; and past that, rather than smaller
+  // screen a strip a finger can take) where the column is not squeezed; squeezed, the ink
+  // of its rank and suit whole, down to the longest column the game reaches (on a short
+  // screen, a phone on its side: with the margin in the usual longest column, its rank,
+  // the corner's line but its foot, in the longest); and past that, rather than smaller
   // cards, a sliver of its corner. A face-down card's strip: a twentieth of a card,
   // squeezed first, down to its edge (on a short screen, not squeezed).
   const short = window.innerHeight < 500;
   const floorUp = Math.max(Math.ceil(reach + 2), finger);
   const inkUp = short ? floorUp : Math.max(Math.ceil(reach), finger);
-  const tightUp = Math.max(Math.ceil(reach * 0.75), Math.min(finger, floorUp));
+  const tightUp = short ? Math.max(Math.ceil(reach * 0.75), Math.min(finger, floorUp)) : inkUp;
   const sliver = Math.max(6, Math.ceil(reach * 0.4));
   const floorDown = Math.max(3, Math.round(cardH * 0.05));
   const tightDown = short ? floorDown : Math.max(3, Math.round(cardH * 0.025));
