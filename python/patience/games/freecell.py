@@ -228,20 +228,14 @@ Moves, in the notation of game records (c1..c4 are the free cells):
             "build": {"colours": "alternate", "wrap": False, "empty": "any"},
         },
         "across": 8.6,
-        # (a phone held upright: the foundations alone across the top and the free cells at
-        # the foot, in a thumb's reach: the columns set the cards' width, not the two rows
-        # of piles side by side)
+        # (a phone held upright: the free cells and the foundations across the top, where a
+        # FreeCell player looks for them, eight piles above the eight columns, which set the
+        # cards' width; the columns have the height under them to the foot)
         "upright": {
             "rows": [
                 {
                     "name": "top",
-                    "piles": [{"kind": "spacer"}, {"kind": "foundation", "by": "suit"}],
-                },
-                {"name": "tableau"},
-                {
-                    "name": "bottom",
                     "piles": [
-                        {"kind": "spacer"},
                         {
                             "kind": "cell",
                             "field": "cells",
@@ -249,8 +243,11 @@ Moves, in the notation of game records (c1..c4 are the free cells):
                             "size": CELLS,
                             "slots": True,
                         },
+                        {"kind": "spacer"},
+                        {"kind": "foundation", "by": "suit"},
                     ],
                 },
+                {"name": "tableau"},
             ],
             "across": 8,
         },

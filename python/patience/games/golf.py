@@ -109,12 +109,15 @@ Play a free card one rank above or below the waste's top card, any suit:
         },
         "across": COLUMNS,
         # (a phone held upright: the stock at the foot's right end, where a right thumb
-        # rests, the waste beside it)
+        # rests, the waste beside it, both as large as the height under the columns
+        # allows, up to two and a half times the columns' cards: the card played on read at a
+        # glance)
         "upright": {
             "rows": [
                 {"name": "tableau"},
                 {
                     "name": "bottom",
+                    "grow": 2.5,
                     "piles": [
                         {"kind": "spacer"},
                         {"kind": "waste", "fan": 1, "take": False, "drop": True},

@@ -128,10 +128,14 @@ class Pile(TypedDict):
 
 class Row(TypedDict):
     """A row of the board, top to bottom: piles (``name`` is its place: "top" or "bottom"),
-    or the tableau (``name: "tableau"``, no piles)."""
+    or the tableau (``name: "tableau"``, no piles). ``grow``: a row of piles, the only one
+    under columns that never grow past their deal, is drawn with cards up to this many
+    times as large as the columns' where the height the columns leave (and its width)
+    allows."""
 
     name: str
     piles: NotRequired[list[Pile]]
+    grow: NotRequired[float]
 
 
 class Tableau(TypedDict):
@@ -223,7 +227,8 @@ class ClientLayout(TypedDict):
     first), which the columns' fans spread over the height for;
     ``longest`` the longest column the game's columns reach (the longest a deal can reach,
     or, for a game whose columns have no small bound, longer than its winning lines ever
-    reach), which the cards are sized for, once for a game and a window;
+    reach): the cards, sized once for a game and a window, hold both with every covered
+    card's rank and suit in view, a long column's fan squeezed (its face-down cards first);
     ``direct``: a card's place is its move (a tap plays it, a drag goes to the waste only,
     keys 1 to 9 play a column and space draws) rather than picking it to put somewhere;
     ``counter``, ``recycle_cost``; ``watch_stuck``: the client says "no more moves" when a

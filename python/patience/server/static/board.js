@@ -4,8 +4,9 @@
 // /api/sessions/{id}, or a bare board: a step of /api/sessions/{id}/replay) and fits it to
 // the space it has. The cards' size is chosen once for a game and a window (from the
 // width, and from the height a long column of the game needs), and kept while the game is
-// played: columns fan tighter as they grow instead, and the cards shrink only for a column
-// longer than the game's usual longest one. With `interactive: false` the board is a still
+// played: a column that grows long squeezes its fan instead (its face-down cards first,
+// every corner kept whole), and the cards shrink only for a column longer than the longest
+// the game's columns reach. With `interactive: false` the board is a still
 // picture: nothing on it can be picked, focused or pressed.
 //
 // What the input layer relies on: a card that can be moved has `data-src` (its place in
@@ -387,24 +388,37 @@ export function fitBoard(container) {
   // The size chosen for this game and window, while the columns fit it (a column of a real
   // game always does: the size holds the longest the game's columns reach).
   if (fixed?.key === key) {
-    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger, sized: sizedFor(layout, fixed.cardW) });
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger, corner: fixed.corner, sized: sizedFor(layout, fixed.cardW) });
     if (laid.fits && bottomOf(container, top) <= height) return;
   }
   const fromWidth = (width - gap * Math.ceil(across)) / across;
-  const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, 120)));
-  // The widest cards whose rows fit across and whose longest column (the longest the game's
-  // columns reach, fanned as tight as a card's corner allows) fits down: chosen from the
-  // window and the game alone, so the same at every reload of the game. On a touch screen
-  // a covered card keeps a strip a finger can take, unless the columns cannot fit with it
-  // even at the narrowest cards. (a short screen, a phone on its side, keeps cards of a
-  // comfortable size and fits the columns there are: the longest may not fit it)
-  const fits = (cardW, strip) => {
-    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, sized: sizedFor(layout, cardW) });
+  const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, MAX_CARD)));
+  // The widest cards whose rows fit across and whose columns fit down, every covered
+  // card's corner (its rank and suit) whole: the game's usual longest column, its fan
+  // squeezed, its face-down cards first; the longest the game's columns reach, squeezed
+  // further (see layOut). Chosen from the window and the game alone, so the same at every
+  // reload of the game. On a touch screen a covered card keeps a strip a finger can take,
+  // unless the columns cannot fit with it even at the narrowest cards. (a short screen, a
+  // phone on its side, keeps cards of a comfortable size and fits the columns there are:
+  // the longest may not fit it.) Large cards may have a corner smaller than a quarter of
+  // their width (down to MIN_SHARE of it, never under MIN_CORNER pixels), as a player of a
+  // desktop solitaire knows them: the cards larger, the corner as large as the longest
+  // column then lets it be.
+  const fitsAt = (cardW, strip, corner) => {
+    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, corner, sized: sizedFor(layout, cardW) });
     return laid.fits && bottomOf(container, top) <= height;
   };
+  const corners = (cardW) => {
+    const usual = Math.round(cardW * (large ? 0.34 : 0.25));
+    return { usual, least: large ? usual : Math.min(usual, Math.max(MIN_CORNER, Math.round(cardW * MIN_SHARE))) };
+  };
+  // (with its smallest corner: fitting is then monotone in the width)
+  const fits = (cardW, strip) => {
+    const { usual, least } = corners(cardW);
+    return fitsAt(cardW, strip, least < usual ? least : null);
+  };
   for (const strip of finger ? [finger, 0] : [0]) {
-    // the widest that fits, by halves (fitting is monotone in the width: a narrower card
-    // fits wherever a wider one does)
+    // the widest that fits, by halves (a narrower card fits wherever a wider one does)
     let low = MIN_CARD;
     let high = start;
     if (fits(high, strip)) low = high;
@@ -418,8 +432,17 @@ export function fitBoard(container) {
         else high = middle;
       }
     }
-    fits(low, strip); // laid out at the width chosen
-    container.fixedSize = { key, cardW: low, finger: strip };
+    // the largest corner the cards chosen fit with (their usual one where it fits)
+    const { usual, least } = corners(low);
+    let corner = null;
+    if (least < usual) {
+      corner = least;
+      for (let size = usual; size > least; size--) {
+        if (fitsAt(low, strip, size)) { corner = size; break; }
+      }
+    }
+    fitsAt(low, strip, corner); // laid out at the size chosen
+    container.fixedSize = { key, cardW: low, finger: strip, corner };
     return;
   }
 }
@@ -449,17 +472,24 @@ function bottomOf(container, top) {
 }
 
 const MIN_CARD = 26;
+// The widest cards (a large window's: the page's width bounds them too).
+const MAX_CARD = 150;
+// The smallest corner (rank and suit) large cards may have: pixels of its font, and its
+// share of the card's width.
+const MIN_CORNER = 16;
+const MIN_SHARE = 0.16;
 // On a short screen (a phone on its side) cards wider than this hold the game's usual
 // longest column; narrower ones are sized for the columns there are.
 const comfort = () => 56;
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait }) {
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait, corner = null }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   // (small cards on a tall screen, a phone held upright, have the height to spare for a
-  // corner a third of their width: the rank and suit read at a glance)
+  // corner a third of their width: the rank and suit read at a glance; `corner`: the
+  // corner's size chosen for large cards)
   const share = large ? 0.34 : cardW < 44 && portrait ? 0.31 : 0.25;
-  const indexSize = Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * share));
+  const indexSize = corner ?? Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * share));
   container.style.setProperty("--card-w", `${cardW}px`);
   container.style.setProperty("--card-h", `${cardH}px`);
   container.style.setProperty("--gap", `${gap}px`);
@@ -470,34 +500,67 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
   // (a row of piles under the columns keeps its place below them, at the board's foot)
-  const pilesBelow = rows.findIndex((line) => line.name === "tableau") < rows.length - 1;
-  const below = pilesBelow ? cardH + gap * 2 : 0;
+  const lines = rows.slice(rows.findIndex((line) => line.name === "tableau") + 1);
+  const pilesBelow = lines.length > 0;
+  let below = pilesBelow ? cardH + gap * 2 : 0;
   // (a column's cards start inside its border: its last card hangs below it by as much)
   const edge = 2;
-  const room = Math.floor(height - tableauTop - below) - edge;
-  // A covered face-up card's strip: its rank and suit whole (and on a touch screen a
-  // strip a finger can take) in a column as long as the game's usual longest; its rank
-  // (the corner's line but its foot) in the longest column the game reaches; and past
-  // that, rather than smaller cards, a sliver of its corner.
+  let room = Math.floor(height - tableauTop - below) - edge;
+  // A covered face-up card's strip: its rank and suit whole with a margin (and on a touch
+  // screen a strip a finger can take) where the column is not squeezed; squeezed, the ink
+  // of its rank and suit whole, down to the longest column the game reaches (on a short
+  // screen, a phone on its side: with the margin in the usual longest column, its rank,
+  // the corner's line but its foot, in the longest); and past that, rather than smaller
+  // cards, a sliver of its corner. A face-down card's strip: a twentieth of a card,
+  // squeezed first, down to its edge (on a short screen, not squeezed).
+  const short = window.innerHeight < 500;
   const floorUp = Math.max(Math.ceil(reach + 2), finger);
-  const tightUp = Math.max(Math.ceil(reach * 0.75), Math.min(finger, floorUp));
+  const inkUp = short ? floorUp : Math.max(Math.ceil(reach), finger);
+  const tightUp = short ? Math.max(Math.ceil(reach * 0.75), Math.min(finger, floorUp)) : inkUp;
   const sliver = Math.max(6, Math.ceil(reach * 0.4));
   const floorDown = Math.max(3, Math.round(cardH * 0.05));
+  const tightDown = short ? floorDown : Math.max(3, Math.round(cardH * 0.025));
   // the usual longest column spread over the height there is (a tall screen's fans are
   // wider), never less than the usual strip nor more than most of a card (in portrait,
   // where the height is plenty, nearly the whole card)
   const usual = Math.max(Math.round(cardH * 0.3), finger ? floorUp + 8 : floorUp);
   const design = layout.design;
-  const spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
+  let spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
   // (columns that never grow past their deal, nothing being built on them, spread in
   // portrait down to whole cards side by side, the height there is theirs)
   const fixedColumns = design.up === layout.longest?.up && design.down === layout.longest?.down;
-  const most = portrait ? (fixedColumns ? 1 + gap / cardH : 0.85) : cardW < 48 ? 0.8 : 0.6;
+  const most = portrait ? (fixedColumns ? 1 + (3 * gap) / cardH : 0.85) : cardW < 48 ? 0.8 : 0.6;
+  // A row under columns that never grow (its layout's `grow`) has the height they leave:
+  // its cards up to `grow` times as large, as its width allows (a phone held upright: the
+  // pile a player plays on, large under the thumb, rather than a band of bare felt).
+  const last = lines.at(-1);
+  const grown = last ? container.querySelector(`:scope > .row.${last.name}`) : null;
+  let scale = 1;
+  if (grown && last.grow && fixedColumns && lines.length === 1) {
+    const step = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
+    const spare = room - cardH - design.up * step;
+    const piles = grown.querySelectorAll(":scope > .pile").length;
+    const wide = (container.clientWidth - gap * (piles + 1)) / Math.max(1, piles) / cardW;
+    // (a strip of felt as high as a fifth of the grown cards stays between the two)
+    scale = Math.max(1, Math.min(last.grow, wide, (cardH + spare) / (cardH * 1.2)));
+  }
+  if (grown) {
+    for (const name of ["--card-w", "--card-h", "--index-size"]) grown.style.removeProperty(name);
+    if (scale > 1) {
+      const grownW = Math.floor(cardW * scale);
+      grown.style.setProperty("--card-w", `${grownW}px`);
+      grown.style.setProperty("--card-h", `${Math.round(grownW * 1.4)}px`);
+      grown.style.setProperty("--index-size", `${Math.round(indexSize * grownW / cardW)}px`);
+      below = Math.round(grownW * 1.4) + gap * 2;
+      room = Math.floor(height - tableauTop - below) - edge;
+      spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
+    }
+  }
   // (every column fans alike: where the usual longest does not fit at the usual strip,
   // the strip it fits at)
   const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
   const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
-  const need = ({ up, down }, strip = floorUp) => cardH + up * strip + down * floorDown;
+  const need = ({ up, down }, strip = floorUp, downStrip = floorDown) => cardH + up * strip + down * downStrip;
   // (a row fits across when its piles do, as laid out, and the rows fit the board: a card
   // on its way, moved by its animation past a row's end, is not counted)
   const end = container.getBoundingClientRect().right;
@@ -505,9 +568,9 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     const right = line.getBoundingClientRect().right;
     return right <= end + 1 && [...line.children].every((item) => item.getBoundingClientRect().right <= right + 1);
   });
-  const holds = !sized || (need(design) <= room + 1 && need(sized, tightUp) <= room + 1);
+  const holds = !sized || (need(design, inkUp, tightDown) <= room + 1 && need(sized, tightUp, tightDown) <= room + 1);
   const fits = across && holds
-    && lengths.every((length) => need(length, sliver) <= room + 1);
+    && lengths.every((length) => need(length, sliver, tightDown) <= room + 1);
   [...columnsRow.children].forEach((column, index) => {
     const { up, down } = lengths[index];
     const cards = [...column.children];
@@ -515,15 +578,12 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     let stepUp = wantUp;
     let stepDown = wantDown;
     if (wanted > room) {
-      const spare = room - cardH - up * floorUp - down * floorDown;
-      if (spare >= 0) {
-        const range = up * (wantUp - floorUp) + down * (wantDown - floorDown);
-        const share = range > 0 ? Math.max(0, Math.min(1, spare / range)) : 0;
-        stepUp = Math.floor(floorUp + share * (wantUp - floorUp));
-        stepDown = Math.floor(floorDown + share * (wantDown - floorDown));
-      } else { // tighter than a whole corner: the face-up strips give what is wanted
-        stepDown = floorDown;
-        stepUp = Math.max(sliver, Math.floor((room - cardH - down * floorDown) / up));
+      // A column that would run past the board's foot squeezes its fan: its face-down
+      // cards first, down to their edges; then its face-up cards, down to their corners'
+      // ink (and, in a column longer than the game's longest, a sliver).
+      if (down) stepDown = Math.max(tightDown, Math.min(wantDown, Math.floor((room - cardH - up * wantUp) / down)));
+      if (up && cardH + up * wantUp + down * stepDown > room) {
+        stepUp = Math.max(sliver, Math.min(wantUp, Math.floor((room - cardH - down * stepDown) / up)));
       }
     }
     let offset = 0;

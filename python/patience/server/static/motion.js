@@ -84,7 +84,13 @@ function slide(board, card, from, { flip, duration = SLIDE, delay = 0 }) {
   const dy = from ? from.top - now.top : 0;
   if (!flip && Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) return null;
   card.classList.add("moving");
-  const start = `translate(${dx}px, ${dy}px)`;
+  // (to a pile whose cards are drawn larger, a waste grown under the columns: the card leaves
+  // at the size it had and grows on the way; never larger than its place, for a card on
+  // its way is within the board, where the board's fit measures it)
+  const scale = !flip && from?.width && now.width ? from.width / now.width : 1;
+  const sized = scale < 0.98 && scale > 0.2;
+  if (sized) card.style.transformOrigin = "0 0";
+  const start = `translate(${dx}px, ${dy}px)${sized ? ` scale(${scale})` : ""}`;
   const frames = flip
     ? [
       { transform: `${start} scaleX(1)`, offset: 0 },
@@ -105,7 +111,10 @@ function slide(board, card, from, { flip, duration = SLIDE, delay = 0 }) {
     const gone = () => back.remove();
     turning.finished.then(gone, gone);
   }
-  const landed = () => card.classList.remove("moving");
+  const landed = () => {
+    card.classList.remove("moving");
+    if (sized) card.style.transformOrigin = "";
+  };
   animation.finished.then(landed, landed);
   return animation;
 }
