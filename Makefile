@@ -69,10 +69,12 @@ system-deps:
 
 test: system-deps lint test-python test-rust
 
-# The tests run in a process a core (pytest-xdist), a test file to a process: most of the
-# suite waits on browsers and servers, and a file's module fixtures (a browser, a server)
-# are made once. PYTEST_WORKERS=0 runs them in this process.
-PYTEST_WORKERS ?= auto
+# The tests run in three processes (pytest-xdist), a test file to a process, and a file's
+# module fixtures (a browser, a server) are made once. Most of the suite waits on browsers,
+# servers and animations: with a process a core, a clean run on this project's two-core
+# machine kept the cores 57% busy, so a third process fills the waits. PYTEST_WORKERS=0 runs
+# them in this process, PYTEST_WORKERS=auto one a core.
+PYTEST_WORKERS ?= 3
 test-python: $(STAMP) system-deps
 	$(BIN)/pytest -m "not slow" -n $(PYTEST_WORKERS) --dist loadfile
 

@@ -139,6 +139,8 @@ def still_page(browser: Browser, server: str) -> Iterator[Page]:
     assert not errors, errors
 
 
+# a whole game by mouse (over 30 s); make test wins one by keys (test_table.py)
+@pytest.mark.slow
 def test_a_whole_klondike_game_by_dragging_and_clicking(still_page: Page) -> None:
     page = still_page
     certificate = solve(new_game("klondike", seed=2)).moves

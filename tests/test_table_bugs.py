@@ -226,6 +226,8 @@ def test_bug_7_kansas_keeps_its_card_size_through_a_game(
     assert _card_width(page) == dealt
 
 
+# a whole play-out; make test holds the card size fixed in test_table_eleventh_pass_layout.py
+@pytest.mark.slow
 @pytest.mark.parametrize("size", ["desktop"])
 def test_bug_7_klondike_keeps_its_size_through_the_play_out(
     table: Callable[..., Table], size: str

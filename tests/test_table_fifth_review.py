@@ -95,6 +95,8 @@ def _expected(kind: str, move: str, board: dict[str, Any], layout: dict[str, Any
     return {"draw": "draw a card", "recycle": "turn the waste over"}[move]
 
 
+# a long run (every move of every game); make test keeps each game's moves worded in its own tests
+@pytest.mark.slow
 def test_every_move_of_every_game_is_worded_by_its_destination(
     table: Callable[..., Table],
 ) -> None:

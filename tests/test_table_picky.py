@@ -57,6 +57,8 @@ def grab_at_once(page: Page, cdp: CDPSession, dest: str, drawn: str, *, at_landi
     cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
 
 
+# a long run; make test grabs cards in flight in test_table_flying_grab.py
+@pytest.mark.slow
 def test_1_a_drawn_card_is_grabbed_while_it_slides_in(table: Callable[..., Table]) -> None:
     desk = table("desktop")
     page = desk.page

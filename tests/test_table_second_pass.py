@@ -348,6 +348,8 @@ def test_8_a_hint_behind_busy_solver_work_answers_in_bounded_time(busy_client: T
 # -- 7. the play-out: every card lands on a foundation, none beside them ----------------------
 
 
+# a whole play-out; make test follows one card by card in test_browser.py
+@pytest.mark.slow
 def test_7_every_card_of_the_play_out_lands_on_a_foundation(table: Callable[..., Table]) -> None:
     desk = table("desktop")
     # deal 30's certificate ends with 34 cards left to fly home; its last move slides a card
