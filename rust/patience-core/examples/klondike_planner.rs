@@ -1,10 +1,15 @@
 //! Klondike's `planner` on seeded deals: `cargo run --release -p patience-core --example
-//! klondike_planner -- DRAW FIRST COUNT [INFORMATION [NODES SAMPLES BATCH [THREADS]]]`.
+//! klondike_planner -- DRAW FIRST COUNT [INFORMATION [NODES SAMPLES BATCH [THREADS
+//! [CREDIT EXPLORATION_SQ EARLY CONFIDENT]]]]`.
 //!
 //! Plays one game a deal of seeds `FIRST .. FIRST + COUNT` (player seed = deal seed),
 //! `INFORMATION` `person` (the default) or `known-stock`, with the ladder's settings or
-//! those given, on `THREADS` threads (default 2); prints the games won, the share with its
-//! 95% Wilson interval, and the CPU seconds a game.
+//! those given (the last four are `PlannerSettings`' `unknown_credit` in thousandths,
+//! `exploration_sq`, `early` as 0 or 1 and `confident`), on `THREADS` threads (default 2);
+//! prints the games won, the share with its 95% Wilson interval, and the seconds a game
+//! on the clock (read the CPU time from `/usr/bin/time` on a busy machine). With
+//! `PLANNER_PROGRESS` set, each game's seed and result go to the standard error as it
+//! ends, so that a long run can be read before it finishes.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -33,6 +38,10 @@ fn main() {
         settings.batch = arg(6, PLANNER.batch as u64) as usize;
     }
     let threads = arg(7, 2).max(1);
+    settings.unknown_credit = arg(8, u64::from(PLANNER.unknown_credit)) as u32;
+    settings.exploration_sq = arg(9, u64::from(PLANNER.exploration_sq)) as u32;
+    settings.early = arg(10, u64::from(PLANNER.early)) != 0;
+    settings.confident = arg(11, PLANNER.confident as u64) as usize;
     let next = AtomicU64::new(first);
     let results: Mutex<Vec<(u64, bool, f64)>> = Mutex::new(Vec::new());
     let started = Instant::now();
@@ -47,6 +56,9 @@ fn main() {
                 let clock = Instant::now();
                 let won = planner_playout(&deal, seed, &settings, information, 1000);
                 let seconds = clock.elapsed().as_secs_f64();
+                if std::env::var_os("PLANNER_PROGRESS").is_some() {
+                    eprintln!("{seed} {}", if won { "won" } else { "lost" });
+                }
                 results
                     .lock()
                     .expect("no thread panicked")

@@ -328,6 +328,19 @@ pub struct PlannerSettings {
     pub samples: usize,
     /// Nodes for solving a position with nothing hidden, whose line is then followed.
     pub exact_nodes: u64,
+    /// What a sample whose solve ran out of nodes counts for, in thousandths of a win
+    /// (0: no win).
+    pub unknown_credit: u32,
+    /// The square of UCB1's exploration constant: a line's upper bound is its mean plus
+    /// the square root of this times `ln(samples tried) / samples it was tried on`.
+    pub exploration_sq: u32,
+    /// Whether a line that won every sample of two pulls or more is chosen at once.
+    pub early: bool,
+    /// With a positive value, the best line so far is chosen as soon as it has been tried
+    /// on this many samples and its mean is apart from every other line's: by more than
+    /// `1/sqrt(n)` of each (two standard errors of a share at its widest), `n` the
+    /// samples each was tried on (0: off).
+    pub confident: usize,
 }
 
 /// The ladder's `planner`.
@@ -336,6 +349,10 @@ pub const PLANNER: PlannerSettings = PlannerSettings {
     batch: 4,
     samples: 40,
     exact_nodes: 2_000_000,
+    unknown_credit: 0,
+    exploration_sq: 2,
+    early: true,
+    confident: 0,
 };
 
 /// `planner`: the strongest Klondike player of the ladder, on the design in principle of
@@ -400,66 +417,129 @@ fn planner(
         return play_line(memory, &lines[0]);
     }
     let mut samples: Vec<Klondike> = Vec::new();
-    let mut wins = vec![0usize; lines.len()];
-    let mut tried = vec![0usize; lines.len()];
     let budget = Budget {
         max_nodes: settings.nodes,
         max_seconds: f64::INFINITY,
         max_states: 4 * settings.nodes as usize,
     };
-    let mut total = 0usize;
-    let chosen = loop {
-        // UCB1: every line once, then the highest upper bound
-        let arm = (0..lines.len())
-            .max_by(|&a, &b| {
-                let bound = |i: usize| match tried[i] {
-                    0 => f64::INFINITY,
-                    n => {
-                        wins[i] as f64 / n as f64
-                            + (2.0 * (total.max(1) as f64).ln() / n as f64).sqrt()
-                    }
-                };
-                bound(a).total_cmp(&bound(b)).then(b.cmp(&a))
-            })
-            .expect("two lines or more");
-        // decided: a line tried on enough samples, or one that won every sample of two
-        // pulls or more (nothing can beat it)
-        if tried[arm] >= settings.samples
-            || (tried[arm] >= 2 * settings.batch && wins[arm] == tried[arm])
-        {
-            break arm;
-        }
-        while samples.len() < tried[arm] + settings.batch {
+    let Bandit {
+        chosen,
+        wins,
+        tried,
+    } = bandit(lines.len(), settings, |arm, k| {
+        while samples.len() <= k {
             samples.push(view.sample(memory, Some(rng)));
         }
-        for sample in &samples[tried[arm]..tried[arm] + settings.batch] {
-            let mut after = sample.clone();
-            for &mv in &lines[arm] {
-                after.apply(mv);
-            }
-            let won = after.is_solved()
-                || matches!(
-                    solver::solve(&after, &budget, &mut || false).outcome,
-                    Outcome::Solved(_)
-                );
-            wins[arm] += usize::from(won);
+        let mut after = samples[k].clone();
+        for &mv in &lines[arm] {
+            after.apply(mv);
         }
-        tried[arm] += settings.batch;
-        total += settings.batch;
-    };
+        if after.is_solved() {
+            return Verdict::Won;
+        }
+        match solver::solve(&after, &budget, &mut || false).outcome {
+            Outcome::Solved(_) => Verdict::Won,
+            Outcome::Unknown(_) => Verdict::Unknown,
+            Outcome::Unsolvable => Verdict::Lost,
+        }
+    });
     if std::env::var_os("PLANDEBUG").is_some() {
         eprintln!(
-            "unseen {unseen} lines {} chosen {:?} wins {} tried {}",
+            "unseen {unseen} lines {} chosen {:?} wins {} tried {} pulled {}",
             lines.len(),
             lines[chosen],
             wins[chosen],
-            tried[chosen]
+            tried[chosen],
+            tried.iter().sum::<usize>()
         );
     }
     if wins.iter().all(|&w| w == 0) {
         return greedy(view, memory, moves);
     }
     play_line(memory, &lines[chosen])
+}
+
+/// What solving one sample after a line found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// The solver found a win.
+    Won,
+    /// The solver proved there is none.
+    Lost,
+    /// The solver ran out of nodes first.
+    Unknown,
+}
+
+/// What [`bandit`] decided, with each arm's wins and samples tried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Bandit {
+    chosen: usize,
+    wins: Vec<usize>,
+    tried: Vec<usize>,
+}
+
+/// `planner`'s UCB1 bandit over `arms` lines (two or more): `pull(arm, k)` tries line
+/// `arm` on sample `k` (every arm's samples are the same, taken in order). An arm scores
+/// a win as 1 and a sample whose solve ran out of nodes as
+/// [`PlannerSettings::unknown_credit`]; see [`PlannerSettings`] for when it decides.
+fn bandit(
+    arms: usize,
+    settings: &PlannerSettings,
+    mut pull: impl FnMut(usize, usize) -> Verdict,
+) -> Bandit {
+    let mut wins = vec![0usize; arms];
+    let mut tried = vec![0usize; arms];
+    let mut unknowns = vec![0usize; arms];
+    let credit = f64::from(settings.unknown_credit) / 1000.0;
+    let exploration = f64::from(settings.exploration_sq);
+    let mut total = 0usize;
+    let chosen = loop {
+        let mean = |i: usize| (wins[i] as f64 + credit * unknowns[i] as f64) / tried[i] as f64;
+        let bound = |i: usize| match tried[i] {
+            0 => f64::INFINITY,
+            n => mean(i) + (exploration * (total.max(1) as f64).ln() / n as f64).sqrt(),
+        };
+        // decided early: the best line so far, tried on enough samples, apart from every
+        // other line (two standard errors of a share at its widest, 1/(2 sqrt n), each
+        // side)
+        if settings.confident > 0 && tried.iter().all(|&n| n > 0) {
+            let leader = (0..arms)
+                .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(tried[a].cmp(&tried[b])))
+                .expect("two lines or more");
+            let margin = |i: usize| 1.0 / (tried[i] as f64).sqrt();
+            if tried[leader] >= settings.confident
+                && (0..arms)
+                    .all(|j| j == leader || mean(j) + margin(j) < mean(leader) - margin(leader))
+            {
+                break leader;
+            }
+        }
+        // UCB1: every line once, then the highest upper bound
+        let arm = (0..arms)
+            .max_by(|&a, &b| bound(a).total_cmp(&bound(b)).then(b.cmp(&a)))
+            .expect("two lines or more");
+        // decided: a line tried on enough samples, or one that won every sample of two
+        // pulls or more (nothing can beat it)
+        if tried[arm] >= settings.samples
+            || (settings.early && tried[arm] >= 2 * settings.batch && wins[arm] == tried[arm])
+        {
+            break arm;
+        }
+        for k in tried[arm]..tried[arm] + settings.batch {
+            match pull(arm, k) {
+                Verdict::Won => wins[arm] += 1,
+                Verdict::Unknown => unknowns[arm] += 1,
+                Verdict::Lost => {}
+            }
+        }
+        tried[arm] += settings.batch;
+        total += settings.batch;
+    };
+    Bandit {
+        chosen,
+        wins,
+        tried,
+    }
 }
 
 /// Plays the first move of `line` and keeps the rest as the plan.
@@ -752,6 +832,109 @@ mod tests {
             game.observe_as(Information::KnownStock),
             other.observe_as(Information::KnownStock)
         );
+    }
+
+    /// A setting beyond the ladder's: budget hits credited, lonelybot's exploration, no
+    /// early decision, the confident decision on.
+    const WIDER: PlannerSettings = PlannerSettings {
+        nodes: 300,
+        batch: 5,
+        samples: 30,
+        exact_nodes: 200_000,
+        unknown_credit: 400,
+        exploration_sq: 4,
+        early: false,
+        confident: 10,
+    };
+
+    #[test]
+    fn the_planner_beyond_the_ladders_setting_does_not_peek() {
+        let mut rng = SplitMix64::new(11);
+        for (i, game) in positions(300, 3).into_iter().enumerate().step_by(30) {
+            let other = reshuffled(&game, &mut rng, true);
+            let choose = |g: &Klondike| {
+                let view = g.observe_as(Information::KnownStock);
+                let mut memory = KlondikeMemory::default();
+                let mut rng = SplitMix64::new(i as u64);
+                decide(&view, &mut memory, |memory, known, moves| {
+                    planner(&view, memory, known, moves, &mut rng, &WIDER)
+                })
+            };
+            assert_eq!(choose(&game), choose(&other), "position {i}");
+        }
+    }
+
+    /// Arms with fixed verdicts a sample: arm 0 wins every second sample, arm 1 three in
+    /// four, arm 2 none.
+    fn three_arms(arm: usize, k: usize) -> Verdict {
+        let won = match arm {
+            0 => k % 2 == 0,
+            1 => k % 4 != 0,
+            _ => false,
+        };
+        if won {
+            Verdict::Won
+        } else {
+            Verdict::Lost
+        }
+    }
+
+    #[test]
+    fn the_bandit_chooses_the_line_that_wins_most() {
+        let ladder = bandit(3, &PLANNER, three_arms);
+        assert_eq!(ladder.chosen, 1);
+        assert_eq!(ladder.tried[1], PLANNER.samples);
+        assert!(ladder.tried[2] < ladder.tried[1]);
+    }
+
+    #[test]
+    fn a_confident_decision_comes_sooner_and_agrees() {
+        let slow = PlannerSettings {
+            samples: 400,
+            batch: 10,
+            ..PLANNER
+        };
+        let fast = PlannerSettings {
+            confident: 100,
+            ..slow
+        };
+        let full = bandit(3, &slow, three_arms);
+        let early = bandit(3, &fast, three_arms);
+        assert_eq!(full.chosen, 1);
+        assert_eq!(early.chosen, 1);
+        let pulls = |b: &Bandit| b.tried.iter().sum::<usize>();
+        assert!(pulls(&early) < pulls(&full), "{early:?} {full:?}");
+        assert!(early.tried[1] >= 100);
+    }
+
+    #[test]
+    fn a_budget_hit_counts_for_its_credit() {
+        // arm 0 wins half its samples and loses the rest; arm 1 wins two in five and runs
+        // out of nodes on the rest
+        let pull = |arm: usize, k: usize| match (arm, k % 10 < 5, k % 10 < 4) {
+            (0, true, _) | (1, _, true) => Verdict::Won,
+            (0, false, _) => Verdict::Lost,
+            _ => Verdict::Unknown,
+        };
+        assert_eq!(bandit(2, &PLANNER, pull).chosen, 0);
+        let credited = PlannerSettings {
+            unknown_credit: 500,
+            ..PLANNER
+        };
+        assert_eq!(bandit(2, &credited, pull).chosen, 1);
+    }
+
+    #[test]
+    fn the_early_decision_can_be_turned_off() {
+        let all = |_: usize, _: usize| Verdict::Won;
+        let early = bandit(2, &PLANNER, all);
+        assert_eq!(early.tried[early.chosen], 2 * PLANNER.batch);
+        let patient = PlannerSettings {
+            early: false,
+            ..PLANNER
+        };
+        let late = bandit(2, &patient, all);
+        assert_eq!(late.tried[late.chosen], PLANNER.samples);
     }
 
     #[test]
