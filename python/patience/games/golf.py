@@ -47,8 +47,21 @@ STOCK_CARD_BONUS: Final = 20
 _RANK_WORDS: Final = dict(
     zip(
         Rank,
-        "an ace,a two,a three,a four,a five,a six,a seven,an eight,a nine,a ten,a jack,"
-        "a queen,a king".split(","),
+        [
+            "an ace",
+            "a two",
+            "a three",
+            "a four",
+            "a five",
+            "a six",
+            "a seven",
+            "an eight",
+            "a nine",
+            "a ten",
+            "a jack",
+            "a queen",
+            "a king",
+        ],
         strict=True,
     )
 )
@@ -238,13 +251,15 @@ Play a free card one rank above or below the waste's top card, any suit:
         >>> game = Golf.from_seed(1)
         >>> for _ in range(16):
         ...     _ = game.play("draw")
-        >>> print(game.stuck_words())
-        Ks is on the waste: nothing plays on a king without wrap, and the hand is empty (the free cards: 6d, 9h, 6c, 3c, 6s, 4s, 2d)
+        >>> print(game.stuck_words())  # doctest: +NORMALIZE_WHITESPACE
+        Ks is on the waste: nothing plays on a king without wrap, and the hand is empty
+        (the free cards: 6d, 9h, 6c, 3c, 6s, 4s, 2d)
         >>> game = Golf.from_seed(3)
         >>> for _ in range(16):
         ...     _ = game.play("draw")
-        >>> print(game.stuck_words())
-        Jc is on the waste: only a ten or a queen would play on it, none of the free cards is one, and the hand is empty (the free cards: 9d, 7d, 8h, Jd, 5h, 4d, Ks)
+        >>> print(game.stuck_words())  # doctest: +NORMALIZE_WHITESPACE
+        Jc is on the waste: only a ten or a queen would play on it, none of the free cards
+        is one, and the hand is empty (the free cards: 9d, 7d, 8h, Jd, 5h, 4d, Ks)
         >>> Golf.from_seed(3).stuck_words() is None  # (a game going on)
         True
         """
@@ -257,7 +272,9 @@ Play a free card one rank above or below the waste's top card, any suit:
                 f"{top} is on the waste: nothing plays on a king without wrap, and the hand "
                 f"is empty (the free cards: {free})"
             )
-        ranks = [rank for rank in Rank if golf_neighbours(Card(rank, top.suit), top, wrap=self._wrap)]
+        ranks = [
+            rank for rank in Rank if golf_neighbours(Card(rank, top.suit), top, wrap=self._wrap)
+        ]
         wanted = " or ".join(_RANK_WORDS[rank] for rank in ranks)
         return (
             f"{top} is on the waste: only {wanted} would play on it, none of the free cards "

@@ -409,7 +409,8 @@ export function attachInput(board, hooks) {
   function nothingToPick(target) {
     const dest = target.closest("[data-dest]")?.dataset.dest;
     if (!dest) return;
-    const where = placeWords(dest, hooks.view()?.game);
+    const named = placeWords(dest, hooks.view()?.game);
+    const where = dest === "f" ? named.replace(/^the /, "this ") : named; // (one of several)
     const what = target.querySelector(".card") ? `no card of ${where} can be picked` : `${where} is empty`;
     hooks.sound?.("refuse");
     hooks.tell?.(`Nothing to pick here: ${what}. Pick a card first, then press Enter here to put it here.`);
