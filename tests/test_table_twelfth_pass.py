@@ -166,14 +166,22 @@ def _buttons_in_view(page: Page) -> None:
 def test_2_the_result_panel_s_buttons_are_all_in_view(
     table: Callable[..., Table], size: str
 ) -> None:
-    """A Klondike game ended with points of three kinds: the panel's every line and button."""
+    """A Klondike game ended with points of four kinds (a won game's lines, and a longer
+    reason): the panel's every line and button."""
     desk = table(size)
     page = desk.deal("klondike", 7)
-    desk.play_through_api(midgame_moves("klondike", 7, 40))
+    moves = midgame_moves("klondike", 7, 40)
+    game = new_game("klondike", seed=7, variant=VARIANTS["klondike"])
+    for move in moves:
+        game.play(move)
+    while "recycle" not in [str(move) for move in game.legal_moves()]:
+        game.play("draw")
+        moves.append("draw")
+    desk.play_through_api([*moves, "recycle"])
     page.click("#end")
     answered(page, lambda: page.click("#confirm-yes"))
     page.wait_for_selector("#result:not([hidden])")
-    assert page.locator("#breakdown dt.line").count() >= 3
+    assert page.locator("#breakdown dt.line").count() == 4
     _buttons_in_view(page)
     shot(page, f"twelfth-2-result-{size}")
 
