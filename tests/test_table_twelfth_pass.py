@@ -237,9 +237,9 @@ def test_5_golf_s_no_moves_left_says_why(table: Callable[..., Table]) -> None:
     page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
     assert page.inner_text("#result-title") == "No moves left"
     reason = page.inner_text("#result-reason")
-    assert reason.startswith(
+    assert reason == (
         "The king of spades is on the waste: nothing plays on a king without wrap, and the"
-        " hand is empty (the free cards: the six of diamonds,"
+        " hand is empty."
     ), reason
     shot(page, "twelfth-5-golf-stuck")
 
@@ -251,7 +251,7 @@ def test_5_golf_with_wrap_names_the_ranks_that_would_play() -> None:
         game.play("draw")
     assert game.stuck_words() == (
         "Ks is on the waste: only an ace or a queen would play on it, none of the free cards"
-        " is one, and the hand is empty (the free cards: 6d, 9h, 6c, 3c, 6s, 4s, 2d)"
+        " is one, and the hand is empty"
     )
     klondike = new_game("klondike", seed=1, variant=VARIANTS["klondike"])
     assert klondike.stuck_words() is None  # (a game with nothing to add)

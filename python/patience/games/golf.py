@@ -253,24 +253,22 @@ Play a free card one rank above or below the waste's top card, any suit:
         ...     _ = game.play("draw")
         >>> print(game.stuck_words())  # doctest: +NORMALIZE_WHITESPACE
         Ks is on the waste: nothing plays on a king without wrap, and the hand is empty
-        (the free cards: 6d, 9h, 6c, 3c, 6s, 4s, 2d)
         >>> game = Golf.from_seed(3)
         >>> for _ in range(16):
         ...     _ = game.play("draw")
         >>> print(game.stuck_words())  # doctest: +NORMALIZE_WHITESPACE
         Jc is on the waste: only a ten or a queen would play on it, none of the free cards
-        is one, and the hand is empty (the free cards: 9d, 7d, 8h, Jd, 5h, 4d, Ks)
+        is one, and the hand is empty
         >>> Golf.from_seed(3).stuck_words() is None  # (a game going on)
         True
         """
         if self.outcome() != Outcome(won=False, reason="stuck"):
             return None
         top = self._waste[-1]
-        free = ", ".join(str(column[-1]) for column in self._columns if column)
         if top.rank == Rank.KING and not self._wrap:
             return (
                 f"{top} is on the waste: nothing plays on a king without wrap, and the hand "
-                f"is empty (the free cards: {free})"
+                "is empty"
             )
         ranks = [
             rank for rank in Rank if golf_neighbours(Card(rank, top.suit), top, wrap=self._wrap)
@@ -278,7 +276,7 @@ Play a free card one rank above or below the waste's top card, any suit:
         wanted = " or ".join(_RANK_WORDS[rank] for rank in ranks)
         return (
             f"{top} is on the waste: only {wanted} would play on it, none of the free cards "
-            f"is one, and the hand is empty (the free cards: {free})"
+            "is one, and the hand is empty"
         )
 
     def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
