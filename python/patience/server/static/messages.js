@@ -29,39 +29,66 @@ export function placeMessage(element) {
   if (!element.textContent || element.closest("[hidden]")) return;
   const width = window.innerWidth, height = window.innerHeight;
   const weighted = KEEP_CLEAR.map(([selector, cost]) => ({ cost, boxes: boxesOf(selector) }));
+  const all = weighted.flatMap(({ boxes }) => boxes);
   const natural = element.getBoundingClientRect().width;
-  let best = null;
-  for (const wide of [natural, natural * 0.7, natural * 0.5].filter((w) => w >= 160 || w === natural)) {
+  const widths = [natural, natural * 0.7, natural * 0.5].filter((w, k) => k === 0 || w >= 160);
+  const put = (left, top, wide) => {
     style.maxWidth = `${Math.floor(wide)}px`;
-    const box = element.getBoundingClientRect();
+    style.left = `${left}px`;
+    style.top = `${top}px`;
+    style.bottom = "auto";
+    style.transform = "none";
+  };
+  const around = (left, top, box) => ({ left: left - MARGIN, top: top - MARGIN, right: left + box.width + MARGIN, bottom: top + box.height + MARGIN });
+  const measured = (wide) => {
+    style.maxWidth = `${Math.floor(wide)}px`;
+    const r = element.getBoundingClientRect();
+    return { wide, width: r.width, height: r.height };
+  };
+  // the places on a grid, nearest the goal first; the first that meets nothing is taken (a
+  // narrower box is measured only where the wider found no room)
+  let box = null;
+  for (const wide of widths) {
+    box = measured(wide);
     const goal = { x: (width - box.width) / 2, y: height - box.height - 14 };
+    const places = [];
     for (let top = MARGIN; top + box.height <= height - MARGIN; top += STEP) {
       for (let left = MARGIN; left + box.width <= width - MARGIN; left += STEP) {
-        const here = { left: left - MARGIN, top: top - MARGIN, right: left + box.width + MARGIN, bottom: top + box.height + MARGIN };
-        let covered = 0;
-        for (const { cost, boxes } of weighted) for (const r of boxes) covered += cost * overlap(here, r);
-        const distance = Math.hypot(left - goal.x, (top - goal.y) * 2); // (nearer the foot first)
-        if (!best || covered < best.covered || (covered === best.covered && distance < best.distance)) {
-          best = { covered, distance, left, top, wide };
-        }
+        places.push({ left, top, distance: Math.hypot(left - goal.x, (top - goal.y) * 2) }); // (nearer the foot first)
       }
     }
-    if (best?.covered === 0) break; // a free place at this width: no narrower lines needed
+    places.sort((a, b) => a.distance - b.distance);
+    const free = places.find(({ left, top }) => {
+      const here = around(left, top, box);
+      return !all.some((r) => overlap(here, r) > 0);
+    });
+    if (free) { put(free.left, free.top, box.wide); return; }
   }
-  if (!best) { style.maxWidth = ""; return; }
-  style.maxWidth = `${Math.floor(best.wide)}px`;
-  style.left = `${best.left}px`;
-  style.top = `${best.top}px`;
-  style.bottom = "auto";
-  style.transform = "none";
+  // nowhere free (a board that fills the screen): where it covers least, cards counting most
+  let best = null;
+  for (let top = MARGIN; top + box.height <= height - MARGIN; top += STEP * 3) {
+    for (let left = MARGIN; left + box.width <= width - MARGIN; left += STEP * 3) {
+      const here = around(left, top, box);
+      let covered = 0;
+      for (const { cost, boxes } of weighted) for (const r of boxes) covered += cost * overlap(here, r);
+      if (!best || covered < best.covered) best = { covered, left, top };
+    }
+  }
+  if (best) put(best.left, best.top, box.wide);
+  else style.maxWidth = "";
 }
 
-/** Keep `element` placed: when its words change, when the window does, and when the board's
- * cards come to rest (a message shown while they moved is placed again where they stand). */
+/** Keep `element` placed: when its words change, when the window does, when the board's
+ * cards come to rest (a message shown while they moved is placed again where they stand),
+ * and when the "no more moves" bar comes or goes. */
 export function keepMessagePlaced(element, board) {
   const place = () => placeMessage(element);
+  let pending = 0;
+  const soon = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(place); }; // (once a frame)
   new MutationObserver(place).observe(element, { childList: true, characterData: true, subtree: true });
-  new MutationObserver(() => { if (!board.dataset.animating) place(); })
+  new MutationObserver(() => { if (!board.dataset.animating && element.textContent) soon(); })
     .observe(board, { attributes: true, attributeFilter: ["data-animating"] });
-  window.addEventListener("resize", place);
+  const stuck = document.getElementById("stuck");
+  if (stuck) new MutationObserver(() => { if (element.textContent) soon(); }).observe(stuck, { attributes: true, attributeFilter: ["hidden"] });
+  window.addEventListener("resize", () => { if (element.textContent) soon(); });
 }
