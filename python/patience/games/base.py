@@ -534,6 +534,12 @@ class Game(abc.ABC):
     def cards_on_foundation(self) -> int:
         """How many cards are on the foundations."""
 
+    def stuck_words(self) -> str | None:
+        """Why no move is left, in the game's own terms, once it has ended stuck (its cards
+        in move notation, "Ks", which a client says in words); None while it has not, and
+        in a game with nothing to add to "no move is left"."""
+        return None
+
     def _status(self) -> dict[str, JSON]:
         """The ``can_undo`` and ``outcome`` entries every observation ends with, the
         outcome worked out once."""

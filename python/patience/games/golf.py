@@ -44,6 +44,27 @@ CARD_POINTS: Final = 10
 STREAK_POINTS: Final = 5
 CLEAR_BONUS: Final = 100
 STOCK_CARD_BONUS: Final = 20
+_RANK_WORDS: Final = dict(
+    zip(
+        Rank,
+        [
+            "an ace",
+            "a two",
+            "a three",
+            "a four",
+            "a five",
+            "a six",
+            "a seven",
+            "an eight",
+            "a nine",
+            "a ten",
+            "a jack",
+            "a queen",
+            "a king",
+        ],
+        strict=True,
+    )
+)
 
 
 def golf_neighbours(card: Card, top: Card, *, wrap: bool) -> bool:
@@ -226,6 +247,42 @@ Play a free card one rank above or below the waste's top card, any suit:
         if not self._stock and not self._playable():
             return Outcome(won=False, reason="stuck")
         return None
+
+    def stuck_words(self) -> str | None:
+        """Why a stuck game has no move, in Golf's terms: what the waste's top card is,
+        which ranks would play on it (none on a King without wrap), that no free card is
+        one of them, and that the hand is empty.
+
+        >>> game = Golf.from_seed(1)
+        >>> for _ in range(16):
+        ...     _ = game.play("draw")
+        >>> print(game.stuck_words())  # doctest: +NORMALIZE_WHITESPACE
+        Ks is on the waste: nothing plays on a king without wrap, and the hand is empty
+        >>> game = Golf.from_seed(3)
+        >>> for _ in range(16):
+        ...     _ = game.play("draw")
+        >>> print(game.stuck_words())  # doctest: +NORMALIZE_WHITESPACE
+        Jc is on the waste: only a ten or a queen would play on it, none of the free cards
+        is one, and the hand is empty
+        >>> Golf.from_seed(3).stuck_words() is None  # (a game going on)
+        True
+        """
+        if self.outcome() != Outcome(won=False, reason="stuck"):
+            return None
+        top = self._waste[-1]
+        if top.rank == Rank.KING and not self._wrap:
+            return (
+                f"{top} is on the waste: nothing plays on a king without wrap, and the hand "
+                "is empty"
+            )
+        ranks = [
+            rank for rank in Rank if golf_neighbours(Card(rank, top.suit), top, wrap=self._wrap)
+        ]
+        wanted = " or ".join(_RANK_WORDS[rank] for rank in ranks)
+        return (
+            f"{top} is on the waste: only {wanted} would play on it, none of the free cards "
+            "is one, and the hand is empty"
+        )
 
     def score_parts(self, played: Played) -> Iterator[tuple[str, int, int]]:
         """A move's points as the result's lines: cards cleared, the streak bonus, the

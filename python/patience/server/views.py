@@ -50,6 +50,8 @@ def session_json(live: Live, answer: Answer | None = None) -> dict[str, Any]:
         result = {
             "won": outcome.won,
             "reason": outcome.reason,
+            # why no move is left, in the game's terms (cards in notation), or None
+            "why": game.stuck_words() if outcome.reason == "stuck" else None,
             "points": game.score(),
             "time_bonus": session.time_bonus(),
             "score": session.score(),

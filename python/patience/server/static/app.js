@@ -14,6 +14,7 @@ import { ask, asking } from "./dialog.js";
 import { dealLabel, variantWords } from "./dom.js";
 import { gameOf, layoutOf, loadGames, wordOf } from "./games.js";
 import { attachInput } from "./input.js";
+import { keepMessagePlaced } from "./messages.js";
 import { chosenNumbered, chosenVariant, drawLobby, lobbyHooks, renderOptions, updateForm } from "./lobby.js";
 import { currentLook, loadLook, lookControls, onLookChange } from "./look.js";
 import * as motion from "./motion.js";
@@ -687,6 +688,7 @@ new MutationObserver(() => {
 }).observe(message, { childList: true, characterData: true, subtree: true });
 
 const board = $("board");
+keepMessagePlaced(message, board); // (in free felt, over no card or control: messages.js)
 const input = attachInput(board, {
   view: () => view,
   send,

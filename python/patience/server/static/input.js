@@ -398,7 +398,7 @@ export function attachInput(board, hooks) {
       if (dest && (takes || !pointer || !source || !hasMove(source))) { place(picked.src, dest.dataset.dest); return; }
       clearPick();
     }
-    if (!source) return;
+    if (!source) { if (!pointer) nothingToPick(target); return; }
     const { src, card } = source.dataset;
     if (!hasMove(source)) { noMove(source); return; }
     if (!pointer) { pick(src, source); return; }
@@ -411,6 +411,18 @@ export function attachInput(board, hooks) {
     lastTap = { src, at: performance.now() };
     if (move.endsWith(">f")) lastHome = { src, at: performance.now() };
     hooks.send(move);
+  }
+
+  // Enter on a place with no card to pick, nothing picked: the table says why, and how a
+  // card gets there (spoken too), as a refused move is.
+  function nothingToPick(target) {
+    const dest = target.closest("[data-dest]")?.dataset.dest;
+    if (!dest) return;
+    const named = placeWords(dest, hooks.view()?.game);
+    const where = dest === "f" ? named.replace(/^the /, "this ") : named; // (one of several)
+    const what = target.querySelector(".card") ? `no card of ${where} can be picked` : `${where} is empty`;
+    hooks.sound?.("refuse");
+    hooks.tell?.(`Nothing to pick here: ${what}. Pick a card first, then press Enter here to put it here.`);
   }
 
   const hasMove = (source) => movesOf(hooks.view(), source.dataset.src, source.dataset.card).length > 0;

@@ -6,7 +6,7 @@
 import { cardElement } from "./cards.js";
 import { dealLabel, timePlayed } from "./dom.js";
 import { layoutOf, wordOf } from "./games.js";
-import { outcomeWords } from "./words.js";
+import { outcomeWords, reasonWords } from "./words.js";
 
 const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
 
@@ -52,7 +52,8 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
   // The time bonus grows with the cards played home (or cleared) and the time left.
   const reasons = {
     won: `Every card is ${home}.`,
-    stuck: "No move is left that could change the game.",
+    // (why, in the game's terms where it says: "the king of spades is on the waste...")
+    stuck: result.why ? `${reasonWords(result.why)}.` : "No move is left that could change the game.",
     timeout: timeBonus ? "The clock ran out; a game out of time gets no time bonus." : "The clock ran out.",
     closed: "The tournament closed while this attempt was running; it counts with its score as it stood, without a time bonus.",
     ended: timeBonus && !relaxed
