@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from golf_evidence import REFERENCE, answers, seed_sets, variant_name
 
 SETS = [(wrap, name) for wrap in (True, False) for name in ("low", "stream")]

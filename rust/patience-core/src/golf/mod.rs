@@ -188,7 +188,7 @@ fn stock_ranks(draws: &[u8]) -> Vec<Counts> {
     let mut table = vec![Counts::default(); draws.len() + 1];
     for drawn in (0..draws.len()).rev() {
         table[drawn] = table[drawn + 1];
-        table[drawn].0[Counts::unit(rank(draws[drawn]))] += 1;
+        table[drawn].0[Counts::slot(rank(draws[drawn]))] += 1;
     }
     table
 }
@@ -209,8 +209,8 @@ fn next_draws(draws: &[u8], wrap: bool) -> Vec<[Option<u8>; 13]> {
     table
 }
 
-/// Cards counted by rank, a byte a rank, the ranks in the order
-/// `predecessors_suffice` meets them as demands: Ace, Three, Five, ..., King, then Two,
+/// Cards counted by rank, a byte a rank, the ranks in the order `predecessors_suffice`
+/// meets them as demands: Ace, Three, Five, ..., King, then Two,
 /// Four, ..., Queen. In that order each rank's supply, the rank above it, is seven places
 /// on (see [`Counts::supplies`]), so one rotation lines every demand up with its supply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -226,16 +226,10 @@ impl Counts {
         }
     }
 
-    /// One card of rank `rank` (1 to 13).
+    /// Where a card of rank `rank` (1 to 13) is counted.
     #[inline]
-    fn unit(rank: u8) -> usize {
+    fn slot(rank: u8) -> usize {
         Counts::place(usize::from(rank) - 1)
-    }
-
-    /// The cards of rank index `r` (rank - 1).
-    #[cfg(test)]
-    fn of(self, r: usize) -> u8 {
-        self.0[Counts::place(r)]
     }
 
     /// The counts of the ranks one above each (King above Queen, Ace above King), in the
@@ -292,7 +286,7 @@ impl Counts {
 fn predecessors_suffice(node: &Node, stock_left: Counts, wrap: bool) -> bool {
     let demands = node.left.0;
     let mut supply: [u8; 16] = std::array::from_fn(|k| demands[k] + stock_left.0[k]);
-    supply[Counts::unit(node.top)] += 1;
+    supply[Counts::slot(node.top)] += 1;
     let supplies = Counts(supply).supplies();
     if !wrap {
         let (met, before) = walk(0, &demands, &supplies, 0..6);
@@ -471,7 +465,7 @@ pub fn solve_with(
     let layout = Layout::new(start, &draws);
     let mut left = Counts::default();
     for &card in start.columns.iter().flatten() {
-        left.0[Counts::unit(rank(card))] += 1;
+        left.0[Counts::slot(rank(card))] += 1;
     }
     let heights: [u8; COLUMNS] = std::array::from_fn(|i| start.columns[i].len() as u8);
     let root = Node {
@@ -509,7 +503,7 @@ pub fn solve_with(
             node.heights_index -= HEIGHT_WEIGHTS[i];
             node.cards -= 1;
             node.top = layout.exposed[i][usize::from(node.heights[i] & 7) + 1];
-            node.left.0[Counts::unit(node.top)] -= 1;
+            node.left.0[Counts::slot(node.top)] -= 1;
             node.drawn = step.drawn;
             if node.cards == 0 {
                 // each frame's current step, the last of them `step`
