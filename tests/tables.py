@@ -155,6 +155,23 @@ def answered(page: Page, action: Callable[[], object], timeout: float = 10_000) 
     settled(page, timeout)
 
 
+def finger_drag(
+    context: BrowserContext, page: Page, start: tuple[float, float], end: tuple[float, float]
+) -> None:
+    """A finger's drag from ``start`` to ``end`` in eight moves, as a touch screen sends it
+    (Chromium's touch events, through the page's DevTools session)."""
+    cdp = context.new_cdp_session(page)
+    point = {"x": start[0], "y": start[1]}
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    for step in range(1, 9):
+        at = {
+            "x": start[0] + (end[0] - start[0]) * step / 8,
+            "y": start[1] + (end[1] - start[1]) * step / 8,
+        }
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 def settled(page: Page, timeout: float = 10_000) -> None:
     """Wait until no card of the board moves (the motion layer marks the board while one
     does)."""

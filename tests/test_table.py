@@ -33,6 +33,7 @@ from tables import (
     box,
     draw_board,
     end_game,
+    finger_drag,
     focus_board,
     focus_on,
     midgame_moves,
@@ -84,13 +85,7 @@ PLAYABLE = "#board .column .card:last-child, #board .pile [data-src], #board [da
 
 def _touch_drag(table: Table, start: dict[str, float], end: tuple[float, float]) -> None:
     """A finger's drag from the middle of ``start`` to ``end``, as the touch screen sends it."""
-    cdp = table.context.new_cdp_session(table.page)
-    x, y = start["x"] + start["width"] / 2, start["y"] + 12
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    for step in range(1, 9):
-        at = {"x": x + (end[0] - x) * step / 8, "y": y + (end[1] - y) * step / 8}
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finger_drag(table.context, table.page, (start["x"] + start["width"] / 2, start["y"] + 12), end)
 
 
 def test_bug_1_a_tap_after_a_touch_drag_is_not_lost(table: Callable[..., Table]) -> None:

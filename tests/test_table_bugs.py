@@ -23,6 +23,7 @@ from tables import (
     box,
     draw_board,
     end_game,
+    finger_drag,
     focus_board,
     settled,
     shot,
@@ -93,20 +94,9 @@ def test_bug_2_a_golf_card_is_dragged_to_the_waste(table: Callable[..., Table], 
             page.mouse.up()
 
     else:
-        cdp = desk.context.new_cdp_session(page)
 
         def drag() -> None:
-            cdp.send(
-                "Input.dispatchTouchEvent",
-                {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]},
-            )
-            for step in range(1, 9):
-                at = {
-                    "x": start[0] + (end[0] - start[0]) * step / 8,
-                    "y": start[1] + (end[1] - start[1]) * step / 8,
-                }
-                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at]})
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            finger_drag(desk.context, page, start, end)
 
     answered(page, drag)
     assert page.get_attribute("#board .waste [data-key]:not(.under)", "data-card") == card

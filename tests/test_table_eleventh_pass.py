@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Page
 
 from patience.games import new_game
-from tables import VARIANTS, Table, answered, screens, settled, shot
+from tables import VARIANTS, Table, answered, finger_drag, screens, settled, shot
 
 # -- 1. an illegal drop is refused at once, by the client -------------------------------------
 
@@ -87,16 +87,7 @@ def drag(page: Page, table: Table, start: tuple[float, float], end: tuple[float,
         page.mouse.move(*end, steps=8)
         page.mouse.up()
         return
-    cdp = table.context.new_cdp_session(page)
-    point = {"x": start[0], "y": start[1]}
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
-    for step in range(1, 9):
-        at = {
-            "x": start[0] + (end[0] - start[0]) * step / 8,
-            "y": start[1] + (end[1] - start[1]) * step / 8,
-        }
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finger_drag(table.context, page, start, end)
 
 
 def dest_selector(dest: str) -> str:
