@@ -4,6 +4,7 @@ and rebuilding a session from its log."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -15,8 +16,8 @@ from patience.session import Event, Session
 
 
 class Clock:
-    def __init__(self) -> None:
-        self.now = 50.0
+    def __init__(self, now: float = 50.0) -> None:
+        self.now = now
 
     def __call__(self) -> float:
         return self.now
@@ -122,3 +123,23 @@ def test_record_of_a_session_replays_to_the_same_score() -> None:
     session.end()
     result = replay(session.record())
     assert (result.score, result.foundation) == (session.score(), 5)
+
+
+def test_a_clock_run_out_after_an_outage_rebuilds_at_a_real_clock_s_readings() -> None:
+    """A timeout is logged at start + outages + limit; on a real clock's readings (about
+    1.8e9 s) that sum rounds, and the replay must still find the clock run out there (a
+    tournament's verification refused such a log: "timeout logged ... before the clock ran
+    out"). Random readings and outages, so that about half of the sums round down."""
+    rng = random.Random(7)
+    for _ in range(200):
+        start = 1.7e9 + rng.random() * 1e8
+        clock = Clock(start)
+        session = Session(new_game("golf", seed=1), clock=clock)
+        down = start + rng.random() * 60
+        session.pause(down)
+        session.resume(down + rng.random() * 10)
+        clock.now = start + 1000.0  # long past the 180 s
+        assert session.outcome() == Outcome(won=False, reason="timeout")
+        rebuilt = Session.rebuild(new_game("golf", seed=1), session.log, clock=clock)
+        assert rebuilt.log == session.log
+        assert rebuilt.elapsed() == session.elapsed() == 180.0

@@ -232,6 +232,36 @@ def test_an_early_close_is_recorded_published_and_told(world: World) -> None:
     assert any("after its committed closing time" in p for p in verify(bent))
 
 
+def test_an_early_close_by_another_process_verifies_in_the_server_holding_the_game(
+    world: World,
+) -> None:
+    """The server holds a running attempt in memory; the operator closes the tournament
+    from another process (the command line), which ends the attempt at the close. The
+    server, reading that end, takes the close's new end first: its verification replays
+    the attempt (it used to refuse it: "timeout logged at ... before the clock ran out")."""
+    engine, clock, store, cups, accounts = world
+    stock(engine, 1)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    ada = accounts.create("Ada", PASSWORD)
+    tid = cup(cups, operator, clock, minutes=30)
+    cups.join(ada, tid)
+    running, _ = cups.start_attempt(ada, tid)  # held in this process's memory
+    clock.now += 10
+    store.play(running, str(running.game.legal_moves()[0]))
+    clock.now += 150.25
+    command_line = GameStore(engine, clock=clock)
+    elsewhere = Tournaments(command_line, clock=clock)
+    command_line.on_game_end(elsewhere.game_ended)
+    elsewhere.close(operator, tid)
+    clock.now += 5
+    with running.lock:  # as a request about the game does
+        store.refresh(running)
+    assert session_json(running)["outcome"] == {"won": False, "reason": "closed"}
+    published = cups.verification(tid)
+    assert verify(published) == []
+    assert published["entries"][0]["attempts"][0]["finished_at"] == pytest.approx(clock.now - 5)
+
+
 def test_a_cancelled_tournament_ranks_nobody(world: World) -> None:
     engine, clock, store, cups, accounts = world
     stock(engine, 1)

@@ -164,6 +164,10 @@ class EventLog:
             return
         if live.stale:
             self.replace(live)
+        if live.sealed_until is not None and self.clock() < live.sealed_until:
+            # a tournament game: its close may have moved, and the events below may be its
+            # end at the new close, which only the new terms explain (read first)
+            self.read_terms(live)
         with self.engine.connect() as connection:
             newer = connection.execute(
                 select(events.c.kind, events.c.at, events.c.move)
@@ -176,8 +180,6 @@ class EventLog:
             for item in newer:
                 live.session.apply(Event(item.kind, item.at, item.move))
             live.saved += len(newer)
-        if live.sealed_until is not None and self.clock() < live.sealed_until:
-            self.read_terms(live)  # a tournament game: its close may have moved
         live.touched = time.monotonic()
         self.flush(live)
 
