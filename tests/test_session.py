@@ -126,10 +126,10 @@ def test_record_of_a_session_replays_to_the_same_score() -> None:
 
 
 def test_a_clock_run_out_after_an_outage_rebuilds_at_a_real_clock_s_readings() -> None:
-    """A timeout is logged at start + outages + limit; on a real clock's readings (about
-    1.8e9 s) that sum rounds, and the replay must still find the clock run out there (a
-    tournament's verification refused such a log: "timeout logged ... before the clock ran
-    out"). Random readings and outages, so that about half of the sums round down."""
+    """A timeout is logged at start + outages + limit, a sum of real clock readings (about
+    1.8e9 s), and the replay must find the clock run out at exactly that reading (else it
+    refuses the log: "timeout logged ... before the clock ran out"). Random readings and
+    outages."""
     rng = random.Random(7)
     for _ in range(200):
         start = 1.7e9 + rng.random() * 1e8
