@@ -227,6 +227,34 @@ def test_4_enter_on_an_empty_foundation_says_why(table: Callable[..., Table]) ->
     assert page.locator("#board .picked").count() == 0
 
 
+def test_4_enter_on_the_hand_with_a_card_picked_keeps_it_and_says_why(
+    table: Callable[..., Table],
+) -> None:
+    """By keys, Enter on a place means "put the picked card here": on the hand, which takes
+    no card, the pick stays, nothing is drawn and the table says so (it used to draw and
+    drop the pick without a word)."""
+    desk = table("desktop")
+    page = desk.deal("klondike", 1)
+    focus_board(page)
+    for column in range(1, 8):  # the first column whose card has a move: picked by Enter
+        focus_on(page, f'#board [data-src="t{column}"]')
+        page.keyboard.press("Enter")
+        if page.locator("#board .picked").count() == 1:
+            break
+    else:
+        raise AssertionError("no card of deal 1 could be picked")
+    hand = page.get_attribute("#board [data-action]", "aria-label") or ""
+    focus_on(page, "#board [data-action]")
+    page.keyboard.press("Enter")
+    words = "The hand takes no card: the "
+    page.wait_for_function(
+        "(words) => document.getElementById('error').textContent.startsWith(words)", arg=words
+    )
+    assert "is still picked" in page.inner_text("#error")
+    assert page.locator("#board .picked").count() == 1
+    assert page.get_attribute("#board [data-action]", "aria-label") == hand  # nothing drawn
+
+
 # -- 5. Golf's "No moves left" says why in Golf's terms ----------------------------------------
 
 

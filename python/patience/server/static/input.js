@@ -380,6 +380,13 @@ export function attachInput(board, hooks) {
     // (the stock as it is now: the board may have been drawn again since it was pressed)
     const pressedStock = target.closest("[data-action]");
     const action = pressedStock?.isConnected ? pressedStock : pressedStock && board.querySelector("[data-action]");
+    if (action && picked && !pointer) {
+      // Enter on the hand with a card picked by keys meant "put it here": the hand takes no
+      // card, so the pick stays and nothing is drawn, and the table says so
+      hooks.sound?.("refuse");
+      hooks.tell?.(`The hand takes no card: the ${cardName(picked.element.dataset.card)} is still picked. Press Escape to let go of it, then Enter on the hand to draw.`);
+      return;
+    }
     if (action) { clearPick(); hooks.action(action.dataset.action, { fromKey: !pointer }); return; }
     const source = target.closest("[data-src]");
     if (direct()) {
