@@ -332,7 +332,7 @@ def test_4_a_missing_tournament_replay_or_page_says_so(table: Callable[..., Tabl
         ("#/tournaments/xyz", "No tournament xyz", "#/tournaments"),
         ("#/tournaments/x.y", "No tournament x.y", "#/tournaments"),
         ("#/watch/abc123", "No replay of game abc123", "#/tournaments"),
-        ("#/replay/abc123", "No replay of game abc123", "#/history"),
+        ("#/replay/abc123", "No replay of game abc123", "#/account"),  # a guest: sign in
         ("#/nowhere", "No such page", "/"),
     ]:
         page.goto(f"{desk.server}/{route}")
@@ -343,6 +343,10 @@ def test_4_a_missing_tournament_replay_or_page_says_so(table: Callable[..., Tabl
         assert page.locator("#page .missing-links a.to-lobby").count() == 1
         if route == "#/tournaments/xyz":
             shot(page, "eleventh-4-no-tournament")
+        if route == "#/replay/abc123":  # player's words, not the API's
+            said = page.inner_text("#missing-words")
+            assert "sign in to see the replays of your games" in said, said
+            assert "Authorization" not in said
     page.goto(f"{desk.server}/#/tournaments/xyz")
     page.wait_for_selector("#page .missing-links")
     page.click('#page a[href="#/tournaments"]')

@@ -42,12 +42,14 @@ export async function replayPage(page, id, { open = false } = {}) {
     // a game there is none of, or not this player's: a page of its own says so
     if ([401, 403, 404].includes(error.status)) {
       view.remove();
+      const guest = error.status === 401; // (nobody signed in: a player's replays are theirs)
       const where = open
         ? [["#/tournaments", "See the tournaments"], ["#/daily", "See the daily deals"], LOBBY_LINK]
-        : [["#/history", "Your history of games"], LOBBY_LINK];
+        : guest ? [["#/account", "Sign in"], LOBBY_LINK] : [["#/history", "Your history of games"], LOBBY_LINK];
       const words = open
         ? "There is no game with that id open to everyone: a tournament's games open at its close, a daily deal's once its day is over; the link may also be mistyped."
-        : "There is no game of yours with that id: the link may be mistyped, or the game another player's (sign in as its player to see it).";
+        : guest ? "A game's replay is shown to its player: sign in to see the replays of your games. The link may also be mistyped."
+          : "There is no game of yours with that id: the link may be mistyped, or the game is another player's (sign in as its player to see it).";
       notFound(page, `No replay of game ${id}`, words, where);
     } else page.append(h("p", { class: "error", role: "alert" }, `This replay could not be read: ${error.message}`));
     return;
