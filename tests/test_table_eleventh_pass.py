@@ -333,6 +333,7 @@ def test_4_a_missing_tournament_replay_or_page_says_so(table: Callable[..., Tabl
         ("#/tournaments/x.y", "No tournament x.y", "#/tournaments"),
         ("#/watch/abc123", "No replay of game abc123", "#/tournaments"),
         ("#/replay/abc123", "No replay of game abc123", "#/account"),  # a guest: sign in
+        ("#/daily/2099-01-01", "No such daily deal", "#/daily"),
         ("#/nowhere", "No such page", "/"),
     ]:
         page.goto(f"{desk.server}/{route}")

@@ -25,6 +25,7 @@ const ROUTES = [
   [/^#\/operator$/, adminPage, "Operator"],
   // a page's address mistyped, or of a kind there is none of: a page that says so
   [/^#\/(tournaments)\/(.+)$/, missingPage, "Not found"],
+  [/^#\/(daily)\/(.+)$/, missingPage, "Not found"],
   [/^#\/(replay|watch)\/(.+)$/, missingPage, "Not found"],
   [/^#\/(.+)$/, missingPage, "Not found"],
 ];
@@ -39,6 +40,9 @@ function missingPage(view, kind, id) {
   if (kind === "tournaments") {
     notFound(view, `No tournament ${named}`, "There is no tournament with that id: the link may be mistyped or cut short.",
       [["#/tournaments", "See the list of tournaments"], LOBBY_LINK]);
+  } else if (kind === "daily") {
+    notFound(view, "No such daily deal", "A daily deal's page is one game's deal of one day (today's, or a past day's once it is over): choose it from the list of daily deals.",
+      [["#/daily", "See the daily deals"], LOBBY_LINK]);
   } else if (kind === "replay" || kind === "watch") {
     notFound(view, `No game ${named}`, "There is no game with that id to replay: the link may be mistyped or cut short.",
       [["#/history", "Your history of games"], LOBBY_LINK]);
