@@ -233,6 +233,9 @@ def test_3_a_deal_moves_for_at_most_0_8_s_and_a_key_ends_it(
 ) -> None:
     desk = table("desktop")
     page = desk.deal(game, 3)
+    # the page's animations at a tenth of their speed, so that a busy machine cannot see the
+    # deal end before the key below is pressed (the span is read from their own timing)
+    desk.context.new_cdp_session(page).send("Animation.setPlaybackRate", {"playbackRate": 0.1})
     # the deal's motion again, on the board dealt (the motion layer the table uses)
     page.evaluate(
         "async () => (await import('/static/motion.js')).deal(document.querySelector('#board'))"

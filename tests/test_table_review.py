@@ -388,7 +388,7 @@ def _drawn(page: Page) -> dict[str, float]:
                lowest: Math.max(...cards.map((r) => r.bottom)),
                tableau: tableau.bottom,
                foot: foot ? foot.top : null,
-               stock: stock ? stock.top : 0,
+               stock: stock ? (stock.top + stock.bottom) / 2 : 0,  // its middle
                scroll: document.documentElement.scrollHeight,
              };
            }"""
