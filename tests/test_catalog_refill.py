@@ -49,3 +49,28 @@ def test_every_kind_gets_its_share_of_the_refill(tmp_path: Path) -> None:
         assert rate is not None, "the refill's deal was not measured"
         assert rate > 0
         assert rates.measured((last_name, variant_key(last_variant))) >= 1
+
+
+def test_a_hint_does_not_wait_behind_the_refill(tmp_path: Path) -> None:
+    """The refill rates deals on a solver process of its own: a practice game's hint, asked
+    while the refill is rating a deal (seconds of solver work on a fresh server), is
+    answered with a move in its time, not "no hint found in time" behind the refill."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    migrate_url(url)
+    settings = Settings(database_url=url, catalog_refill=5)
+    with TestClient(create_app(settings)) as client:
+        background = client.app.state.background  # type: ignore[attr-defined]
+        for seed in (3, 5, 8):
+            body = client.post(
+                "/api/sessions", json={"game": "klondike", "seed": seed, "mode": "practice"}
+            ).json()
+            deadline = time.monotonic() + 60
+            while not background.refill_jobs() and time.monotonic() < deadline:
+                time.sleep(0.05)  # (polling the refill's state: no event to wait on)
+            assert background.refill_jobs(), "the refill never ran"
+            hint = client.post(
+                f"/api/sessions/{body['id']}/hint",
+                headers={"Authorization": f"Bearer {body['token']}"},
+            ).json()
+            assert hint["reason"] is None, hint
+            assert hint["move"] in body["legal_moves"], hint

@@ -75,7 +75,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             memory_mb=settings.solver_memory_mb,
             priority=settings.solver_priority,
         )
-        app.state.background = background = Background(store, pool, settings)
+        # the catalog's refill: a process of its own, so that a player's hint or timed deal
+        # never waits behind a deal being rated (background.py)
+        refill_pool = SolverPool(
+            workers=1,
+            queue=1,
+            memory_mb=settings.solver_memory_mb,
+            priority=settings.solver_priority,
+        )
+        app.state.background = background = Background(store, pool, settings, refill_pool)
         background.start()
         # Everything loaded so far (the libraries, the app, the migrations: about 100,000
         # objects) lives as long as the process. Moved out of the collector's sight, a full
@@ -85,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.freeze()
         yield
         background.stop()
+        refill_pool.close()
         pool.close()
         store.close()
         engine.dispose()

@@ -83,10 +83,21 @@ def _low(tiers: dict[int | None, int], name: str, variant: dict[str, object], ta
 class Background:
     """The server's background thread for ``store``, started with :meth:`start`."""
 
-    def __init__(self, store: GameStore, pool: SolverPool, settings: Settings) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        pool: SolverPool,
+        settings: Settings,
+        refill_pool: SolverPool | None = None,
+    ) -> None:
         self.server = secrets.token_hex(8)
         self._store = store
         self._pool = pool
+        # The catalog's refill runs on a pool of its own (``pool`` when none is given): a
+        # rating or a certifying takes seconds, and a hint or a timed deal waiting behind
+        # it on the players' pool was answered "no hint found in time". It still starts
+        # nothing while players' work runs or waits (players first).
+        self._refill_pool = pool if refill_pool is None else refill_pool
         self._settings = settings
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="background", daemon=True)
@@ -126,6 +137,10 @@ class Background:
             )
         self._store.beat(self.server, started=True)
         self._thread.start()
+
+    def refill_jobs(self) -> int:
+        """The refill's solver calls running or waiting now (on its own pool: 0 or 1)."""
+        return self._refill_pool.busy()
 
     def stop(self) -> None:
         """Stop the thread (a last heartbeat is written)."""
@@ -214,7 +229,7 @@ class Background:
         rated deals, and its stock is low while any difficulty has fewer than a quarter of
         the setting unused (up to five times the setting in all, since a rated deal falls in
         whichever tier it falls)."""
-        if self._pool.busy():
+        if self._pool.busy() or self._refill_pool.busy():
             return
         target = self._settings.catalog_refill
         count = len(self._kinds)
@@ -254,10 +269,13 @@ class Background:
         """Ask the idle solver pool for one more deal of ``name`` and ``variant`` for the
         catalog; whether it took the job."""
         submitted = self.rates.now()
+        if self._pool.busy():  # players first
+            return False
         if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
-            job = self._pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
+            job = self._refill_pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
         else:
-            job = self._pool.try_idle(certify_deal, **self._store.certify_request(name, variant))
+            request = self._store.certify_request(name, variant)
+            job = self._refill_pool.try_idle(certify_deal, **request)
         if job is None:
             return False
         job.add_done_callback(partial(self._stock, name, variant, submitted))
