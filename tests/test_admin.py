@@ -261,6 +261,9 @@ def test_sign_up_closed(database_url: str) -> None:
 # -- the command line ---------------------------------------------------------------------
 
 
+# twenty commands, a process each (50 s); make test makes the first operator on the
+# command line (test_players.py) and runs the rest of the users' code through the API
+@pytest.mark.slow
 def test_the_users_commands(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     env = {key: v for key, v in os.environ.items() if not key.startswith("PATIENCE_")}

@@ -907,6 +907,8 @@ COVERED = """() => {
 }"""
 
 
+# a whole game to its cascade (about 45 s); make test wins whole games in test_browser.py
+@pytest.mark.slow
 def test_a_win_cascades(table: Callable[..., Table]) -> None:
     for motion in ("no-preference", "reduce"):
         desk = table("desktop", reduced_motion=motion)

@@ -480,6 +480,8 @@ def test_fourth_4_the_points_cover_no_control_in_a_middle_window(
 # -- 5. the costly recycle's question, by keys alone, remembered -------------------------------
 
 
+# the recycle question by keys is also asked in test_table_eighth_pass_tabs.py
+@pytest.mark.slow
 def test_fourth_5_the_recycle_question_by_keys_is_remembered(rated: Callable[..., Table]) -> None:
     desk = rated("desktop")
     page = desk.page
