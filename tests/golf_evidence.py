@@ -23,16 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from patience import _core
 from patience.catalog import CERTIFY_NODES, public_seed_stream
 from patience.games import GAMES
-from patience.rating import FIRST_MOVE_NODES, MAX_MOVES
-from patience.ratings.evidence import (
-    STILL_WON_NODES,
-    _cheap_ladder,
-    _still_won_counts,
-    gather_many,
-)
+from patience.ratings.evidence import gather_many, native_answers
 
 REFERENCE = Path(__file__).parent / "data" / "golf_evidence.json"
 COUNT = 2_000
@@ -64,24 +57,14 @@ def answers(seeds: list[int], wrap: bool, chunk: int = 500) -> list[list[Any]]:
     """``[outcome, nodes, digest]`` for each seed's deal: the native core's answer and the
     evidence's features, through :func:`gather_many` as a catalog job calls it."""
     cls = GAMES["golf"]
-    ladder = _cheap_ladder("golf", 0)
-    starts, ends = cls.cleared_moves
     found: list[list[Any]] = []
     for at in range(0, len(seeds), chunk):
         games = [cls.from_seed(seed, {"wrap": wrap}) for seed in seeds[at : at + chunk]]
-        raw = _core.evidence(
-            "golf",
+        raw = native_answers(
+            cls,
             [game.native_position() for game in games],
-            max_nodes=CERTIFY_NODES["golf"],
-            max_seconds=600.0,
-            max_states=cls.budgets.solve_states,
-            first_move_nodes=FIRST_MOVE_NODES,
-            players=ladder,
-            max_moves=MAX_MOVES,
-            prefixes=list(starts),
-            suffixes=list(ends),
-            still_won=_still_won_counts("golf", ladder),
-            still_won_nodes=STILL_WON_NODES,
+            node_limit=CERTIFY_NODES["golf"],
+            time_limit=600.0,
         )
         gathered = gather_many(games, node_limit=CERTIFY_NODES["golf"])
         for answer, item in zip(raw, gathered, strict=True):

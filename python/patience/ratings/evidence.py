@@ -266,6 +266,36 @@ class Gathered:
     nodes: int
 
 
+def native_answers(
+    cls: type[Game],
+    positions: Sequence[Any],
+    *,
+    node_limit: int,
+    playout_seed: int = 0,
+    time_limit: float = 60.0,
+) -> list[Any]:
+    """The native core's raw evidence (``_core.evidence``) for ``positions`` of game
+    ``cls``, with the rating's budgets and cheap players: what :func:`gather_many` reads,
+    unreplayed (the tests keep digests of it)."""
+    ladder = _cheap_ladder(cls.name, playout_seed)
+    starts, ends = cls.cleared_moves
+    answers: list[Any] = _core.evidence(
+        cls.name,
+        list(positions),
+        max_nodes=node_limit,
+        max_seconds=time_limit,
+        max_states=cls.budgets.solve_states,
+        first_move_nodes=FIRST_MOVE_NODES,
+        players=ladder,
+        max_moves=MAX_MOVES,
+        prefixes=list(starts),
+        suffixes=list(ends),
+        still_won=_still_won_counts(cls.name, ladder),
+        still_won_nodes=STILL_WON_NODES,
+    )
+    return answers
+
+
 def gather_many(
     games: Sequence[Game], *, node_limit: int, playout_seed: int = 0, time_limit: float = 60.0
 ) -> list[Gathered]:
@@ -282,21 +312,9 @@ def gather_many(
     if any(type(game) is not cls for game in games):
         raise ValueError("gather_many takes deals of one game")
     positions = [game.native_position() for game in games]
-    ladder = _cheap_ladder(cls.name, playout_seed)
-    starts, ends = cls.cleared_moves
-    answers = _core.evidence(
-        cls.name,
-        positions,
-        max_nodes=node_limit,
-        max_seconds=time_limit,
-        max_states=cls.budgets.solve_states,
-        first_move_nodes=FIRST_MOVE_NODES,
-        players=ladder,
-        max_moves=MAX_MOVES,
-        prefixes=list(starts),
-        suffixes=list(ends),
-        still_won=_still_won_counts(cls.name, ladder),
-        still_won_nodes=STILL_WON_NODES,
+    ladder = _cheap_ladder(cls.name, playout_seed)  # (whose playouts the answers hold)
+    answers = native_answers(
+        cls, positions, node_limit=node_limit, playout_seed=playout_seed, time_limit=time_limit
     )
     found = []
     for game, position, answer in zip(games, positions, answers, strict=True):
