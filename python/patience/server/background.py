@@ -269,8 +269,6 @@ class Background:
         """Ask the idle solver pool for one more deal of ``name`` and ``variant`` for the
         catalog; whether it took the job."""
         submitted = self.rates.now()
-        if self._pool.busy():  # players first
-            return False
         if name in PLAYER_GAMES:  # rated (a tier once the variant is calibrated)
             job = self._refill_pool.try_idle(rate_deal, **self._store.rate_request(name, variant))
         else:
