@@ -17,20 +17,26 @@ the total wall time and the CPU time, then the ratios of the peers' figures to p
 a table of the ratios of every range.
 
 What is timed is the same for every solver: from the deal, in memory in the form the solver
-takes, to its verdict. For patience that is the call into the native core
+takes, to its verdict. patience and lonelybot (github.com/vuonghy2442/lonelybot, Rust) each
+run in a process of their own for each range and variant, behind the same line protocol,
+doing nothing else between deals: patience through ``examples/klondike_driver.rs`` (built
+here with cargo), lonelybot through our driver for it (benchmarks/peers/lonelybot_driver.rs,
+built outside the repository by benchmarks/setup_lonelybot.sh). Each driver times its
+solver's construction of its position and its search; the CPU time is the process's own.
+patience's certificates come back with its verdicts and are replayed by the engine of
+record, as ``patience.solve`` does, once every deal of the range and variant is timed.
+
+``patience-py`` is the same solver called the way the platform calls it, in this process
 (``patience._core.solve`` with the position tuple, converting it and the certificate
-included); its certificates are replayed by the engine of record, as ``patience.solve``
-does, once every deal of the range and variant is timed (replaying each between deals,
-milliseconds of Python, left the solver to start from cold caches at every deal, which
-tripled its median). lonelybot (github.com/vuonghy2442/lonelybot, Rust) runs in a process
-of its own for each range and variant, through our driver
-(benchmarks/peers/lonelybot_driver.rs), which times its state's construction and search;
-its CPU time is the process's own. pyksolve is called in this process.
+included): it pays the Python call and shares its caches with the interpreter, so it is
+reported beside the drivers' figures, not compared in their place. pyksolve is called in
+this process.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -45,6 +51,7 @@ from patience.games.klondike import Klondike
 from patience.solve import DEFAULT_MAX_STATES, replayed
 
 PEERS = ("lonelybot", "pyksolve")
+OURS = ("patience", "patience-py")
 PEER_SETTINGS = {
     "lonelybot": "lonelybot solver::solve_with_tracking (its full pruning), stopped at the limit",
     "pyksolve": "pyksolve Solitaire.solve_minimal() at its default max_closed_count (5,000,000)",
@@ -105,8 +112,74 @@ class Lonelybot:
         self._process.wait()
 
 
+class PatienceDriver:
+    """patience's driver process (examples/klondike_driver.rs), one deal a line; the
+    certificates are kept, to be replayed after the timing."""
+
+    def __init__(self, driver: str) -> None:
+        self._process = subprocess.Popen(
+            [driver], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.certificates: list[tuple[Klondike, list[str]]] = []
+
+    def __call__(self, game: Klondike, time_limit: float) -> Result:
+        assert self._process.stdin is not None
+        assert self._process.stdout is not None
+        cards = " ".join(str(card.index) for card in game.deal)
+        self._process.stdin.write(f"{time_limit} {game.draw_count} {cards}\n")
+        self._process.stdin.flush()
+        verdict, micros, _nodes, *moves = self._process.stdout.readline().split()
+        if verdict == "error":
+            raise RuntimeError(f"the driver refused the deal: {micros} {_nodes} {moves}")
+        if verdict == "solved":
+            self.certificates.append((game, moves))
+        return verdict, float(micros) / 1e6
+
+    def replay(self) -> int:
+        """Replays the certificates kept (``CertificateError`` if one does not win)."""
+        for game, moves in self.certificates:
+            replayed(game, moves)
+        count, self.certificates = len(self.certificates), []
+        return count
+
+    def close(self) -> None:
+        """Ends the driver."""
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        self._process.wait()
+
+
+def build_driver() -> str:
+    """Builds examples/klondike_driver.rs (release) and returns its path."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run(
+        [
+            "cargo",
+            "build",
+            "--release",
+            "-q",
+            "-p",
+            "patience-core",
+            "--example",
+            "klondike_driver",
+        ],
+        cwd=root,
+        check=True,
+    )
+    metadata = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    target = json.loads(metadata)["target_directory"]
+    return os.path.join(target, "release", "examples", "klondike_driver")
+
+
 class Patience:
-    """patience's native solver; its certificates are kept, to be replayed after the timing."""
+    """patience's native solver called in this process; its certificates are kept, to be
+    replayed after the timing."""
 
     def __init__(self) -> None:
         self.certificates: list[tuple[Klondike, list[str]]] = []
@@ -167,6 +240,35 @@ def summary(name: str, draw: int, run: Run) -> None:
     )
 
 
+def compare(
+    seeds: range, our_name: str, ours: Run, name: str, theirs: Run
+) -> tuple[str, str, dict[str, float], tuple[int, int]]:
+    """Prints a peer's figures over ours and the seeds whose decided verdicts differ;
+    returns the row of the final table."""
+    ratios = {
+        key: theirs.figures()[key] / ours.figures()[key] for key in ("median", "p90", "total")
+    }
+    disagree = [
+        seed
+        for seed, (a, _), (b, _) in zip(seeds, ours.results, theirs.results, strict=True)
+        if "unknown" not in (a, b) and a != b
+    ]
+    undecided = (
+        sum(outcome == "unknown" for outcome, _ in ours.results),
+        sum(outcome == "unknown" for outcome, _ in theirs.results),
+    )
+    for who, run in ((our_name, ours), (name, theirs)):
+        left = [s for s, (o, _) in zip(seeds, run.results, strict=True) if o == "unknown"]
+        if left:
+            print(f"  undecided by {who}: seeds {', '.join(f'{s:,}' for s in left)}")
+    print(
+        f"  {name}/{our_name}: "
+        + ", ".join(f"{key} {ratio:.2f}x" for key, ratio in ratios.items())
+        + f"; verdicts differ on seeds {disagree or 'none'}"
+    )
+    return our_name, name, ratios, undecided
+
+
 def children_cpu() -> float:
     """CPU seconds of the child processes waited for so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -185,6 +287,12 @@ def main() -> int:
         + ")",
     )
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument(
+        "--ours",
+        default=",".join(OURS),
+        help="comma-separated, of patience (its driver process) and patience-py (called in"
+        " this process); default both",
+    )
     parser.add_argument("--draw", type=int, choices=(1, 3), action="append")
     parser.add_argument(
         "--peers",
@@ -212,17 +320,36 @@ def main() -> int:
                 return 2
         else:
             parser.error(f"unknown peer {name!r}: the peers are {', '.join(PEERS)}")
-    print(f"patience: _core.solve(max_seconds={args.time_limit}), certificates replayed after")
+    ours = [name for name in args.ours.split(",") if name]
+    for name in ours:
+        if name not in OURS:
+            parser.error(f"unknown way of ours {name!r}: they are {', '.join(OURS)}")
+    if not ours:
+        parser.error("--ours needs at least one of " + ", ".join(OURS))
+    patience_driver = build_driver() if "patience" in ours else ""
+    if patience_driver:
+        print(f"patience: {patience_driver} (max_seconds={args.time_limit}), certificates replayed")
+    if "patience-py" in ours:
+        print(f"patience-py: _core.solve(max_seconds={args.time_limit}) in this process")
     for name in peers:
         print(f"{name}: {PEER_SETTINGS[name]}")
-    patience = Patience()
-    table: list[tuple[int, int, str, dict[str, float], tuple[int, int]]] = []
+    table: list[tuple[int, int, str, str, dict[str, float], tuple[int, int]]] = []
     for first in args.ranges:
         seeds = range(first, first + args.count)
         for draw in args.draw or (1, 3):
             print(f"seeds {first:,} to {first + args.count - 1:,}, draw {draw}")
-            solvers: dict[str, Callable[[Klondike, float], Result]] = {"patience": patience}
+            solvers: dict[str, Callable[[Klondike, float], Result]] = {}
             closers: dict[str, Callable[[], None]] = {}
+            replayers: dict[str, Callable[[], int]] = {}
+            if patience_driver:
+                driven = PatienceDriver(patience_driver)
+                solvers["patience"] = driven
+                closers["patience"] = driven.close
+                replayers["patience"] = driven.replay
+            if "patience-py" in ours:
+                called = Patience()
+                solvers["patience-py"] = called
+                replayers["patience-py"] = called.replay
             for name in peers:
                 if name == "lonelybot":
                     lonelybot = Lonelybot(driver)
@@ -245,46 +372,21 @@ def main() -> int:
                 runs[name].cpu = children_cpu() - before
             for name, run in runs.items():
                 summary(name, draw, run)
-            print(f"  patience's certificates replayed: {patience.replay()}")
-            ours = runs["patience"]
-            for name in peers:
-                theirs = runs[name]
-                ratios = {
-                    key: theirs.figures()[key] / ours.figures()[key]
-                    for key in ("median", "p90", "total")
-                }
-                disagree = [
-                    seed
-                    for seed, (a, _), (b, _) in zip(
-                        seeds, ours.results, theirs.results, strict=True
-                    )
-                    if "unknown" not in (a, b) and a != b
-                ]
-                undecided = (
-                    sum(outcome == "unknown" for outcome, _ in ours.results),
-                    sum(outcome == "unknown" for outcome, _ in theirs.results),
-                )
-                for who, run in (("patience", ours), (name, theirs)):
-                    left = [
-                        s for s, (o, _) in zip(seeds, run.results, strict=True) if o == "unknown"
-                    ]
-                    if left:
-                        print(f"  undecided by {who}: seeds {', '.join(f'{s:,}' for s in left)}")
-                table.append((first, draw, name, ratios, undecided))
-                print(
-                    f"  {name}/patience: "
-                    + ", ".join(f"{key} {ratio:.2f}x" for key, ratio in ratios.items())
-                    + f"; verdicts differ on seeds {disagree or 'none'}"
-                )
+            for name, replay in replayers.items():
+                print(f"  {name}'s certificates replayed: {replay()}")
+            for our_name in ours:
+                for name in peers:
+                    row = compare(seeds, our_name, runs[our_name], name, runs[name])
+                    table.append((first, draw, *row))
     if table:
-        print("\npeer / patience (above 1: patience faster); undecided patience / peer")
+        print("\npeer / ours (above 1: ours faster); undecided ours / peer")
         print(
-            f"{'seeds':>15} {'draw':>4} {'peer':<10} {'median':>7} {'p90':>7} {'total':>7}"
-            "  undecided"
+            f"{'seeds':>15} {'draw':>4} {'ours':<11} {'peer':<10} {'median':>7} {'p90':>7}"
+            f" {'total':>7}  undecided"
         )
-        for first, draw, name, ratios, (ours_unknown, theirs_unknown) in table:
+        for first, draw, our_name, name, ratios, (ours_unknown, theirs_unknown) in table:
             print(
-                f"{first:>15,} {draw:>4} {name:<10} {ratios['median']:>6.2f}x"
+                f"{first:>15,} {draw:>4} {our_name:<11} {name:<10} {ratios['median']:>6.2f}x"
                 f" {ratios['p90']:>6.2f}x {ratios['total']:>6.2f}x"
                 f"  {ours_unknown} / {theirs_unknown}"
             )
