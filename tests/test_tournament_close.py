@@ -18,11 +18,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
-from patience.errors import TimeUpError
+from patience.errors import PatienceError, TimeUpError
 from patience.players import Accounts, User
 from patience.server import Settings, create_app, launch
 from patience.server.views import session_json
 from patience.store.db import (
+    events,
     make_engine,
     migrate,
     migrate_url,
@@ -260,6 +261,83 @@ def test_an_early_close_by_another_process_verifies_in_the_server_holding_the_ga
     published = cups.verification(tid)
     assert verify(published) == []
     assert published["entries"][0]["attempts"][0]["finished_at"] == pytest.approx(clock.now - 5)
+
+
+def test_no_move_is_logged_after_a_close_another_process_committed(world: World) -> None:
+    """The race of an attacker's tight loop of moves against an operator's close: the close
+    has committed the attempt's new end (from another process) but not yet logged it, and
+    the server holding the attempt plays a move after that end from its copy, which still
+    has the old one. The log refuses it in the move's own transaction, so the server reads
+    the game again and refuses the move; on the old code the move was logged after the
+    close, the close kept losing the log's next place to such moves, gave up ("kept moving
+    while it was closed") and left a tournament that failed its verification."""
+    engine, clock, store, cups, accounts = world
+    stock(engine, 1)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    ada = accounts.create("Ada", PASSWORD)
+    tid = cup(cups, operator, clock, minutes=30)
+    cups.join(ada, tid)
+    running, _ = cups.start_attempt(ada, tid)  # held in this process's memory
+    clock.now += 10
+    store.play(running, str(running.game.legal_moves()[0]))
+    closed_at = clock.now + 5
+    with engine.begin() as connection:  # the close's first step, made by another process
+        connection.execute(
+            sessions.update().where(sessions.c.id == running.id).values(ends_at=closed_at)
+        )
+    clock.now += 6
+    before = running.session.move_count
+    with pytest.raises(TimeUpError):
+        store.play(running, str(running.game.legal_moves()[0]))
+    assert running.session.move_count == before
+    with engine.connect() as connection:
+        latest = connection.execute(
+            select(func.max(events.c.at)).where(
+                (events.c.session_id == running.id) & (events.c.kind == "move")
+            )
+        ).scalar_one()
+    assert latest <= closed_at
+
+
+def test_an_early_close_holds_against_moves_in_a_tight_loop(world: World) -> None:
+    """A player's moves from another thread, as fast as they go, while an operator closes
+    the tournament: the close goes through and the tournament verifies."""
+    engine, clock, store, cups, accounts = world
+    clock.now = time.time()
+    stock(engine, 1)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    bob = accounts.create("Bob", PASSWORD)
+    tid = cup(cups, operator, clock, minutes=30, policy="shared")
+    cups.join(bob, tid)
+    running, _ = cups.start_attempt(bob, tid)
+    playing = True
+
+    def moves() -> int:
+        played = 0
+        while playing:
+            legal = running.game.legal_moves()
+            if not legal:
+                return played
+            try:
+                store.play(running, str(legal[0]))
+            except PatienceError:
+                return played  # the close ended the game
+            played += 1
+            clock.now += 0.001
+        return played
+
+    with ThreadPoolExecutor(1) as pool:
+        player = pool.submit(moves)
+        command_line = GameStore(engine, clock=clock)
+        elsewhere = Tournaments(command_line, clock=clock)
+        command_line.on_game_end(elsewhere.game_ended)
+        elsewhere.close(operator, tid)
+        playing = False
+        player.result(timeout=300)
+    with running.lock:
+        store.refresh(running)
+    assert running.session.is_over()
+    assert verify(cups.verification(tid)) == []
 
 
 def test_a_cancelled_tournament_ranks_nobody(world: World) -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "WRITE_TRIES",
     "Answer",
     "EndHook",
+    "EndPassedError",
     "EventLog",
     "GameNotFoundError",
     "MoveConflictError",
@@ -46,6 +47,18 @@ WRITE_TRIES = 5
 
 class GameNotFoundError(LookupError):
     """No game has this id."""
+
+
+class EndPassedError(IntegrityError):
+    """A write refused because the game's end in the database (``ended_at``, or its
+    wall-clock end ``ends_at``: a tournament closed early by another process) comes before
+    the events written. The writer reads the game again, as after a lost race for the
+    log's next place (the callers' handling of :class:`~sqlalchemy.exc.IntegrityError`)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(
+            f"game {game_id} ended before these events", None, Exception("the game's end passed")
+        )
 
 
 class MoveConflictError(PatienceError):
@@ -184,8 +197,15 @@ class EventLog:
         self.flush(live)
 
     def replace(self, live: Live) -> None:
-        """Make ``live`` the game as the database has it (its copy was wrong or behind)."""
-        fresh = self.read(live.id)
+        """Make ``live`` the game as the database has it (its copy was wrong or behind).
+        When the game cannot be read (a close by another process caught between its two
+        writes), ``live`` is marked stale, to be read again next time, and the error
+        raised."""
+        try:
+            fresh = self.read(live.id)
+        except Exception:
+            live.stale = True
+            raise
         live.session, live.saved, live.stale = fresh.session, fresh.saved, False
 
     def repeated(self, live: Live, move: str, move_count: int) -> Answer:
@@ -234,11 +254,12 @@ class EventLog:
     def write(self, live: Live, *, reply: dict[str, Any] | None = None) -> None:
         """Write the events of ``live`` not yet in the database, ``reply`` with the last move.
         One event that does not end the game (nearly every move) is a single statement in
-        autocommit: one round trip to the database instead of three."""
+        autocommit: one round trip to the database instead of three (not for a game with a
+        wall-clock end, whose end is checked in the same transaction: :meth:`store_events`)."""
         rows, end = self.pending(live, reply)
         if not rows:
             return
-        if len(rows) == 1 and end is None:
+        if len(rows) == 1 and end is None and live.session.ends_at is None:
             with self._autocommit.connect() as connection:
                 connection.execute(insert(events), rows[0])
         else:
@@ -285,7 +306,29 @@ class EventLog:
         end: dict[str, Any] | None,
     ) -> None:
         """Insert ``rows``, and when the game is over its result (and tell :attr:`on_end`),
-        in the caller's transaction."""
+        in the caller's transaction.
+
+        A game with a wall-clock end (a tournament's, which an operator may bring forward
+        from another process) is first checked in the same transaction, with its row
+        locked: still running in the database and ending no earlier than the newest event,
+        else :class:`EndPassedError`. So once a close is committed no process logs a move
+        after it, however its copy of the game lags (without this a player's moves in a
+        tight loop could keep winning the log's next place from the close)."""
+        if live.session.ends_at is not None:
+            # a move at the very end is refused (the session's rule); the end's own event
+            # is logged at it
+            running = [sessions.c.id == live.id, sessions.c.ended_at.is_(None)]
+            moves = [row["at"] for row in rows if row["kind"] == "move"]
+            if moves:
+                running.append(sessions.c.ends_at > max(moves))
+            others = [row["at"] for row in rows if row["kind"] != "move"]
+            if others:
+                running.append(sessions.c.ends_at >= max(others))
+            held = connection.execute(
+                update(sessions).where(and_(*running)).values(ends_at=sessions.c.ends_at)
+            ).rowcount
+            if held != 1:
+                raise EndPassedError(live.id)
         connection.execute(insert(events), rows)
         if end is not None:
             connection.execute(

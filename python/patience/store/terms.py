@@ -9,6 +9,7 @@ its log, where no process can add a move after it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -81,14 +82,22 @@ class TournamentTerms:
             latest = connection.execute(
                 select(func.max(events.c.at)).where(events.c.session_id == game_id)
             ).scalar()
-            end = at if ended.ended_at is not None else max(at, latest or at)
+            # a move logged after ``at`` (between the tournament's close and this game's)
+            # stays: the game ends just after it (a move at its game's very end is refused)
+            end = (
+                at
+                if ended.ended_at is not None or latest is None or latest < at
+                else math.nextafter(latest, math.inf)
+            )
             values: dict[str, Any] = {"sealed_until": end}
             if ended.ended_at is None:
                 values["ends_at"] = end
             connection.execute(update(sessions).where(sessions.c.id == game_id).values(**values))
         if ended.ended_at is not None:
             self._cache.drop(game_id)
-            return at
+            # over already: before the close, or at its new end, logged by a process whose
+            # move this close's end refused (which then ends the game there itself)
+            return max(at, float(ended.ended_at))
         live = self._log.read(game_id)  # with its new end (GameOverError: a later move came in)
         with live.lock:
             self._log.flush(live, strict=True)
