@@ -12,9 +12,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 
-from patience.daily import GRACE_SECONDS, Daily, DailyNotReadyError, DailyPlayedError, day_bounds
+from patience.daily import (
+    GRACE_SECONDS,
+    Daily,
+    DailyNotReadyError,
+    DailyPlayedError,
+    DailySignInError,
+    day_bounds,
+)
 from patience.players import Accounts
 from patience.server import Settings, create_app
 from patience.store.catalog import Certified, add
@@ -79,9 +86,8 @@ def test_one_deal_for_everyone_of_a_middle_tier(
     stock(engine, [1, 9, 5, 2])
     ada, bob = accounts.create("Ada", PASSWORD), accounts.create("Bob", PASSWORD)
     first, _ = daily.start("golf", GOLF, user_id=ada.id)
-    second, _ = daily.start("golf", GOLF, user_id=bob.id)
-    guest, _ = daily.start("golf", {}, user_id=None, address="10.0.0.1")
-    assert first.seed == second.seed == guest.seed == 1002  # the tier-5 deal
+    second, _ = daily.start("golf", {}, user_id=bob.id)  # the variant's default, checked
+    assert first.seed == second.seed == 1002  # the tier-5 deal
     assert first.tier is None  # its tier is as secret as its seed
     # the catalog marks it the day's: no other game is dealt it
     with engine.connect() as connection:
@@ -112,9 +118,30 @@ def test_a_signed_in_player_plays_it_once(
 def test_no_deal_in_the_catalog_is_said(
     world: tuple[Engine, Clock, GameStore, Daily, Accounts],
 ) -> None:
-    _, _, _, daily, _ = world
+    _, _, _, daily, accounts = world
+    ada = accounts.create("Ada", PASSWORD)
     with pytest.raises(DailyNotReadyError, match="not ready yet"):
-        daily.start("golf", GOLF, user_id=None)
+        daily.start("golf", GOLF, user_id=ada.id)
+
+
+def test_a_guest_is_refused_before_anything_is_dealt(
+    world: tuple[Engine, Clock, GameStore, Daily, Accounts],
+) -> None:
+    """The attack: a guest's games of the daily deal counted nowhere and had no limit, so
+    a player could end one and start another until every card was known (the stock by
+    drawing, the face-down cards by playing different lines), then sign in, or send their
+    session cookie again, and play it for the standing with the cards known."""
+    engine, _, _, daily, accounts = world
+    stock(engine, [5])
+    with pytest.raises(DailySignInError, match="sign in to play today's deal of Golf"):
+        daily.start("golf", GOLF, user_id=None, address="10.0.0.1")
+    assert daily.find("golf", GOLF, daily.today()) is None  # nothing dealt, nothing claimed
+    with engine.connect() as connection:
+        assert connection.execute(select(func.count()).select_from(sessions)).scalar_one() == 0
+    ada = accounts.create("Ada", PASSWORD)
+    live, token = daily.start("golf", GOLF, user_id=ada.id)
+    assert token is not None
+    assert live.seed == 1000
 
 
 def test_the_seed_is_secret_until_the_day_is_over_and_then_the_best_games_replay(
@@ -128,13 +155,14 @@ def test_the_seed_is_secret_until_the_day_is_over_and_then_the_best_games_replay
         live, _ = daily.start("golf", GOLF, user_id=user.id)
         finish(store, clock, live, seconds, plays)
         games[user.name] = live
-    late, _ = daily.start("golf", GOLF, user_id=None)  # a guest, still playing at midnight
+    dee = accounts.create("Dee", PASSWORD)
+    late, _ = daily.start("golf", GOLF, user_id=dee.id)  # still playing at midnight
     board = daily.public("golf", GOLF, "2030-06-15", user_id=ada.id)
     assert board["seed"] is None
     assert board["tier"] is None
     assert not board["revealed"]
     assert "1000" not in json.dumps(board)
-    assert [row["name"] for row in board["standing"]] == ["Bob", "Ada", "Cyd"]
+    assert [row["name"] for row in board["standing"][:3]] == ["Bob", "Ada", "Cyd"]
     assert [row["rank"] for row in board["standing"]] == [1, 2, 3]
     assert all(row["game"] is None for row in board["standing"])
     assert board["me"]["rank"] == 2
@@ -199,9 +227,14 @@ def _sign_up(client: TestClient, name: str) -> dict[str, str]:
 def test_the_api_never_names_today_s_seed(served: tuple[TestClient, Path]) -> None:
     client, path = served
     engine = make_engine(f"sqlite:///{path}")
-    stock(engine, [5], first=987_654_321)
-    assert client.post("/api/daily/golf", json={"variant": {"wrap": True}}).status_code == 503
+    guest = client.post("/api/daily/golf", json={"variant": GOLF})
+    assert guest.status_code == 401, guest.text
+    assert "sign in to play" in guest.json()["detail"]
     headers = _sign_up(client, "Ada")
+    assert (
+        client.post("/api/daily/golf", json={"variant": GOLF}, headers=headers).status_code == 503
+    )
+    stock(engine, [5], first=987_654_321)
     answers: list[Any] = []
     started = client.post("/api/daily/golf", json={"variant": GOLF}, headers=headers)
     assert started.status_code == 201, started.text
@@ -235,6 +268,9 @@ def test_the_api_never_names_today_s_seed(served: tuple[TestClient, Path]) -> No
     kinds = {(d["game"], json.dumps(d["variant"])): d for d in answers[3]["deals"]}
     assert kinds[("golf", json.dumps(GOLF))]["me"]["won"] is False
     assert client.get("/api/daily/golf", params={"day": "2999-01-01"}).status_code == 400
+    last = client.get("/api/daily/golf", params={"day": "9999-12-31"})  # a date overflowed
+    assert last.status_code == 400
+    assert "so far ahead" in last.json()["detail"]
     assert client.get("/api/daily/golf", params={"day": "tomorrow"}).status_code == 400
     assert client.get("/api/daily/golf", params={"variant": "{"}).status_code == 400
     assert client.get("/api/daily/chess").status_code == 400

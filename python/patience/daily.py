@@ -78,6 +78,12 @@ class DailyPlayedError(DailyError):
     """The player has played this daily deal already."""
 
 
+class DailySignInError(DailyError):
+    """A guest asked for a game of a daily deal: only signed-in players play them (each
+    once), since a guest's games could not be counted, and so could show the day's cards
+    to anyone before they play it for the standing."""
+
+
 def day_of(at: float) -> str:
     """The UTC day of Unix time ``at``, as ``YYYY-MM-DD``."""
     return datetime.fromtimestamp(at, UTC).date().isoformat()
@@ -85,13 +91,23 @@ def day_of(at: float) -> str:
 
 def day_bounds(day: str) -> tuple[float, float]:
     """The Unix times at which UTC day ``day`` begins and ends. Raises :class:`DailyError`
-    for a day not written ``YYYY-MM-DD``."""
+    for a day not written ``YYYY-MM-DD``, or the calendar's last.
+
+    >>> day_bounds("2026-11-27")
+    (1795737600.0, 1795824000.0)
+    >>> day_bounds("9999-12-31")
+    Traceback (most recent call last):
+    ...
+    patience.daily.DailyError: no daily deal is dealt so far ahead
+    """
     try:
         start = datetime.combine(date.fromisoformat(day), datetime.min.time(), UTC)
     except (TypeError, ValueError):
         raise DailyError("a day is written YYYY-MM-DD") from None
     if len(day) != 10:
         raise DailyError("a day is written YYYY-MM-DD")
+    if start.date() == date.max:  # the calendar's last day has no day after it
+        raise DailyError("no daily deal is dealt so far ahead")
     return start.timestamp(), (start + timedelta(days=1)).timestamp()
 
 
@@ -233,28 +249,32 @@ class Daily:
         user_id: str | None,
         address: str | None = None,
     ) -> tuple[Live, str | None]:
-        """A game of today's deal of ``name`` and ``variant``, and the token that holds it.
-        A signed-in player who has a game of it running gets that game back (no token: the
+        """A game of today's deal of ``name`` and ``variant``, and the token that holds it,
+        for a signed-in player (a guest is refused: :class:`DailySignInError`). A player
+        who has a game of it running gets that game back (no token: the
         session holds it); one whose game is over is refused (:class:`DailyPlayedError`).
         Raises :class:`DailyNotReadyError` when there is no deal to make it from, and the
         store's refusals of a timed game (another timed game of the kind running, too many
         guests' games at one address)."""
         checked = game_class(name).check_variant(variant)
         title = game_class(name).title
+        if user_id is None:
+            raise DailySignInError(
+                f"sign in to play today's deal of {title}: each player plays it once, for "
+                "the day's standing"
+            )
         deal = self.deal(name, checked)
-        if user_id is not None:
-            mine = self.mine(deal, user_id)
-            if mine is not None:
-                live = self._store.authorize(mine, None, user_id=user_id) or self._store.load(mine)
-                with live.lock:
-                    self._store.refresh(live)
-                    over = live.session.is_over()
-                if over:
-                    raise DailyPlayedError(
-                        f"you have played today's deal of {title}: a new one comes at "
-                        "midnight (UTC)"
-                    )
-                return live, None
+        mine = self.mine(deal, user_id)
+        if mine is not None:
+            live = self._store.authorize(mine, None, user_id=user_id) or self._store.load(mine)
+            with live.lock:
+                self._store.refresh(live)
+                over = live.session.is_over()
+            if over:
+                raise DailyPlayedError(
+                    f"you have played today's deal of {title}: a new one comes at midnight (UTC)"
+                )
+            return live, None
         self._store.check_start(
             name, checked, seed=None, mode="timed", user_id=user_id, address=address
         )

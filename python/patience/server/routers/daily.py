@@ -14,7 +14,14 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from patience.daily import Daily, DailyError, DailyNotReadyError, DailyPlayedError, day_bounds
+from patience.daily import (
+    Daily,
+    DailyError,
+    DailyNotReadyError,
+    DailyPlayedError,
+    DailySignInError,
+    day_bounds,
+)
 from patience.errors import PatienceError
 from patience.games import game_class
 from patience.store.games import UnfinishedGameError
@@ -26,6 +33,7 @@ router = APIRouter(prefix="/api/daily", tags=["daily"])
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     400: {"description": "An unknown game or variant, or a day not begun: see `detail`"},
+    401: {"description": "Not signed in: only signed-in players play a daily deal"},
     403: {"description": "A signed-in request without its CSRF token, or from another site"},
     409: {"description": "Played already today, or another timed game of the kind running"},
     422: {"description": "The body is not of the shape asked for"},
@@ -94,13 +102,15 @@ class DailyStart(BaseModel):
     variant: dict[str, Any] = Field(default_factory=dict, description='e.g. {"draw": 3}')
 
 
-@router.post("/{game}", status_code=201, responses=_refusals(400, 403, 409, 422, 503))
+@router.post("/{game}", status_code=201, responses=_refusals(400, 401, 403, 409, 422, 503))
 def play_today(
     game: str, body: DailyStart, daily: DailyDeals, player: Player, http: Request
 ) -> JSONResponse:
-    """A timed game of today's deal of ``game`` (201, with its token). A signed-in player
-    plays it once: their game still running is answered again (200, no token: the session
-    holds it), and one over is refused (409)."""
+    """A timed game of today's deal of ``game`` (201, with its token), for a signed-in
+    player (401 for a guest, whose games could not be counted: played again and again,
+    they would show the day's cards before a game for the standing). Each plays it once:
+    their game still running is answered again (200, no token: the session holds it), and
+    one over is refused (409)."""
     try:
         game_class(game)
         live, token = daily.start(
@@ -109,6 +119,8 @@ def play_today(
             user_id=None if player is None else player.id,
             address=http.client.host if http.client else None,
         )
+    except DailySignInError as error:
+        raise HTTPException(401, str(error)) from None
     except DailyNotReadyError as error:
         raise HTTPException(503, str(error), headers={"Retry-After": "30"}) from None
     except (DailyPlayedError, UnfinishedGameError) as error:

@@ -41,7 +41,7 @@ export async function dailyListPage(page) {
     const { head, rest } = streakWords(today.streak);
     page.append(h("p", { id: "daily-streak", class: "daily-streak" }, h("b", {}, head), `${rest} Days in a row with a daily deal won.`));
   } else if (!player) {
-    page.append(h("p", { class: "help" }, h("a", { href: "#/account" }, "Sign in"), " to be in the standings and keep a daily streak."));
+    page.append(h("p", { class: "help" }, h("a", { href: "#/account" }, "Sign in"), " to play the daily deals: each player plays each once, for the standings, and keeps a daily streak."));
   }
   page.append(
     h("h3", {}, "Today"),
@@ -49,14 +49,15 @@ export async function dailyListPage(page) {
       h("span", { class: "daily-name" }, h("a", { href: link(deal.game, deal.variant) }, name(deal)),
         h("span", { class: "daily-count" }, deal.games ? ` · ${deal.games} played` : "")),
       h("span", { class: "daily-mine" }, dailyResultWords(deal.me)),
-      playButton(deal)))),
+      playButton(deal, player)))),
     h("h3", {}, `Yesterday (${dayWords(today.yesterday)})`),
     h("ul", { class: "links daily-days", id: "daily-yesterday" }, today.deals.map((deal) => h("li", {},
       h("a", { href: link(deal.game, deal.variant, today.yesterday) }, name(deal))))));
 }
 
 // Play (or go on with) today's deal; one played already shows so, with its standing.
-function playButton(deal) {
+function playButton(deal, player) {
+  if (!player && !deal.me) return h("a", { class: "daily-sign-in", href: "#/account", "aria-label": `Sign in to play: ${name(deal)}` }, "Sign in to play");
   const start = (words) => h("button", { type: "button", class: "small daily-play", "aria-label": `${words}: ${name(deal)}`,
     onclick: () => { leaveForTable(); play(deal.game, deal.variant); } }, words);
   if (deal.me?.running) return start("Continue");
@@ -86,8 +87,13 @@ export async function dailyPage(page, game, variantText, day) {
   } else if (deal.me?.score !== undefined) {
     mine.append(h("p", {}, `${deal.me.won ? "Won" : "Played"}: score ${deal.me.score} in ${timePlayed(deal.me.elapsed)}, rank ${deal.me.rank} of ${deal.ranked}.`));
   } else if (deal.today) {
-    mine.append(h("p", {}, player ? "You have not played it yet: one game, on the clock." : "Sign in to be in the standing; a guest's game counts in none."),
-      h("button", { type: "button", id: "daily-play", onclick: () => { leaveForTable(); play(game, variant); } }, "Play today's deal"));
+    if (player) {
+      mine.append(h("p", {}, "You have not played it yet: one game, on the clock."),
+        h("button", { type: "button", id: "daily-play", onclick: () => { leaveForTable(); play(game, variant); } }, "Play today's deal"));
+    } else {
+      // each player plays it once: a guest's games could not be counted, and so could show the day's cards
+      mine.append(h("p", { id: "daily-sign-in" }, h("a", { href: "#/account" }, "Sign in to play today's deal"), ": each player plays it once, on the clock, for the day's standing."));
+    }
   } else {
     mine.append(h("p", {}, "You did not play it."));
   }

@@ -255,6 +255,8 @@ export async function drawDaily() {
     let action;
     if (deal.me?.running) action = h("button", { type: "button", class: "small", "aria-label": `Continue: ${name}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Continue");
     else if (deal.me) action = h("span", { class: "played" }, deal.me.won ? "Won \u2713" : "Played");
+    // a guest signs in first: each player plays a daily deal once, for the standing
+    else if (!player) action = h("a", { class: "small sign-in-to-play", href: "#/account", "aria-label": `Sign in to play: ${name}` }, "Sign in to play");
     else action = h("button", { type: "button", class: "small", "data-daily": `${deal.game}:${JSON.stringify(deal.variant)}`, "aria-label": `Play: ${name}`, onclick: () => hooks?.startDaily(deal.game, deal.variant) }, "Play");
     // the player's own game of it, finished: its score and time, and its rank in the standing
     const mine = deal.me && !deal.me.running ? h("span", { class: "daily-mine" }, dailyResultWords(deal.me)) : null;
@@ -268,7 +270,7 @@ export async function drawDaily() {
   const until = hours ? `${hours} h ${String(Math.floor((left % 3600) / 60)).padStart(2, "0")} min` : `${Math.floor(left / 60)} min`;
   section.replaceChildren(
     h("h3", { id: "daily-title" }, "Today's deals"),
-    h("p", { class: "help" }, `The same deal for everyone, on the clock; a new one in ${until}${player ? "" : ". Sign in to be in the standing"}. `,
+    h("p", { class: "help" }, `The same deal for everyone, on the clock; a new one in ${until}${player ? "" : ". Signed-in players play each once, for the standing"}. `,
       h("a", { href: "#/daily" }, "Yesterday's deals and their best games")),
     ...(today.streak ? [h("p", { class: "daily-streak", id: "lobby-streak" }, h("b", {}, streakWords(today.streak).head), streakWords(today.streak).rest)] : []),
     h("ul", { class: "daily-list" }, items));
