@@ -285,29 +285,34 @@ class Daily:
                 f"today's deal of {title} has closed: a new one comes at midnight (UTC)"
             )
         game_id = new_game_id()
-        try:
-            with self._engine.begin() as connection:
-                connection.execute(
-                    insert(daily_games).values(
-                        session_id=game_id,
-                        daily_id=deal.id,
-                        user_id=user_id,
-                        created_at=self._clock(),
-                    )
+
+        def count_it(connection: Connection, live: Live) -> None:
+            # the game and its place in the day's games are written together or not at all
+            connection.execute(
+                insert(daily_games).values(
+                    session_id=live.id,
+                    daily_id=deal.id,
+                    user_id=user_id,
+                    created_at=self._clock(),
                 )
+            )
+
+        try:
+            return self._store.open(
+                name,
+                checked,
+                seed=deal.seed,
+                mode="timed",
+                certified=True,
+                game_id=game_id,
+                user_id=user_id,
+                address=address,
+                sealed_until=day_end + GRACE_SECONDS,
+                within=count_it,
+                one_timed=True,
+            )
         except IntegrityError:  # the same player's second request, at the same moment
             raise DailyPlayedError(f"you have a game of today's deal of {title}") from None
-        return self._store.open(
-            name,
-            checked,
-            seed=deal.seed,
-            mode="timed",
-            certified=True,
-            game_id=game_id,
-            user_id=user_id,
-            address=address,
-            sealed_until=day_end + GRACE_SECONDS,
-        )
 
     # -- what everyone may see --------------------------------------------------------
 

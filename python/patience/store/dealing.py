@@ -12,14 +12,14 @@ import json
 import secrets
 from collections.abc import Callable
 
-from sqlalchemy import ColumnElement, Connection, and_, func, insert, select
+from sqlalchemy import ColumnElement, Connection, and_, func, insert, select, update
 
 from patience.errors import PatienceError
 from patience.games import game_class, new_game, variant_words
 from patience.rating import DIFFICULTIES, is_rated
 
 from .claims import DealClaims
-from .db import events, sessions
+from .db import events, sessions, users
 from .live import Live, LiveGames, Mode, digest
 from .log import EventLog, session_class
 from .timekeeping import runs_until
@@ -129,11 +129,7 @@ class Dealer:
         if mode == "timed" and user_id is not None:
             running = self.unfinished_timed(user_id, name, checked)
             if running is not None:
-                raise UnfinishedGameError(
-                    f"you have a timed game of {cls.title}{variant_text(checked)} running "
-                    f"(game {running}): finish or end it before dealing another",
-                    running,
-                )
+                raise _running_already(name, checked, running)
         return checked
 
     def guest_timed(self, address: str, name: str, variant: dict[str, object]) -> int:
@@ -208,6 +204,7 @@ class Dealer:
             tier=tier,
             user_id=user_id,
             address=address,
+            one_timed=True,
         )
 
     def open(
@@ -228,6 +225,7 @@ class Dealer:
         within: Callable[[Connection, Live], None] | None = None,
         guest: str | None = None,
         numbered: tuple[str, int] | None = None,
+        one_timed: bool = False,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (a random one when None; none for a ``numbered`` deal, ``(numbering,
         number)``, a practice game's by a numbering players know) as a new game, write it
@@ -243,7 +241,11 @@ class Dealer:
         is written with the game or not at all (a tournament's attempt claims its place
         so), and what it raises refuses the game. ``guest`` is a guest's browser cookie,
         kept hashed: a sign-up from that browser takes over the game
-        (:meth:`patience.store.GameStore.claim_guest_games`)."""
+        (:meth:`patience.store.GameStore.claim_guest_games`). ``one_timed`` holds the rule
+        of :meth:`check_start` (one timed game of a game and variant running for a player)
+        in the transaction that writes the game, the player's row locked first, so that
+        requests at the same moment deal one game (:class:`UnfinishedGameError` for the
+        others): checked only beforehand, five at once had dealt five."""
         if numbered is not None:
             if mode == "timed" or seed is not None:
                 raise PatienceError("a numbered deal is a practice game's, never a seed's")
@@ -294,6 +296,16 @@ class Dealer:
         first = {"session_id": live.id, "seq": 0, "kind": start.kind, "at": start.at}
 
         def write(connection: Connection) -> None:
+            if one_timed and mode == "timed" and user_id is not None:
+                # the player's row, locked: their other starts wait here until this commits
+                connection.execute(update(users).where(users.c.id == user_id).values(id=users.c.id))
+                running = connection.execute(
+                    select(sessions.c.id).where(
+                        self._running_timed(sessions.c.user_id == user_id, name, game.variant)
+                    )
+                ).scalar()
+                if running is not None:
+                    raise _running_already(name, game.variant, running)
             connection.execute(insert(sessions).values(**row))
             connection.execute(insert(events).values(**first))
             if within is not None:
@@ -303,6 +315,16 @@ class Dealer:
         live.saved = 1
         self._cache.keep(live)
         return live, token
+
+
+def _running_already(name: str, variant: dict[str, object], running: str) -> UnfinishedGameError:
+    """The refusal of a timed game while the player's game ``running`` of the same game and
+    variant still runs."""
+    return UnfinishedGameError(
+        f"you have a timed game of {game_class(name).title}{variant_text(variant)} running "
+        f"(game {running}): finish or end it before dealing another",
+        running,
+    )
 
 
 def new_game_id() -> str:

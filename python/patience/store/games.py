@@ -279,6 +279,7 @@ class GameStore:
         within: Callable[[Connection, Live], None] | None = None,
         guest: str | None = None,
         numbered: tuple[str, int] | None = None,
+        one_timed: bool = False,
     ) -> tuple[Live, str]:
         """Deal ``seed`` (or the ``numbered`` deal) as a new game, write it down, and return
         it with the token that holds it (:meth:`.dealing.Dealer.open`)."""
@@ -298,6 +299,7 @@ class GameStore:
             within=within,
             guest=guest,
             numbered=numbered,
+            one_timed=one_timed,
         )
 
     # -- finding --------------------------------------------------------------------

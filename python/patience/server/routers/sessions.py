@@ -237,6 +237,7 @@ async def start_game(
                 guest=guest,
                 time_limit=RELAXED_SECONDS if request.mode == "relaxed" else None,
                 numbered=_numbered(request),
+                one_timed=True,
             )
         )
     except UnfinishedGameError as error:
