@@ -377,13 +377,15 @@ export function fitBoard(container) {
   // (piles beside the columns, on a short wide screen: half the gaps, for wider cards; on
   // a wide window, where the width is to spare, the usual gaps)
   const beside = getComputedStyle(container).display === "grid" && !window.matchMedia(WIDE).matches;
-  // (a phone held upright: the rows' cards two pixels apart, for the widest cards)
-  const gap = crowded ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
+  // (a phone held upright: the rows' cards two pixels apart, and a pixel where seven
+  // columns or more share the width, for the widest cards: seven across a 390 px screen
+  // are 54 px wide)
+  const gap = crowded || (arrangement.upright && across >= 7) ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
   const lengths = lengthsOf(columnsRow);
   const portrait = window.innerHeight > window.innerWidth * 1.3;
   const key = `${width}x${Math.round(height)}|${large}|${finger}`;
-  const settings = { gap, height, top, finger, layout, rows: arrangement.rows, portrait };
+  const settings = { gap, height, top, finger, layout, rows: arrangement.rows, portrait, upright: arrangement.upright };
   const fixed = container.fixedSize;
   // The size chosen for this game and window, while the columns fit it (a column of a real
   // game always does: the size holds the longest the game's columns reach).
@@ -482,7 +484,7 @@ const MIN_SHARE = 0.16;
 // longest column; narrower ones are sized for the columns there are.
 const comfort = () => 56;
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait, corner = null }) {
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait, upright = false, corner = null }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   // (small cards on a tall screen, a phone held upright, have the height to spare for a
@@ -558,8 +560,9 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   }
   // (every column fans alike: where the usual longest does not fit at the usual strip,
   // the strip it fits at)
-  const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
-  const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
+  let wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
+  let wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
+  if (upright) [wantUp, wantDown] = loosened(lengths, { cardH, room, wantUp, wantDown });
   const need = ({ up, down }, strip = floorUp, downStrip = floorDown) => cardH + up * strip + down * downStrip;
   // (a row fits across when its piles do, as laid out, and the rows fit the board: a card
   // on its way, moved by its animation past a row's end, is not counted)
@@ -598,6 +601,24 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // the columns, the help line) stays at the board's foot as the columns grow and shorten.
   columnsRow.style.minHeight = `${Math.max(cardH, room + edge)}px`;
   return { fits, cardW };
+}
+
+// A phone held upright has height to spare under its columns (their cards are as wide as
+// the width allows, and the usual longest column fits at the usual fan): every column fans
+// wider, all alike, as far as the longest of them then fits, up to most of a card for a
+// face-up card and under half of one for a face-down card (its back stays the narrower
+// strip). The usual fan where the columns do not fit even at that one: a column too long
+// for it squeezes its own fan (see layOut).
+function loosened(lengths, { cardH, room, wantUp, wantDown }) {
+  const mostUp = Math.max(wantUp, Math.round(cardH * 0.7));
+  const mostDown = Math.max(wantDown, Math.round(cardH * 0.42));
+  let share = 1;
+  for (const { up, down } of lengths) {
+    const more = up * (mostUp - wantUp) + down * (mostDown - wantDown);
+    if (more > 0) share = Math.min(share, (room - cardH - up * wantUp - down * wantDown) / more);
+  }
+  share = Math.max(0, share);
+  return [Math.floor(wantUp + share * (mostUp - wantUp)), Math.floor(wantDown + share * (mostDown - wantDown))];
 }
 
 // How far apart sideways-fanned cards are (cards held in a hand, a draw-3 waste): far
