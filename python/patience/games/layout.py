@@ -221,7 +221,9 @@ class ClientLayout(TypedDict):
     the top row stands beside the columns, which get the whole height;
     ``beside_when_wide``: likewise on a wide desktop window, for a game whose long columns
     make the height, not the width, bound its cards (the piles a block to the right of the
-    columns, its foundations in rows of four; the replay stands so too); ``upright``: its
+    columns, its foundations in rows of four; the replay stands so too; on a phone on its
+    side too, where the game has no ``beside_when_short``, its piles' cards drawn larger
+    in the height beside the columns); ``upright``: its
     rows on a phone held upright (:class:`Upright`); ``design`` the
     longest column the game usually has (face-down cards, and face-up cards past the
     first), which the columns' fans spread over the height for;

@@ -377,13 +377,15 @@ export function fitBoard(container) {
   // (piles beside the columns, on a short wide screen: half the gaps, for wider cards; on
   // a wide window, where the width is to spare, the usual gaps)
   const beside = getComputedStyle(container).display === "grid" && !window.matchMedia(WIDE).matches;
-  // (a phone held upright: the rows' cards two pixels apart, for the widest cards)
-  const gap = crowded ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
+  // (a phone held upright: the rows' cards two pixels apart, and a pixel where seven
+  // columns or more share the width, for the widest cards: seven across a 390 px screen
+  // are 54 px wide)
+  const gap = crowded || (arrangement.upright && across >= 7) ? 1 : arrangement.upright ? 2 : width < 600 || beside ? 3 : 8;
   const finger = coarse() ? (window.innerHeight > 500 ? 22 : 16) : 0;
   const lengths = lengthsOf(columnsRow);
   const portrait = window.innerHeight > window.innerWidth * 1.3;
   const key = `${width}x${Math.round(height)}|${large}|${finger}`;
-  const settings = { gap, height, top, finger, layout, rows: arrangement.rows, portrait };
+  const settings = { gap, height, top, finger, layout, rows: arrangement.rows, portrait, beside, upright: arrangement.upright };
   const fixed = container.fixedSize;
   // The size chosen for this game and window, while the columns fit it (a column of a real
   // game always does: the size holds the longest the game's columns reach).
@@ -482,7 +484,7 @@ const MIN_SHARE = 0.16;
 // longest column; narrower ones are sized for the columns there are.
 const comfort = () => 56;
 
-function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait, corner = null }) {
+function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finger, sized, layout, rows, portrait, beside = false, upright = false, corner = null }) {
   const cardH = Math.round(cardW * 1.4);
   const large = document.body.classList.contains("large-index");
   // (small cards on a tall screen, a phone held upright, have the height to spare for a
@@ -556,10 +558,12 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
       spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
     }
   }
+  if (beside && short) growBeside(container, columnsRow, { cardW, indexSize, height, top });
   // (every column fans alike: where the usual longest does not fit at the usual strip,
   // the strip it fits at)
-  const wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
-  const wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
+  let wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
+  let wantDown = Math.max(Math.round(cardH * 0.12), Math.min(Math.round(wantUp * 0.4), Math.round(cardH * 0.22)));
+  if (upright) [wantUp, wantDown] = loosened(lengths, { cardH, room, wantUp, wantDown });
   const need = ({ up, down }, strip = floorUp, downStrip = floorDown) => cardH + up * strip + down * downStrip;
   // (a row fits across when its piles do, as laid out, and the rows fit the board: a card
   // on its way, moved by its animation past a row's end, is not counted)
@@ -568,7 +572,11 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
     const right = line.getBoundingClientRect().right;
     return right <= end + 1 && [...line.children].every((item) => item.getBoundingClientRect().right <= right + 1);
   });
-  const holds = !sized || (need(design, inkUp, tightDown) <= room + 1 && need(sized, tightUp, tightDown) <= room + 1);
+  // (a phone on its side whose piles stand beside the columns, which have the whole height:
+  // the usual longest column at the tight strip, a finger's, for the larger cards that
+  // height then holds)
+  const usualUp = beside && short ? tightUp : inkUp;
+  const holds = !sized || (need(design, usualUp, tightDown) <= room + 1 && need(sized, tightUp, tightDown) <= room + 1);
   const fits = across && holds
     && lengths.every((length) => need(length, sliver, tightDown) <= room + 1);
   [...columnsRow.children].forEach((column, index) => {
@@ -598,6 +606,48 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // the columns, the help line) stays at the board's foot as the columns grow and shorten.
   columnsRow.style.minHeight = `${Math.max(cardH, room + edge)}px`;
   return { fits, cardW };
+}
+
+// A phone on its side where a game's piles stand beside its columns as on a wide window
+// (few, long columns, whose cards the height bounds): the piles' two lines have the height
+// beside the columns, their cards drawn larger in it, up to half as large again, as far as
+// the height and the width beside the columns allow.
+const GROW_BESIDE = 1.5;
+function growBeside(container, columnsRow, { cardW, indexSize, height, top }) {
+  const piles = container.classList.contains("beside-when-wide") && !container.classList.contains("beside-when-short")
+    ? container.querySelector(":scope > .row.top") : null;
+  if (!piles) return;
+  const names = ["--card-w", "--card-h", "--index-size"];
+  for (const name of names) piles.style.removeProperty(name);
+  const right = container.getBoundingClientRect().right;
+  for (let scale = GROW_BESIDE; scale > 1.001; scale -= 0.05) {
+    const grownW = Math.floor(cardW * scale);
+    piles.style.setProperty("--card-w", `${grownW}px`);
+    piles.style.setProperty("--card-h", `${Math.round(grownW * 1.4)}px`);
+    piles.style.setProperty("--index-size", `${Math.round(indexSize * grownW / cardW)}px`);
+    const box = piles.getBoundingClientRect();
+    const foot = Math.max(...[...piles.querySelectorAll(".pile")].map((pile) => pile.getBoundingClientRect().bottom));
+    if (foot + window.scrollY - top <= height && box.right <= right + 1 && columnsRow.getBoundingClientRect().right <= box.left) return;
+  }
+  for (const name of names) piles.style.removeProperty(name);
+}
+
+// A phone held upright has height to spare under its columns (their cards are as wide as
+// the width allows, and the usual longest column fits at the usual fan): every column fans
+// wider, all alike, as far as the longest of them then fits, up to most of a card for a
+// face-up card and under half of one for a face-down card (its back stays the narrower
+// strip). The usual fan where the columns do not fit even at that one: a column too long
+// for it squeezes its own fan (see layOut).
+function loosened(lengths, { cardH, room, wantUp, wantDown }) {
+  const mostUp = Math.max(wantUp, Math.round(cardH * 0.7));
+  const mostDown = Math.max(wantDown, Math.round(cardH * 0.42));
+  let share = 1;
+  for (const { up, down } of lengths) {
+    const more = up * (mostUp - wantUp) + down * (mostDown - wantDown);
+    if (more > 0) share = Math.min(share, (room - cardH - up * wantUp - down * wantDown) / more);
+  }
+  share = Math.max(0, share);
+  return [Math.floor(wantUp + share * (mostUp - wantUp)), Math.floor(wantDown + share * (mostDown - wantDown))];
 }
 
 // How far apart sideways-fanned cards are (cards held in a hand, a draw-3 waste): far

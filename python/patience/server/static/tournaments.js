@@ -158,7 +158,7 @@ export async function tournamentPage(page, id) {
   // The clock: to the opening, then to the close; at either, the page is read again.
   let timer = null;
   let leave = null; // the page drawn again after a change of status, to stop in its turn
-  let stopStandings = () => {};
+  let standingsView = { stop() {}, entered() {} };
   const drawClock = () => {
     const now = Date.now() / 1000;
     const target = t.status === "open" ? t.opens_at : t.status === "running" ? t.closes_at : null;
@@ -191,7 +191,10 @@ export async function tournamentPage(page, id) {
         leave = await tournamentPage(page, id);
         return;
       }
-      if (!same) drawEntry(entry, t, refresh);
+      if (!same) {
+        drawEntry(entry, t, refresh);
+        standingsView.entered(t);
+      }
       page.querySelector("#entrants")?.replaceChildren(`${t.entrants} of ${t.max_entrants}`);
     } catch (_) { /* the next tick tries again */ }
   };
@@ -201,7 +204,7 @@ export async function tournamentPage(page, id) {
   // then (another device may have played an attempt).
   const reread = t.status === "finished" ? null : setInterval(() => { if (!document.hidden) refresh(); }, LIVE * 2);
   drawEntry(entry, t, refresh);
-  stopStandings = await drawStandings(standings, t);
+  standingsView = await drawStandings(standings, t);
   let verification = null;
   if (t.status === "finished") {
     verification = h("section", { id: "verification", "aria-labelledby": "verification-title" });
@@ -211,7 +214,7 @@ export async function tournamentPage(page, id) {
   const stop = () => {
     clearInterval(timer);
     clearInterval(reread);
-    stopStandings();
+    standingsView.stop();
   };
   return () => {
     stop();
@@ -385,6 +388,10 @@ document.addEventListener("patience:ended", (event) => {
 
 // -- standings ---------------------------------------------------------------------------
 
+// The standings' pages, live while the tournament runs; "Around me" (a signed-in player's)
+// finds a place only with an entry: without one it stays in the row, disabled, and says
+// why (read by a screen reader as its description), until the player joins. Resolves to
+// { stop, entered(t) }: entered with the tournament read again, whose entry may be new.
 async function drawStandings(section, t) {
   let offset = 0;
   let around = false;
@@ -392,7 +399,21 @@ async function drawStandings(section, t) {
   const summary = h("p", { id: "standings-summary", "aria-live": "polite" });
   const previous = h("button", { type: "button", id: "standings-previous" }, "Previous");
   const next = h("button", { type: "button", id: "standings-next" }, "Next");
-  const aroundMe = h("button", { type: "button", id: "standings-me", "aria-pressed": "false" }, "Around me");
+  const aroundMe = h("button", { type: "button", id: "standings-me", "aria-pressed": "false", "aria-describedby": "standings-me-why" }, "Around me");
+  const why = h("span", { id: "standings-me-why", class: "sr-only" });
+  const entered = (read) => {
+    const joined = Boolean(read.me?.joined);
+    const reason = joined ? "" : read.status === "finished" ? "You did not enter this tournament: you have no place in it" : "Join the tournament to see your place";
+    why.textContent = reason;
+    if (joined) {
+      aroundMe.removeAttribute("aria-disabled");
+      aroundMe.removeAttribute("title");
+    } else {
+      aroundMe.setAttribute("aria-disabled", "true");
+      aroundMe.title = reason;
+    }
+  };
+  entered(t);
   const top = h("button", { type: "button", id: "standings-top" }, "Top");
   const error = alertLine("standings-error");
   const me = currentPlayer();
@@ -413,7 +434,7 @@ async function drawStandings(section, t) {
       h("thead", {}, h("tr", {}, columns.map((name) => h("th", { scope: "col", class: narrowOnly(name) }, name)))),
       body),
     summary,
-    h("div", { class: "pager" }, top, previous, next, me ? aroundMe : null),
+    h("div", { class: "pager" }, top, previous, next, ...(me ? [aroundMe, why] : [])),
     error);
   async function load() {
     try {
@@ -442,11 +463,15 @@ async function drawStandings(section, t) {
   previous.addEventListener("click", () => { offset = Math.max(0, offset - PAGE); load(); });
   next.addEventListener("click", () => { offset += PAGE; load(); });
   top.addEventListener("click", () => { around = false; offset = 0; load(); });
-  aroundMe.addEventListener("click", () => { around = true; load(); });
+  aroundMe.addEventListener("click", () => {
+    if (aroundMe.getAttribute("aria-disabled") === "true") return; // (no entry: no place)
+    around = true;
+    load();
+  });
   await load();
   // Live while the tournament runs (not while the page is hidden).
   const live = t.status === "running" ? setInterval(() => { if (!document.hidden) load(); }, LIVE) : null;
-  return () => clearInterval(live);
+  return { stop: () => clearInterval(live), entered };
 }
 
 // -- verification ------------------------------------------------------------------------
