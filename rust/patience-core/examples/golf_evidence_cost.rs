@@ -1,10 +1,12 @@
 //! The solver's share of a Golf deal's cheap evidence, for `perf stat` and
 //! `valgrind --tool=callgrind`: `golf_evidence_cost WRAP FIRST COUNT` certifies the deals of
 //! seeds `FIRST .. FIRST + COUNT` (2,000,000 nodes, as a catalog job) and, for each it wins,
-//! searches every legal first move again within 200,000 nodes, as `_core.evidence` does;
+//! searches every legal first move again within 200,000 nodes, as `_core.evidence` does
+//! (but those the certifying search already answers: `solve_noting_first_moves`);
 //! it prints each deal's verdict, nodes, and first moves that still win, of those legal.
 
-use patience_core::golf::{solve, Golf};
+use patience_core::game::winning_first_moves;
+use patience_core::golf::{solve, solve_noting_first_moves, Golf};
 use patience_core::search::{Budget, Outcome};
 
 fn main() {
@@ -28,23 +30,18 @@ fn main() {
     };
     for seed in first..first + count {
         let deal = Golf::from_seed(seed, wrap).expect("a deal");
-        let report = solve(&deal, &certify, &mut || false);
+        let (report, known) = solve_noting_first_moves(&deal, &certify, &mut || false);
         let Outcome::Solved(moves) = report.outcome else {
             println!("{seed} not-won {}", report.nodes);
             continue;
         };
         let legal = deal.legal_moves();
-        let mut winning = 0;
-        for &mv in &legal {
-            let mut after = deal.clone();
-            after.apply(mv);
-            let won = after.is_won()
-                || matches!(
-                    solve(&after, &first_moves, &mut || false).outcome,
-                    Outcome::Solved(_)
-                );
-            winning += u32::from(won);
-        }
+        let winning = winning_first_moves(&deal, &known, first_moves.max_nodes, |after| {
+            matches!(
+                solve(after, &first_moves, &mut || false).outcome,
+                Outcome::Solved(_)
+            )
+        });
         println!(
             "{seed} solved {} {} {winning}/{}",
             report.nodes,

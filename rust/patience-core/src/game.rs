@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::search::{Budget, Report};
+use crate::search::{Budget, FirstMove, FirstMoves, Report};
 
 /// Why a position cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +66,19 @@ pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
         stop: &mut dyn FnMut() -> bool,
     ) -> Report<Self::Move>;
 
+    /// [`NativeGame::solve`], with what its search learned of the position's first moves
+    /// by the way ([`FirstMove`], for some of them; none, the default): the same report,
+    /// for a caller that would otherwise search after each first move again
+    /// ([`winning_first_moves`]).
+    fn solve_noting_first_moves(
+        &self,
+        budget: &Budget,
+        options: SolveOptions,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> (Report<Self::Move>, FirstMoves<Self::Move>) {
+        (self.solve(budget, options, stop), Vec::new())
+    }
+
     /// For a game whose moves have few distinct names: one move of each name, so that a
     /// host makes each name's string once and reuses it ([`NativeGame::name_index`] finds
     /// a move's). Empty (the default): each move's name is written when it is needed.
@@ -82,8 +95,29 @@ pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
 
 /// [`NativeGame`] for a game whose position has `legal_moves` and `apply`, whose win is
 /// `$won` and whose solver is `$solve` (it takes no options); for a game's own folder.
+///
+/// With a sixth argument, `$noting` gives [`NativeGame::solve_noting_first_moves`] (it
+/// takes what `$solve` takes).
 macro_rules! native_game {
+    ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path) => {
+        $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,
+            fn solve_noting_first_moves(
+                &self,
+                budget: &$crate::search::Budget,
+                _options: $crate::game::SolveOptions,
+                stop: &mut dyn FnMut() -> bool,
+            ) -> (
+                $crate::search::Report<$move>,
+                $crate::search::FirstMoves<$move>,
+            ) {
+                $noting(self, budget, stop)
+            }
+        );
+    };
     ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path) => {
+        $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,);
+    };
+    (@impl $game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $($extra:item)?) => {
         impl $crate::game::NativeGame for $game {
             type Move = $move;
             const NAME: &'static str = $name;
@@ -108,10 +142,37 @@ macro_rules! native_game {
             ) -> $crate::search::Report<$move> {
                 $solve(self, budget, stop)
             }
+
+            $($extra)?
         }
     };
 }
 pub(crate) use native_game;
+
+/// How many of `state`'s legal first moves still win (a move that wins at once counts),
+/// each judged as a search of the position after it within `max_nodes` nodes would judge
+/// it: by `known` ([`NativeGame::solve_noting_first_moves`]'s, a move there is not searched
+/// again) or else by `search`, which says whether its search of the position won.
+pub fn winning_first_moves<G: NativeGame>(
+    state: &G,
+    known: &[(G::Move, FirstMove)],
+    max_nodes: u64,
+    mut search: impl FnMut(&G) -> bool,
+) -> u32 {
+    let mut winning = 0u32;
+    for mv in state.moves() {
+        let mut after = state.clone();
+        after.play(mv);
+        let won = after.won()
+            || match known.iter().find(|(first, _)| *first == mv) {
+                Some((_, FirstMove::Lost)) => false,
+                Some(&(_, FirstMove::WonAt(nodes))) => nodes <= max_nodes,
+                None => search(&after),
+            };
+        winning += u32::from(won);
+    }
+    winning
+}
 
 /// The shape of one part of a position as plain data ([`Part`]): what a host reads and
 /// writes for it.

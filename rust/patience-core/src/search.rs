@@ -48,6 +48,23 @@ pub enum Outcome<M> {
     Unknown(String),
 }
 
+/// What a solver's search learned, by the way, of one first move of the position it
+/// searched: what a search of the position after that move, by the same solver alone,
+/// would answer, so that a caller who wants that answer need not search again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstMove {
+    /// Every line after the move was searched out without a win: the position after it is
+    /// lost (a search of it answers [`Outcome::Unsolvable`], or runs out of budget first).
+    Lost,
+    /// A search of the position after the move wins at its `n`-th node, the same search
+    /// node for node: within a budget of at least `n` nodes it is [`Outcome::Solved`],
+    /// within fewer it runs out.
+    WonAt(u64),
+}
+
+/// First moves with what a search learned of each ([`FirstMove`]).
+pub type FirstMoves<M> = Vec<(M, FirstMove)>;
+
 /// The outcome with the evidence of the work done.
 #[derive(Clone, Debug)]
 pub struct Report<M> {

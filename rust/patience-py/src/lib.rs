@@ -12,7 +12,7 @@
 
 mod plain;
 
-use patience_core::game::{NativeGame, SolveOptions};
+use patience_core::game::{winning_first_moves, NativeGame, SolveOptions};
 use patience_core::players::{
     moves_still_won, player_index, playout_as as play_game, Information, Players,
 };
@@ -436,7 +436,9 @@ impl Counted {
 /// in the solver), and returned up to the position the game counts as won, as the engine
 /// of record keeps it. For a deal it wins, every legal first move is played and the position
 /// after it solved again within `first_move_nodes` nodes (and four times as many
-/// positions; a won position counts as winning, an undecided one as not), and each
+/// positions; a won position counts as winning, an undecided one as not; a first move whose
+/// search the certifying one already answers, [`NativeGame::solve_noting_first_moves`], is
+/// judged by that answer, not searched again), and each
 /// `(player, seeds)` of `players` plays a playout a seed of at most `max_moves` moves, the
 /// player seeing what a person sees; a playout's counted moves are those whose name starts
 /// with one of `prefixes` or ends with one of `suffixes` (the cards it cleared, as the
@@ -491,7 +493,8 @@ fn evidence(
             states
                 .iter()
                 .map(|state| {
-                    let report = state.solve(budget, options, &mut interrupted);
+                    let (report, known) =
+                        state.solve_noting_first_moves(budget, options, &mut interrupted);
                     let Outcome::Solved(certificate) = report.outcome else {
                         let outcome = match report.outcome {
                             Outcome::Unsolvable => "unsolvable",
@@ -525,17 +528,14 @@ fn evidence(
                         )));
                     }
                     let legal = state.moves();
-                    let mut winning = 0u32;
-                    for &mv in &legal {
-                        let mut after = state.clone();
-                        after.play(mv);
-                        let won = after.won()
-                            || matches!(
+                    // a first move the certifying search already judged is not searched again
+                    let winning =
+                        winning_first_moves(state, &known, first_moves.max_nodes, |after| {
+                            matches!(
                                 after.solve(first_moves, options, &mut interrupted).outcome,
                                 Outcome::Solved(_)
-                            );
-                        winning += u32::from(won);
-                    }
+                            )
+                        });
                     let playouts = ladder
                         .iter()
                         .enumerate()

@@ -16,7 +16,7 @@
 use std::fmt;
 
 use crate::klondike::InvalidPosition;
-use crate::search::{Budget, Meter, Outcome, Report};
+use crate::search::{Budget, FirstMove, FirstMoves, Meter, Outcome, Report};
 
 pub use crate::search::Pruning;
 
@@ -456,9 +456,43 @@ pub fn solve_with(
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<GolfMove> {
+    search(start, budget, pruning, stop).0
+}
+
+/// [`solve`], with what the search learned of the start's first moves by the way, for a
+/// deal it wins (nothing otherwise): the same report, node for node.
+///
+/// - A play the search tried before the one it won by was searched out: lost
+///   ([`FirstMove::Lost`]). Its position (one card fewer in its column, nothing drawn) is
+///   reached from the start only by that play, and every position the search passed over
+///   was searched out before (the columns only shrink along a line, so none is on the
+///   line being searched), or lost by `is_lost`, or searched already with as few cards
+///   drawn.
+/// - The play it won by, when it was the first move tried: a search from after it is this
+///   search's, node for node, less the play's own node ([`FirstMove::WonAt`]): its table
+///   held only the start, whose column heights no later position has.
+/// - `draw`, when no column plays on the waste at the start (`draw` is the only move):
+///   a search from after it has the same moves in the same order (a column that plays on
+///   the card drawn is played after one draw from the start too) and is this search, node
+///   for node, its cards drawn counted from one.
+pub fn solve_noting_first_moves(
+    start: &Golf,
+    budget: &Budget,
+    stop: &mut dyn FnMut() -> bool,
+) -> (Report<GolfMove>, FirstMoves<GolfMove>) {
+    search(start, budget, Pruning::Full, stop)
+}
+
+/// [`solve_with`] and what [`solve_noting_first_moves`] notes.
+fn search(
+    start: &Golf,
+    budget: &Budget,
+    pruning: Pruning,
+    stop: &mut dyn FnMut() -> bool,
+) -> (Report<GolfMove>, FirstMoves<GolfMove>) {
     let mut meter = Meter::new(budget, stop);
     if start.is_won() {
-        return meter.report(Outcome::Solved(Vec::new()));
+        return (meter.report(Outcome::Solved(Vec::new())), Vec::new());
     }
     let wrap = start.wrap;
     let draws: Vec<u8> = start.stock.iter().rev().copied().collect();
@@ -482,8 +516,9 @@ pub fn solve_with(
     };
     let stock_left = stock_ranks(&draws);
     if pruning == Pruning::Full && is_lost(&root, stock_left[0], draws.len() as u8, wrap) {
-        return meter.report(Outcome::Unsolvable);
+        return (meter.report(Outcome::Unsolvable), Vec::new());
     }
+    let mut noted = Vec::new();
     let outcome = Table::with(|seen, stack| {
         seen.visit(root.index(), 0);
         layout.expand(&root, stack);
@@ -513,6 +548,7 @@ pub fn solve_with(
                     path.extend((frame.node.drawn..step.drawn).map(|_| GolfMove::Draw));
                     path.push(GolfMove::Play(step.column));
                 }
+                noted = first_moves(&stack[0], meter.nodes);
                 return Outcome::Solved(path);
             }
             if !seen.visit(node.index(), node.drawn) {
@@ -532,7 +568,26 @@ pub fn solve_with(
         }
         Outcome::Unsolvable
     });
-    meter.report(outcome)
+    (meter.report(outcome), noted)
+}
+
+/// What [`solve_noting_first_moves`] notes of the first moves from the start's frame
+/// `root`, its current step the one won by at node `nodes` (see there).
+fn first_moves(root: &Frame, nodes: u64) -> FirstMoves<GolfMove> {
+    let won = usize::from(root.next) - 1;
+    let steps = &root.steps[..usize::from(root.count)];
+    let mut noted: FirstMoves<GolfMove> = steps[..won]
+        .iter()
+        .filter(|step| step.drawn == 0)
+        .map(|step| (GolfMove::Play(step.column), FirstMove::Lost))
+        .collect();
+    if won == 0 && steps[0].drawn == 0 {
+        noted.push((GolfMove::Play(steps[0].column), FirstMove::WonAt(nodes - 1)));
+    }
+    if steps.iter().all(|step| step.drawn > 0) {
+        noted.push((GolfMove::Draw, FirstMove::WonAt(nodes)));
+    }
+    noted
 }
 
 /// What the search reads of the start, laid out for it: each column's ranks, which ranks
@@ -688,6 +743,101 @@ mod tests {
             agreed[exact as usize] += 1;
         }
         assert!(agreed[0] > 0 && agreed[1] > 0, "{agreed:?}");
+    }
+
+    #[test]
+    fn first_moves_noted_are_answered_as_their_own_searches_answer() {
+        let budget = Budget {
+            max_nodes: 2_000_000, // a catalog's certifying search
+            ..Budget::default()
+        };
+        let mut kinds = [0u32; 3]; // lost, play won at, draw won at
+        for seed in 0..500 {
+            for wrap in [false, true] {
+                let start = deal(seed, wrap);
+                let plain = solve(&start, &budget, &mut || false);
+                let (report, noted) = solve_noting_first_moves(&start, &budget, &mut || false);
+                assert_eq!(
+                    (&report.outcome, report.nodes),
+                    (&plain.outcome, plain.nodes)
+                );
+                if !matches!(report.outcome, Outcome::Solved(_)) {
+                    assert!(noted.is_empty());
+                }
+                for &(mv, first) in &noted {
+                    assert!(start.legal_moves().contains(&mv), "seed {seed}: {mv}");
+                    let mut after = start.clone();
+                    after.apply(mv);
+                    let alone = solve(&after, &budget, &mut || false);
+                    match first {
+                        FirstMove::Lost => {
+                            // lost, or beyond the budget
+                            let lost = matches!(alone.outcome, Outcome::Unsolvable);
+                            assert!(lost || alone.nodes > budget.max_nodes, "seed {seed}: {mv}");
+                            kinds[0] += 1;
+                        }
+                        FirstMove::WonAt(nodes) => {
+                            assert!(matches!(alone.outcome, Outcome::Solved(_)));
+                            assert_eq!(alone.nodes, nodes, "seed {seed}: {mv}");
+                            if nodes > 0 {
+                                // one node fewer and the search runs out
+                                let short = Budget {
+                                    max_nodes: nodes - 1,
+                                    ..budget.clone()
+                                };
+                                let cut = solve(&after, &short, &mut || false).outcome;
+                                assert!(matches!(cut, Outcome::Unknown(_)), "seed {seed}: {mv}");
+                            }
+                            kinds[1 + usize::from(mv == GolfMove::Draw)] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(kinds.iter().all(|&n| n > 10), "{kinds:?}");
+    }
+
+    #[test]
+    fn a_first_move_noted_is_never_searched_again_and_the_count_is_unchanged() {
+        let budget = Budget::default();
+        let mut skipped = 0;
+        for seed in 0..150 {
+            for wrap in [false, true] {
+                let start = deal(seed, wrap);
+                let (report, noted) = solve_noting_first_moves(&start, &budget, &mut || false);
+                if !matches!(report.outcome, Outcome::Solved(_)) {
+                    continue;
+                }
+                // budgets about which the searches after first moves are won or run out
+                for max_nodes in [0, 30, 300, 3_000, 200_000] {
+                    let first_moves = Budget {
+                        max_nodes,
+                        ..budget.clone()
+                    };
+                    let mut search = |after: &Golf| {
+                        let outcome = solve(after, &first_moves, &mut || false).outcome;
+                        matches!(outcome, Outcome::Solved(_))
+                    };
+                    let every =
+                        crate::game::winning_first_moves(&start, &[], max_nodes, &mut search);
+                    let mut searched = Vec::new();
+                    let fewer =
+                        crate::game::winning_first_moves(&start, &noted, max_nodes, |after| {
+                            searched.push(after.clone());
+                            search(after)
+                        });
+                    assert_eq!(fewer, every, "seed {seed}, wrap {wrap}, {max_nodes} nodes");
+                    for &(mv, _) in &noted {
+                        let mut after = start.clone();
+                        after.apply(mv);
+                        assert!(!searched.contains(&after), "seed {seed}: {mv} searched");
+                    }
+                    assert_eq!(searched.len() + noted.len(), start.legal_moves().len());
+                    skipped += noted.len();
+                }
+            }
+        }
+        assert!(skipped > 500, "{skipped}");
     }
 
     #[test]

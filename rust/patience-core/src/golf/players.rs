@@ -46,13 +46,18 @@ const ALL_CARDS: u64 = (1 << 52) - 1;
 impl GolfView {
     /// The cards neither in a column nor seen: the stock's, in an order nobody knows.
     pub fn unseen(&self) -> Vec<u8> {
+        let unseen = self.unseen_bits();
+        (0..52).filter(|&card| unseen >> card & 1 == 1).collect()
+    }
+
+    /// [`GolfView::unseen`], one bit a card index.
+    fn unseen_bits(&self) -> u64 {
         let columns = self
             .columns
             .iter()
             .flatten()
             .fold(0u64, |bits, &card| bits | 1 << card);
-        let unseen = ALL_CARDS & !self.seen & !columns;
-        (0..52).filter(|&card| unseen >> card & 1 == 1).collect()
+        ALL_CARDS & !self.seen & !columns
     }
 
     /// A position this view could be of: the unseen cards in the stock, shuffled by `rng`,
@@ -70,9 +75,25 @@ impl GolfView {
         }
     }
 
-    /// The legal moves, which the stock's order never changes.
+    /// The legal moves, which the stock's order never changes: those of any
+    /// [`GolfView::sample`] (read from the view, without making one).
     pub fn moves(&self) -> Vec<GolfMove> {
-        self.sample(None).legal_moves()
+        let mut moves = Vec::with_capacity(COLUMNS + 1);
+        if self.columns.iter().all(Vec::is_empty) {
+            return moves;
+        }
+        let top = rank(self.waste_top);
+        for (i, column) in self.columns.iter().enumerate() {
+            if let Some(&card) = column.last() {
+                if neighbours(rank(card), top, self.wrap) {
+                    moves.push(GolfMove::Play(i as u8));
+                }
+            }
+        }
+        if self.unseen_bits() != 0 {
+            moves.push(GolfMove::Draw);
+        }
+        moves
     }
 }
 
@@ -289,6 +310,22 @@ mod tests {
             wins[0] < wins[1] && wins[1] < wins[2],
             "wins by player: {wins:?}"
         );
+    }
+
+    #[test]
+    fn a_view_lists_the_moves_of_its_positions() {
+        // read from the view, they are a sample's (as they were once found) and the
+        // position's, ends of games (no moves, an empty stock) included
+        let mut ends = 0;
+        for wrap in [false, true] {
+            for golf in positions(5000, wrap) {
+                let view = golf.observe();
+                assert_eq!(view.moves(), view.sample(None).legal_moves(), "{golf:?}");
+                assert_eq!(view.moves(), golf.legal_moves(), "{golf:?}");
+                ends += usize::from(golf.legal_moves().is_empty());
+            }
+        }
+        assert!(ends > 50, "{ends}");
     }
 
     #[test]
