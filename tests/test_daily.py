@@ -107,6 +107,11 @@ def test_a_signed_in_player_plays_it_once(
     ada = accounts.create("Ada", PASSWORD)
     live, token = daily.start("golf", GOLF, user_id=ada.id)
     assert token is not None
+    # whatever outage is credited to its clock, it never runs past the deal's reveal
+    # (its seal was a fixed time; before, a credited clock could carry it beyond)
+    reveal = day_bounds(daily.today())[1] + GRACE_SECONDS
+    assert live.session.ends_at == reveal
+    assert store.load(live.id).session.ends_at == reveal
     again, again_token = daily.start("golf", GOLF, user_id=ada.id)
     assert again.id == live.id
     assert again_token is None

@@ -308,6 +308,9 @@ class Daily:
                 user_id=user_id,
                 address=address,
                 sealed_until=day_end + GRACE_SECONDS,
+                # never past the reveal, whatever outage is credited to its clock: its
+                # deal is shown then
+                ends_at=day_end + GRACE_SECONDS,
                 within=count_it,
                 one_timed=True,
             )

@@ -12,7 +12,7 @@ import json
 import secrets
 from collections.abc import Callable
 
-from sqlalchemy import ColumnElement, Connection, and_, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, and_, func, insert, select, text, update
 
 from patience.errors import PatienceError
 from patience.games import game_class, new_game, variant_words
@@ -121,11 +121,7 @@ class Dealer:
         if mode == "timed" and user_id is None and address is not None and self._guest_timed:
             count = self.guest_timed(address, name, checked)
             if count >= self._guest_timed:
-                raise UnfinishedGameError(
-                    f"{count} timed games of {cls.title}{variant_text(checked)} are running "
-                    "for guests at your address: finish one, or sign in",
-                    None,
-                )
+                raise _guests_full(name, checked, count)
         if mode == "timed" and user_id is not None:
             running = self.unfinished_timed(user_id, name, checked)
             if running is not None:
@@ -245,7 +241,8 @@ class Dealer:
         of :meth:`check_start` (one timed game of a game and variant running for a player)
         in the transaction that writes the game, the player's row locked first, so that
         requests at the same moment deal one game (:class:`UnfinishedGameError` for the
-        others): checked only beforehand, five at once had dealt five."""
+        others): checked only beforehand, five at once had dealt five. The guests' limit
+        at one address (``guest_timed``) is held in the same transaction."""
         if numbered is not None:
             if mode == "timed" or seed is not None:
                 raise PatienceError("a numbered deal is a practice game's, never a seed's")
@@ -295,7 +292,18 @@ class Dealer:
         start = live.session.log[0]
         first = {"session_id": live.id, "seq": 0, "kind": start.kind, "at": start.at}
 
+        guests_here = None if user_id is not None or address is None else digest(address)
+        guest_limit = bool(one_timed and mode == "timed" and guests_here and self._guest_timed)
+
         def write(connection: Connection) -> None:
+            # the guests' limit at one address, held for starts at the same moment: on
+            # PostgreSQL a lock on the address first; on SQLite the game's insert below
+            # takes the one writer's lock before the count
+            if guest_limit and connection.dialect.name == "postgresql":
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                    {"key": f"guest-timed {guests_here}"},
+                )
             if one_timed and mode == "timed" and user_id is not None:
                 # the player's row, locked: their other starts wait here until this commits
                 connection.execute(update(users).where(users.c.id == user_id).values(id=users.c.id))
@@ -307,6 +315,13 @@ class Dealer:
                 if running is not None:
                     raise _running_already(name, game.variant, running)
             connection.execute(insert(sessions).values(**row))
+            if guest_limit:
+                guests = and_(sessions.c.address == guests_here, sessions.c.user_id.is_(None))
+                count = connection.execute(
+                    select(func.count()).where(self._running_timed(guests, name, game.variant))
+                ).scalar_one()
+                if count > self._guest_timed:  # this game counted: one too many
+                    raise _guests_full(name, game.variant, count - 1)
             connection.execute(insert(events).values(**first))
             if within is not None:
                 within(connection, live)
@@ -324,6 +339,16 @@ def _running_already(name: str, variant: dict[str, object], running: str) -> Unf
         f"you have a timed game of {game_class(name).title}{variant_text(variant)} running "
         f"(game {running}): finish or end it before dealing another",
         running,
+    )
+
+
+def _guests_full(name: str, variant: dict[str, object], count: int) -> UnfinishedGameError:
+    """The refusal of a guest's timed game while ``count`` guests' games of the same game
+    and variant run at their address (the limit)."""
+    return UnfinishedGameError(
+        f"{count} timed games of {game_class(name).title}{variant_text(variant)} are running "
+        "for guests at your address: finish one, or sign in",
+        None,
     )
 
 

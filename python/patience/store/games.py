@@ -335,7 +335,11 @@ class GameStore:
     def claim_guest_games(self, user_id: str, guest: str) -> int:
         """Make every game the guest browser of cookie ``guest`` played player
         ``user_id``'s, finished, running or abandoned alike: a guest who signs up keeps all
-        they played on that browser, never a chosen few. How many."""
+        they played on that browser, never a chosen few. How many.
+
+        A player has one timed game of a game and variant running at most, and a guest may
+        have had several (``guest_timed``): of those the newest goes on, and the others are
+        ended as their player ends a game (what they scored counts)."""
         mine = and_(sessions.c.guest == digest(guest), sessions.c.user_id.is_(None))
         with self.engine.begin() as connection:
             game_ids = list(connection.execute(select(sessions.c.id).where(mine)).scalars())
@@ -345,7 +349,28 @@ class GameStore:
                     .where(and_(mine, sessions.c.id.in_(game_ids)))
                     .values(user_id=user_id)
                 )
+            timed = connection.execute(
+                select(sessions.c.id, sessions.c.game, sessions.c.variant)
+                .where(
+                    and_(
+                        sessions.c.id.in_(game_ids),
+                        sessions.c.mode == "timed",
+                        sessions.c.ended_at.is_(None),
+                        runs_until() > self._log.clock(),
+                    )
+                )
+                .order_by(sessions.c.created_at.desc())
+            ).all()
         self._cache.reassign(game_ids, user_id)
+        kinds: set[tuple[str, str]] = set()
+        for game_id, name, variant in timed:
+            if (name, variant) in kinds:
+                live = self.load(game_id)
+                try:
+                    self.play(live, "end")
+                except PatienceError:
+                    pass  # over meanwhile: its clock ran out, or it was ended elsewhere
+            kinds.add((name, variant))
         return len(game_ids)
 
     def get(self, game_id: str, token: str | None) -> Live:

@@ -48,14 +48,16 @@ export function showResult(panel, answer, { timeBonus = true, daily = false } = 
   const result = answer.result;
   const home = wordOf(answer.game, "home", "home"); // where the game's cards go: "home", "cleared"
   const relaxed = answer.mode === "relaxed";
-  panel.querySelector("#result-title").textContent = outcomeWords(result);
+  panel.querySelector("#result-title").textContent = outcomeWords(result, daily);
   // The time bonus grows with the cards played home (or cleared) and the time left.
   const reasons = {
     won: `Every card is ${home}.`,
     // (why, in the game's terms where it says: "the king of spades is on the waste...")
     stuck: result.why ? `${reasonWords(result.why)}.` : "No move is left that could change the game.",
     timeout: timeBonus ? "The clock ran out; a game out of time gets no time bonus." : "The clock ran out.",
-    closed: "The tournament closed while this attempt was running; it counts with its score as it stood, without a time bonus.",
+    closed: daily
+      ? "The day's deal closed while this game was running (its clock had been given back time the server was away); it counts with its score as it stood, without a time bonus."
+      : "The tournament closed while this attempt was running; it counts with its score as it stood, without a time bonus.",
     ended: timeBonus && !relaxed
       ? `You stopped playing; the time bonus counts the time left and the cards ${home}.`
       : "You stopped playing.",

@@ -152,10 +152,10 @@ export function stepWords(move, before, after, game) {
   return playedWords({ move, total_points: 0, auto: [] }, before, after, game);
 }
 
-/** Why a game ended, in words. */
-export function outcomeWords(result) {
+/** Why a game ended, in words (`daily`: a game of a daily deal, whose close is the day's). */
+export function outcomeWords(result, daily = false) {
   if (result.won) return "You won!";
-  return { ended: "You ended the game", stuck: "No moves left", timeout: "Time is up", closed: "The tournament has closed" }[result.reason] ?? "Game over";
+  return { ended: "You ended the game", stuck: "No moves left", timeout: "Time is up", closed: daily ? "Today's deal has closed" : "The tournament has closed" }[result.reason] ?? "Game over";
 }
 
 // The cards a drag of the card at `src` lifts: from it to its column's foot (one card
