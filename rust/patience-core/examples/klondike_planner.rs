@@ -1,11 +1,12 @@
 //! Klondike's `planner` on seeded deals: `cargo run --release -p patience-core --example
 //! klondike_planner -- DRAW FIRST COUNT [INFORMATION [NODES SAMPLES BATCH [THREADS
-//! [CREDIT EXPLORATION_SQ EARLY CONFIDENT]]]]`.
+//! [CREDIT EXPLORATION_SQ EARLY CONFIDENT [LINE_DEPTH]]]]]`.
 //!
 //! Plays one game a deal of seeds `FIRST .. FIRST + COUNT` (player seed = deal seed),
 //! `INFORMATION` `person` (the default) or `known-stock`, with the ladder's settings or
 //! those given (the last four are `PlannerSettings`' `unknown_credit` in thousandths,
-//! `exploration_sq`, `early` as 0 or 1 and `confident`), on `THREADS` threads (default 2);
+//! `exploration_sq`, `early` as 0 or 1 and `confident`; `LINE_DEPTH` is `line_depth`,
+//! `unlimited` for any number), on `THREADS` threads (default 2);
 //! prints the games won, the share with its 95% Wilson interval, and the seconds a game
 //! on the clock (read the CPU time from `/usr/bin/time` on a busy machine). With
 //! `PLANNER_PROGRESS` set, each game's seed and result go to the standard error as it
@@ -42,6 +43,11 @@ fn main() {
     settings.exploration_sq = arg(9, u64::from(PLANNER.exploration_sq)) as u32;
     settings.early = arg(10, u64::from(PLANNER.early)) != 0;
     settings.confident = arg(11, PLANNER.confident as u64) as usize;
+    settings.line_depth = match args.get(12).map(String::as_str) {
+        None => PLANNER.line_depth,
+        Some("unlimited") => usize::MAX,
+        Some(depth) => depth.parse().expect("a whole number or unlimited"),
+    };
     let next = AtomicU64::new(first);
     let results: Mutex<Vec<(u64, bool, f64)>> = Mutex::new(Vec::new());
     let started = Instant::now();

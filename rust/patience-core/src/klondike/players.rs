@@ -341,6 +341,9 @@ pub struct PlannerSettings {
     /// `1/sqrt(n)` of each (two standard errors of a share at its widest), `n` the
     /// samples each was tried on (0: off).
     pub confident: usize,
+    /// Moves that can be taken back a candidate line may string together before its last
+    /// move (`usize::MAX`: any number, each to a table not seen before).
+    pub line_depth: usize,
 }
 
 /// The ladder's `planner`.
@@ -353,6 +356,7 @@ pub const PLANNER: PlannerSettings = PlannerSettings {
     exploration_sq: 2,
     early: true,
     confident: 0,
+    line_depth: LINE_DEPTH,
 };
 
 /// `planner`: the strongest Klondike player of the ladder, on the design in principle of
@@ -409,7 +413,7 @@ fn planner(
         }
         return greedy(view, memory, moves);
     }
-    let lines = planner_lines(known, memory);
+    let lines = planner_lines(known, memory, settings.line_depth);
     if lines.is_empty() {
         return greedy(view, memory, moves);
     }
@@ -566,28 +570,29 @@ fn reversible(state: &Klondike, mv: Move) -> bool {
     }
 }
 
-/// Reversible moves a line may string together before its last move.
-const LINE_DEPTH: usize = 3;
+/// Reversible moves the ladder's `planner` strings together before a line's last move.
+pub const LINE_DEPTH: usize = 3;
 
 /// `planner`'s candidate lines from `known` (the position with the unseen cards in
-/// ascending order): up to [`LINE_DEPTH`] moves that can be taken back, each to a table
+/// ascending order): up to `depth` moves that can be taken back, each to a table
 /// not seen before, then one that cannot (a card turned up, a card taken from the talon, a
 /// draw that turns up a card nobody has seen). Where the player knows the talon's order, a
 /// card taken from it is one line with the draws and recycles that bring it to the
 /// waste's top (they turn up nothing then). One line to each table, the shortest.
-fn planner_lines(known: &Klondike, memory: &KlondikeMemory) -> Vec<Vec<Move>> {
+fn planner_lines(known: &Klondike, memory: &KlondikeMemory, depth: usize) -> Vec<Vec<Move>> {
     let talon_known = memory.known_stock.is_some() || known.stock.is_empty();
     let mut lines: Vec<Vec<Move>> = Vec::new();
     let mut tables: HashSet<u64> = memory.visited.clone();
     let mut frontier: Vec<(Klondike, Vec<Move>)> = vec![(known.clone(), Vec::new())];
     tables.insert(fingerprint(&known.observe()));
-    for depth in 0..=LINE_DEPTH {
+    let mut level = 0;
+    while !frontier.is_empty() {
         let mut next = Vec::new();
         for (state, path) in &frontier {
             let mut ends: Vec<Vec<Move>> = Vec::new();
             for mv in state.legal_moves() {
                 if reversible(state, mv) {
-                    if depth < LINE_DEPTH {
+                    if level < depth {
                         let mut after = state.clone();
                         after.apply(mv);
                         if tables.insert(fingerprint(&after.observe())) {
@@ -619,6 +624,10 @@ fn planner_lines(known: &Klondike, memory: &KlondikeMemory) -> Vec<Vec<Move>> {
             }
         }
         frontier = next;
+        if level == depth {
+            break;
+        }
+        level += 1;
     }
     // one line to each position up to arrangement (the solver sees no difference between
     // them), the shortest: the lines were found shortest first
@@ -835,7 +844,7 @@ mod tests {
     }
 
     /// A setting beyond the ladder's: budget hits credited, lonelybot's exploration, no
-    /// early decision, the confident decision on.
+    /// early decision, the confident decision on, longer lines.
     const WIDER: PlannerSettings = PlannerSettings {
         nodes: 300,
         batch: 5,
@@ -845,6 +854,7 @@ mod tests {
         exploration_sq: 4,
         early: false,
         confident: 10,
+        line_depth: 6,
     };
 
     #[test]
@@ -862,6 +872,62 @@ mod tests {
             };
             assert_eq!(choose(&game), choose(&other), "position {i}");
         }
+    }
+
+    /// Deeper lines keep the ladder's lines first and in order (the search is breadth
+    /// first, one line to each position up to arrangement, the shortest), add longer ones
+    /// somewhere, and every line is moves that can be taken back, no more than the depth,
+    /// then one that cannot, to a table the player has not seen.
+    #[test]
+    fn deeper_lines_extend_the_ladders_lines() {
+        const DEPTHS: [usize; 5] = [0, 1, PLANNER.line_depth, 5, usize::MAX];
+        assert_eq!(PLANNER.line_depth, 3);
+        let mut longer = 0;
+        for (i, game) in positions(400, 3).into_iter().enumerate().step_by(8) {
+            let mut memory = KlondikeMemory::default();
+            memory.see(&game.observe());
+            let known = if i % 16 == 0 {
+                memory.known_stock = Some(game.stock.clone());
+                game.clone()
+            } else {
+                game.observe().sample(&memory, None)
+            };
+            let by_depth: Vec<Vec<Vec<Move>>> = DEPTHS
+                .iter()
+                .map(|&depth| planner_lines(&known, &memory, depth))
+                .collect();
+            for (shallow, deep) in by_depth.iter().zip(&by_depth[1..]) {
+                assert!(deep.len() >= shallow.len(), "position {i}");
+                assert_eq!(&deep[..shallow.len()], &shallow[..], "position {i}");
+            }
+            for (&depth, lines) in DEPTHS.iter().zip(&by_depth) {
+                for line in lines {
+                    // moves that can be taken back, then the talon's turns, then the last
+                    let mut after = known.clone();
+                    let (&last, before) = line.split_last().unwrap();
+                    let (mut taken_back, mut turned) = (0, false);
+                    for &mv in before {
+                        if reversible(&after, mv) {
+                            assert!(!turned, "position {i}: {line:?}");
+                            taken_back += 1;
+                        } else {
+                            assert!(matches!(mv, Move::Draw | Move::Recycle), "{line:?}");
+                            turned = true;
+                        }
+                        after.apply(mv);
+                    }
+                    assert!(taken_back <= depth, "position {i}: {line:?}");
+                    assert!(!reversible(&after, last), "position {i}: {line:?}");
+                    after.apply(last);
+                    assert!(!memory.visited.contains(&fingerprint(&after.observe())));
+                }
+            }
+            longer += usize::from(by_depth[4].len() > by_depth[2].len());
+        }
+        assert!(
+            longer > 0,
+            "no position had a line longer than the ladder's"
+        );
     }
 
     /// Arms with fixed verdicts a sample: arm 0 wins every second sample, arm 1 three in
