@@ -40,6 +40,7 @@ part's method it names.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections.abc import Callable
@@ -366,10 +367,9 @@ class GameStore:
         for game_id, name, variant in timed:
             if (name, variant) in kinds:
                 live = self.load(game_id)
-                try:
+                # over meanwhile (its clock ran out, or it was ended elsewhere): left so
+                with contextlib.suppress(PatienceError):
                     self.play(live, "end")
-                except PatienceError:
-                    pass  # over meanwhile: its clock ran out, or it was ended elsewhere
             kinds.add((name, variant))
         return len(game_ids)
 
