@@ -88,22 +88,23 @@ def run_pyksolve(game: Klondike, time_limit: float) -> Result:
     return verdict, seconds
 
 
-class Lonelybot:
-    """The lonelybot driver process, one deal a line (see lonelybot_driver.rs)."""
+class Driver:
+    """A solver's driver process, one deal a line (the protocol of lonelybot_driver.rs):
+    the deal is written, the answer's fields read back."""
 
     def __init__(self, driver: str) -> None:
         self._process = subprocess.Popen(
             [driver], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
 
-    def __call__(self, game: Klondike, time_limit: float) -> Result:
+    def ask(self, game: Klondike, time_limit: float) -> list[str]:
+        """The driver's answer to ``game``, split into its fields."""
         assert self._process.stdin is not None
         assert self._process.stdout is not None
         cards = " ".join(str(card.index) for card in game.deal)
         self._process.stdin.write(f"{time_limit} {game.draw_count} {cards}\n")
         self._process.stdin.flush()
-        verdict, micros = self._process.stdout.readline().split()
-        return verdict, float(micros) / 1e6
+        return self._process.stdout.readline().split()
 
     def close(self) -> None:
         """Ends the driver."""
@@ -112,25 +113,26 @@ class Lonelybot:
         self._process.wait()
 
 
-class PatienceDriver:
-    """patience's driver process (examples/klondike_driver.rs), one deal a line; the
-    certificates are kept, to be replayed after the timing."""
+class Lonelybot(Driver):
+    """The lonelybot driver process (see lonelybot_driver.rs)."""
+
+    def __call__(self, game: Klondike, time_limit: float) -> Result:
+        verdict, micros = self.ask(game, time_limit)
+        return verdict, float(micros) / 1e6
+
+
+class PatienceDriver(Driver):
+    """patience's driver process (examples/klondike_driver.rs); the certificates are kept,
+    to be replayed after the timing."""
 
     def __init__(self, driver: str) -> None:
-        self._process = subprocess.Popen(
-            [driver], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+        super().__init__(driver)
         self.certificates: list[tuple[Klondike, list[str]]] = []
 
     def __call__(self, game: Klondike, time_limit: float) -> Result:
-        assert self._process.stdin is not None
-        assert self._process.stdout is not None
-        cards = " ".join(str(card.index) for card in game.deal)
-        self._process.stdin.write(f"{time_limit} {game.draw_count} {cards}\n")
-        self._process.stdin.flush()
-        verdict, micros, _nodes, *moves = self._process.stdout.readline().split()
+        verdict, micros, nodes, *moves = self.ask(game, time_limit)
         if verdict == "error":
-            raise RuntimeError(f"the driver refused the deal: {micros} {_nodes} {moves}")
+            raise RuntimeError(f"the driver refused the deal: {micros} {nodes} {moves}")
         if verdict == "solved":
             self.certificates.append((game, moves))
         return verdict, float(micros) / 1e6
@@ -141,12 +143,6 @@ class PatienceDriver:
             replayed(game, moves)
         count, self.certificates = len(self.certificates), []
         return count
-
-    def close(self) -> None:
-        """Ends the driver."""
-        assert self._process.stdin is not None
-        self._process.stdin.close()
-        self._process.wait()
 
 
 def build_driver() -> str:

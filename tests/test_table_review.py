@@ -298,10 +298,10 @@ def test_8_the_points_cover_no_control_on_a_phone(rated: Callable[..., Table]) -
 
 
 def test_9_the_result_s_labels_keep_one_line(rated: Callable[..., Table]) -> None:
-    """A daily deal's game: its result has the longest lines (its deal's and its standing's
-    words beside the points' labels)."""
+    """A daily deal's game (a signed-in player's: a guest is asked to sign in): its result
+    has the longest lines (its deal's and its standing's words beside the points' labels)."""
     desk = rated("desktop")
-    page = desk.page
+    page = sign_up(desk, "Result Reader")
     page.goto(desk.server)
     page.wait_for_selector("#start")
     page.evaluate(

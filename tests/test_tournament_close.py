@@ -31,7 +31,7 @@ from patience.store.db import (
     tournament_games,
     tournaments,
 )
-from patience.store.games import GameStore
+from patience.store.games import GameStore, Live
 from patience.tournaments import TournamentError, Tournaments, notices, rank_entries, verify
 from test_tournaments import Clock
 from test_tournaments import stock as catalog_stock
@@ -85,6 +85,21 @@ def cup(cups: Tournaments, operator: User, clock: Clock, *, minutes: float, **mo
         **more,
     )
     return str(made["id"])
+
+
+def attempt_with_a_move(world: World) -> tuple[User, str, Live]:
+    """A tournament of one shared Golf deal, Ada's attempt at it held in this process's
+    memory, and her first move, ten seconds in: the operator, the tournament, the attempt."""
+    engine, clock, store, cups, accounts = world
+    stock(engine, 1)
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    ada = accounts.create("Ada", PASSWORD)
+    tid = cup(cups, operator, clock, minutes=30)
+    cups.join(ada, tid)
+    running, _ = cups.start_attempt(ada, tid)
+    clock.now += 10
+    store.play(running, str(running.game.legal_moves()[0]))
+    return operator, tid, running
 
 
 def test_an_outage_across_the_close_ends_the_attempt_at_the_close(world: World) -> None:
@@ -240,15 +255,8 @@ def test_an_early_close_by_another_process_verifies_in_the_server_holding_the_ga
     from another process (the command line), which ends the attempt at the close. The
     server, reading that end, takes the close's new end first: its verification replays
     the attempt (it used to refuse it: "timeout logged at ... before the clock ran out")."""
-    engine, clock, store, cups, accounts = world
-    stock(engine, 1)
-    operator = accounts.create("Operator", PASSWORD, operator=True)
-    ada = accounts.create("Ada", PASSWORD)
-    tid = cup(cups, operator, clock, minutes=30)
-    cups.join(ada, tid)
-    running, _ = cups.start_attempt(ada, tid)  # held in this process's memory
-    clock.now += 10
-    store.play(running, str(running.game.legal_moves()[0]))
+    engine, clock, store, cups, _ = world
+    operator, tid, running = attempt_with_a_move(world)
     clock.now += 150.25
     command_line = GameStore(engine, clock=clock)
     elsewhere = Tournaments(command_line, clock=clock)
@@ -271,15 +279,8 @@ def test_no_move_is_logged_after_a_close_another_process_committed(world: World)
     the game again and refuses the move; on the old code the move was logged after the
     close, the close kept losing the log's next place to such moves, gave up ("kept moving
     while it was closed") and left a tournament that failed its verification."""
-    engine, clock, store, cups, accounts = world
-    stock(engine, 1)
-    operator = accounts.create("Operator", PASSWORD, operator=True)
-    ada = accounts.create("Ada", PASSWORD)
-    tid = cup(cups, operator, clock, minutes=30)
-    cups.join(ada, tid)
-    running, _ = cups.start_attempt(ada, tid)  # held in this process's memory
-    clock.now += 10
-    store.play(running, str(running.game.legal_moves()[0]))
+    engine, clock, store, _, _ = world
+    _, _, running = attempt_with_a_move(world)
     closed_at = clock.now + 5
     with engine.begin() as connection:  # the close's first step, made by another process
         connection.execute(

@@ -3,7 +3,7 @@
 // standing of signed-in players, and, once the day is over, the deal's number, its tier
 // and its best games to replay).
 
-import { currentPlayer, daily } from "./api.js";
+import { currentPlayer, daily, whoAmI } from "./api.js";
 import { READABLE_DIGITS, dailyResultWords, dealNumber, h, streakWords, timePlayed, variantWords } from "./dom.js";
 
 const name = (deal) => `${deal.title}${variantWords(deal.variant) ? `, ${variantWords(deal.variant)}` : ""}`;
@@ -33,6 +33,7 @@ function leaveForTable() {
  * signed-in player's daily streak. */
 export async function dailyListPage(page) {
   const today = await daily.today();
+  await whoAmI(); // a fresh load may not know yet who is signed in
   const player = currentPlayer();
   page.append(
     h("h2", {}, "Daily deals"),
@@ -72,6 +73,7 @@ export async function dailyPage(page, game, variantText, day) {
     variant = JSON.parse(decodeURIComponent(variantText));
   } catch (_) { /* the game's default */ }
   const deal = await daily.day(game, variant, day);
+  await whoAmI(); // a fresh load may not know yet who is signed in
   const player = currentPlayer();
   const title = name(deal);
   page.append(

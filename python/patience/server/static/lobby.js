@@ -248,7 +248,10 @@ export async function drawDaily() {
     section.hidden = true;
     return;
   }
-  const player = currentPlayer();
+  // asked, not read: on a fresh load the lobby is drawn before the server has said who
+  // is signed in, and a player must not be offered a guest's "Sign in to play"
+  await whoAmI();
+  const player = currentPlayer(); // as now: a sign-in since the first answer counts
   const items = today.deals.map((deal) => {
     const name = `${deal.title}${variantWords(deal.variant) ? `, ${variantWords(deal.variant)}` : ""}`;
     const link = `#/daily/${deal.game}/${encodeURIComponent(JSON.stringify(deal.variant))}`;
