@@ -128,25 +128,39 @@ class Dealer:
                 raise _running_already(name, checked, running)
         return checked
 
-    def guest_timed(self, address: str, name: str, variant: dict[str, object]) -> int:
+    def guest_timed(
+        self,
+        address: str,
+        name: str,
+        variant: dict[str, object],
+        connection: Connection | None = None,
+    ) -> int:
         """How many guests' timed games of ``name`` and ``variant`` (checked) from
-        ``address`` still run."""
+        ``address`` still run (read in ``connection``'s transaction when given)."""
         guests = and_(sessions.c.address == digest(address), sessions.c.user_id.is_(None))
-        with self._log.engine.connect() as connection:
-            count: int = connection.execute(
-                select(func.count()).where(self._running_timed(guests, name, variant))
-            ).scalar_one()
-        return count
+        query = select(func.count()).where(self._running_timed(guests, name, variant))
+        if connection is not None:
+            return int(connection.execute(query).scalar_one())
+        with self._log.engine.connect() as own:
+            return int(own.execute(query).scalar_one())
 
-    def unfinished_timed(self, user_id: str, name: str, variant: dict[str, object]) -> str | None:
+    def unfinished_timed(
+        self,
+        user_id: str,
+        name: str,
+        variant: dict[str, object],
+        connection: Connection | None = None,
+    ) -> str | None:
         """The id of player ``user_id``'s timed game of ``name`` and ``variant`` (checked)
-        whose clock still runs, if any."""
-        with self._log.engine.connect() as connection:
-            found: str | None = connection.execute(
-                select(sessions.c.id).where(
-                    self._running_timed(sessions.c.user_id == user_id, name, variant)
-                )
-            ).scalar()
+        whose clock still runs, if any (read in ``connection``'s transaction when given)."""
+        query = select(sessions.c.id).where(
+            self._running_timed(sessions.c.user_id == user_id, name, variant)
+        )
+        if connection is not None:
+            found: str | None = connection.execute(query).scalar()
+            return found
+        with self._log.engine.connect() as own:
+            found = own.execute(query).scalar()
         return found
 
     def _running_timed(
@@ -292,7 +306,7 @@ class Dealer:
         start = live.session.log[0]
         first = {"session_id": live.id, "seq": 0, "kind": start.kind, "at": start.at}
 
-        guests_here = None if user_id is not None or address is None else digest(address)
+        guests_here = None if user_id is not None or address is None else address
         guest_limit = bool(one_timed and mode == "timed" and guests_here and self._guest_timed)
 
         def write(connection: Connection) -> None:
@@ -302,24 +316,17 @@ class Dealer:
             if guest_limit and connection.dialect.name == "postgresql":
                 connection.execute(
                     text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
-                    {"key": f"guest-timed {guests_here}"},
+                    {"key": f"guest-timed {row['address']}"},
                 )
             if one_timed and mode == "timed" and user_id is not None:
                 # the player's row, locked: their other starts wait here until this commits
                 connection.execute(update(users).where(users.c.id == user_id).values(id=users.c.id))
-                running = connection.execute(
-                    select(sessions.c.id).where(
-                        self._running_timed(sessions.c.user_id == user_id, name, game.variant)
-                    )
-                ).scalar()
+                running = self.unfinished_timed(user_id, name, game.variant, connection)
                 if running is not None:
                     raise _running_already(name, game.variant, running)
             connection.execute(insert(sessions).values(**row))
-            if guest_limit:
-                guests = and_(sessions.c.address == guests_here, sessions.c.user_id.is_(None))
-                count = connection.execute(
-                    select(func.count()).where(self._running_timed(guests, name, game.variant))
-                ).scalar_one()
+            if guest_limit and guests_here is not None:
+                count = self.guest_timed(guests_here, name, game.variant, connection)
                 if count > self._guest_timed:  # this game counted: one too many
                     raise _guests_full(name, game.variant, count - 1)
             connection.execute(insert(events).values(**first))
