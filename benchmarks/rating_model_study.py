@@ -94,7 +94,19 @@ def main() -> None:
         ratings=2 if known.twice else 1,
         jobs=known.jobs,
     )
-    refresh(known.holdout, name, variant, jobs=known.jobs)
+    refreshed = refresh(known.holdout, name, variant, jobs=known.jobs)
+    if refreshed.dropped:
+        # deals an older solver certified and today's does not: others take their place
+        print(f"dropped, no longer certified: {list(refreshed.dropped)}", file=sys.stderr)
+        collect(
+            known.holdout,
+            name,
+            variant,
+            known.count,
+            stream=STUDY_STREAM,
+            ratings=2 if known.twice else 1,
+            jobs=known.jobs,
+        )
     rows = read(known.holdout)[: known.count]
     cheap_players = [p for p in rows[0]["full"][0]["players"] if p not in model.strong_players]
     verdicts = model.predict_many([_evidence(row, cheap_players) for row in rows])

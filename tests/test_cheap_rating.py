@@ -23,6 +23,7 @@ from patience.ratings import FULL, ModelError, RatingPolicy, load_model, shipped
 from patience.ratings.cheap import in_sample, rate_for_catalog, rate_many_for_catalog
 from patience.ratings.evidence import gather, gather_many
 from patience.ratings.model import model_file_name
+from patience.ratings.training import refresh
 from patience.store.catalog import generate, model_agreement
 from patience.store.db import deals, make_engine, migrate
 
@@ -276,12 +277,39 @@ def test_the_command_refuses_a_bad_model_and_changes_nothing(tmp_path: Path) -> 
     assert "--full rates every deal in full" in wrong.stderr
 
 
+UNCERTIFIED_GOLF_WRAP = 14
+"""A Golf (wrap) seed the solver proves lost: no training set may hold it."""
+
+
+def test_refresh_drops_a_deal_no_longer_certified_and_keeps_the_others(tmp_path: Path) -> None:
+    """A row an older solver certified and today's does not (made here by giving a lost
+    deal a real row's features and ratings) is dropped; the rows kept are unchanged."""
+    source = Path(__file__).resolve().parent.parent / "benchmarks/rating-training/golf-wrap.jsonl"
+    lines = source.read_text().splitlines(keepends=True)[:3]
+    stale = json.loads(lines[0]) | {"seed": UNCERTIFIED_GOLF_WRAP}
+    training = tmp_path / "training.jsonl"
+    training.write_text(lines[0] + json.dumps(stale) + "\n" + "".join(lines[1:]))
+
+    refreshed = refresh(training, "golf", GOLF_WRAP, jobs=1)
+
+    assert refreshed.dropped == (UNCERTIFIED_GOLF_WRAP,)
+    assert refreshed.changed == 0
+    assert training.read_text() == "".join(
+        json.dumps(json.loads(line), sort_keys=True) + "\n" for line in lines
+    )
+    again = refresh(training, "golf", GOLF_WRAP, jobs=1)
+    assert not again  # nothing left to drop or change: the file is not written
+
+
 def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
     """From the first 40 deals of the shipped training set (rated in full already, so only
-    the cheap evidence is gathered again)."""
+    the cheap evidence is gathered again), one of them replaced by a deal the solver no
+    longer certifies: it is dropped, and a deal of the stream rated in its place."""
     source = Path(__file__).resolve().parent.parent / "benchmarks/rating-training/golf-wrap.jsonl"
     training = tmp_path / "training.jsonl"
-    training.write_text("".join(source.read_text().splitlines(keepends=True)[:40]))
+    lines = source.read_text().splitlines(keepends=True)[:40]
+    lines[5] = json.dumps(json.loads(lines[5]) | {"seed": UNCERTIFIED_GOLF_WRAP}) + "\n"
+    training.write_text("".join(lines))
     written = tmp_path / "model.json"
     command = [sys.executable, "-m", "patience.cli", "deals", "train-model", "golf", "--wrap"]
     options = ["--training-set", str(training), "--count", "40", "--jobs", "1"]
@@ -291,9 +319,13 @@ def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
         text=True,
     )
     assert made.returncode == 0, made.stderr
+    assert f"were dropped (seeds {UNCERTIFIED_GOLF_WRAP})" in made.stderr
     summary = json.loads(made.stdout)
     assert "booster" not in summary  # the trees are in the file, not on the screen
     assert summary["training"]["deals"] == 40
+    seeds = [json.loads(line)["seed"] for line in training.read_text().splitlines()]
+    assert len(seeds) == 40
+    assert UNCERTIFIED_GOLF_WRAP not in seeds
     model = load_model(written, game="golf", variant=GOLF_WRAP)
     assert model.version == "golf-wrap-test"
     assert model.data["training"]["sha256"] == hashlib.sha256(training.read_bytes()).hexdigest()

@@ -230,8 +230,20 @@ def _train_model(args: argparse.Namespace) -> int:
             args.training_set, args.game, variant, args.count, stream=args.stream, jobs=args.jobs
         )
         rows = read(args.training_set)
-    if refresh(args.training_set, args.game, variant, jobs=args.jobs):
+    refreshed = refresh(args.training_set, args.game, variant, jobs=args.jobs)
+    if refreshed.changed:
         print(f"the features of {args.training_set} were gathered again", file=sys.stderr)
+    if refreshed.dropped:
+        print(
+            f"{len(refreshed.dropped)} deals of {args.training_set} are no longer certified"
+            " within the catalog's node limit and were dropped (seeds "
+            + ", ".join(str(seed) for seed in refreshed.dropped)
+            + "); rating others in their place ...",
+            file=sys.stderr,
+        )
+        collect(
+            args.training_set, args.game, variant, args.count, stream=args.stream, jobs=args.jobs
+        )
     rows = read(args.training_set)[: args.count]
     model = train(
         args.game,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from patience.games import game_class
 from patience.rating import NotCertifiedError, rate
 from patience.ratings.evidence import gather
 
-__all__ = ["TRAINING_STREAM", "collect", "digest", "read", "refresh"]
+__all__ = ["TRAINING_STREAM", "Refreshed", "collect", "digest", "read", "refresh"]
 
 TRAINING_STREAM = 4_000_000
 """The public stream training sets come from by default: apart from the catalog jobs'
@@ -44,30 +45,59 @@ def _training_row(task: tuple[str, dict[str, object], int, int]) -> dict[str, An
     return {"seed": seed, "features": evidence.features, "full": full}
 
 
-def _features(task: tuple[str, dict[str, object], int]) -> dict[str, float]:
+def _features(task: tuple[str, dict[str, object], int]) -> dict[str, float] | None:
     name, variant, seed = task
     game = game_class(name).from_seed(seed, dict(variant))
-    return gather(game, node_limit=CERTIFY_NODES[name]).features
+    try:
+        return gather(game, node_limit=CERTIFY_NODES[name]).features
+    except NotCertifiedError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Refreshed:
+    """What :func:`refresh` did to a training set: how many deals' features changed, and
+    the seeds of the deals it dropped because the solver no longer certifies them within
+    the catalog's budget (a row made by an older solver; no catalog would hold the deal
+    now, so no model should learn from it). True when the file was written again."""
+
+    changed: int
+    dropped: tuple[int, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.changed or self.dropped)
 
 
 def refresh(
     path: Path, name: str, variant: Mapping[str, object], *, jobs: int | None = None
-) -> bool:
+) -> Refreshed:
     """Gather the cheap evidence of every deal of the training set ``path`` again (a few
     milliseconds a deal) and write the file again if a feature changed (its full ratings are
-    kept): so a model is always trained on the features this code gives. Whether it
-    changed."""
+    kept): so a model is always trained on the features this code gives. A deal the solver
+    no longer certifies within the catalog's node limit is dropped from the file (a
+    :func:`collect` after it tops the file up again).
+
+    >>> bool(Refreshed(changed=0, dropped=())), bool(Refreshed(changed=0, dropped=(7,)))
+    (False, True)
+    """
     rows = read(path)
     tasks = [(name, dict(variant), int(row["seed"])) for row in rows]
     fresh = list(run(_features, tasks, jobs=jobs))
-    if all(row["features"] == features for row, features in zip(rows, fresh, strict=True)):
-        return False
-    text = "".join(
-        json.dumps(row | {"features": features}, sort_keys=True) + "\n"
-        for row, features in zip(rows, fresh, strict=True)
+    pairs = list(zip(rows, fresh, strict=True))
+    dropped = tuple(int(row["seed"]) for row, features in pairs if features is None)
+    changed = sum(
+        1 for row, features in pairs if features is not None and row["features"] != features
     )
-    path.write_text(text)
-    return True
+    refreshed = Refreshed(changed=changed, dropped=dropped)
+    if refreshed:
+        path.write_text(
+            "".join(
+                json.dumps(row | {"features": features}, sort_keys=True) + "\n"
+                for row, features in pairs
+                if features is not None
+            )
+        )
+    return refreshed
 
 
 def read(path: Path) -> list[dict[str, Any]]:
