@@ -145,6 +145,10 @@ const FOUNDATION_BITS: [[[u64; 2]; 16]; 4] = {
     table
 };
 
+/// Every third bit from the lowest: the talon positions a draw-3 talon steps through
+/// ([`Layout::reachable`]), shifted to their start.
+const EVERY_THIRD: u32 = 0x4924_9249;
+
 /// The low bit of every type's pair.
 const LOW: u64 = 0x0005_5555_5555_5555;
 /// The four Kings.
@@ -387,33 +391,27 @@ impl Layout {
             }
             return set;
         }
-        // the live cards' bits in talon order
-        let mut cards = [0u64; 24];
-        let mut n = 0usize;
-        while live != 0 {
-            cards[n] = self.talon_bit[live.trailing_zeros() as usize];
-            live &= live - 1;
-            n += 1;
-        }
+        // The waste lengths reachable (draw 3): the present one, on from it three at a time
+        // up to the end, then after a recycle three at a time from the start, and the end.
+        // As the live cards' ranks in talon order (the top of a waste of length `l` is rank
+        // `l - 1`): every third rank from `waste - 1` and from 2, and the last.
+        let n = live.count_ones();
         if n == 0 {
             return 0;
         }
-        // waste lengths reachable: the present one, on from it `draw` at a time up to the
-        // end, then after a recycle `draw` at a time from the start
-        let draw = self.draw as usize;
-        let w = node.waste as usize;
+        let w = node.waste as u32;
+        let mut ranks = (EVERY_THIRD << 2) | (1 << (n - 1));
         if w > 0 {
-            set |= cards[w - 1];
+            ranks |= EVERY_THIRD << (w - 1);
         }
-        let mut length = w;
-        while length < n {
-            length = (length + draw).min(n);
-            set |= cards[length - 1];
-        }
-        let mut length = 0;
-        while length < n {
-            length = (length + draw).min(n);
-            set |= cards[length - 1];
+        ranks &= (1u32 << n) - 1;
+        // the live cards whose ranks are in `ranks`, in one pass over them
+        let mut rank = 0u32;
+        while live != 0 {
+            let place = live.trailing_zeros();
+            live &= live - 1;
+            set |= self.talon_bit[place as usize] & 0u64.wrapping_sub(((ranks >> rank) & 1) as u64);
+            rank += 1;
         }
         set
     }
@@ -456,7 +454,7 @@ impl Layout {
     }
 
     /// Plays `step` on `next` in place (the search's copy of the position before).
-    #[inline]
+    #[inline(always)]
     fn play(&self, next: &mut Node, step: Step) {
         match step {
             Step::Reveal(i) => self.uncover(next, i as usize),
@@ -606,6 +604,7 @@ impl Layout {
     /// end of `out`: first the ones `context` prefers, then the others (with `prune`, the
     /// others are left out: a search that may miss wins). Without `back`, no foundation
     /// card comes back.
+    #[inline(always)]
     fn moves(
         &self,
         node: &Node,
