@@ -15,8 +15,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
+from patience.catalog import CERTIFY_NODES, rated_again
+from patience.games import new_game
 from patience.players import Accounts, User
 from patience.rating import rate_seed
+from patience.ratings import RatingPolicy
+from patience.ratings.cheap import rate_for_catalog
 from patience.server import Settings, create_app
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate
@@ -262,12 +266,69 @@ def test_one_tier_for_every_attempt_and_the_tiers_are_checked(
     clock.now += 601
     published = tournaments.verification(made["id"])
 
-    def tier_of(game: str, variant: dict[str, Any], seed: int) -> int | None:
-        return rate_seed(game, variant, seed).tier
-
-    assert verify(published, tier_of=tier_of) == []
+    assert all("model" not in deal for deal in published["document"]["deals"])
+    assert verify(published, tier_of=rated_again) == []
     published["document"]["deals"][0]["tier"] = tier % 10 + 1
-    assert any("is of tier" in p for p in verify(published, tier_of=tier_of))
+    assert any("is of tier" in p for p in verify(published, tier_of=rated_again))
+
+
+def test_a_tier_the_rating_model_gave_is_checked_by_the_same_model(
+    world: tuple[Engine, Clock, GameStore, Tournaments, Accounts],
+) -> None:
+    """Most catalog deals' tiers are the rating model's verdict, which the full rating
+    need not agree with: the document names the model, and the check rates the deal with
+    it. The deal is one whose full rating gives another tier (the check by the full
+    rating, as before, failed an honest tournament)."""
+    engine, clock, store, tournaments, accounts = world
+    by_model = RatingPolicy(full_share=0.0, edge_margin=0.0)  # the model's verdict alone
+    for seed in range(1, 40):
+        game = new_game("golf", seed=seed, variant=GOLF)
+        cheap = rate_for_catalog(game, seed, node_limit=CERTIFY_NODES["golf"], policy=by_model)
+        if cheap is not None and cheap["tier"] != rated_again("golf", GOLF, seed):
+            break
+    else:
+        pytest.fail("no deal among the first 39 whose model tier differs from its full one")
+    assert cheap["method"] == "cheap"
+    with engine.begin() as connection:
+        add(
+            connection,
+            "golf",
+            GOLF,
+            Certified(seed, cheap["nodes"], 0.01, cheap["moves"], cheap),
+            at=1.0,
+            origin="random",
+        )
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    made = tournaments.create(
+        operator,
+        name="Model's tier",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=clock.now,
+        closes_at=clock.now + 600,
+        attempts=1,
+        max_entrants=2,
+    )
+    (player,) = users(accounts, "Player")
+    tournaments.join(player, made["id"])
+    live, _ = tournaments.start_attempt(player, made["id"])
+    play(store, clock, live, 30.0, moves=1)
+    clock.now += 601
+    published = tournaments.verification(made["id"])
+
+    (deal,) = published["document"]["deals"]
+    assert deal == {"seed": str(seed), "tier": cheap["tier"], "model": cheap["model"]}
+    assert published["document"]["scheme"] == 2
+    assert verify(published, tier_of=rated_again) == []
+    # the check as it was, by the full rating whatever rated the deal, fails it
+    ignoring_the_model = verify(published, tier_of=lambda g, v, s, _m: rated_again(g, v, s))
+    assert any(f"seed {seed} is of tier" in p for p in ignoring_the_model)
+    # the model of another version cannot check it, and says so
+    deal["model"] = "golf-wrap-0"
+    problems = verify(published, tier_of=rated_again)
+    assert any("rated by rating model golf-wrap-0, and this patience has" in p for p in problems)
 
 
 @pytest.fixture

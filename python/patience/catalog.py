@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from patience.cards import SplitMix64, fnv1a64
+from patience.errors import PatienceError
 from patience.games import GAMES, game_class
 from patience.rating import PLAYER_GAMES
 from patience.ratings.cheap import MODEL, RatingPolicy, rate_for_catalog, rate_many_for_catalog
@@ -43,12 +44,51 @@ __all__ = [
     "catalog_deal",
     "catalog_deals",
     "public_seed_stream",
+    "rated_again",
 ]
 
 CERTIFY_NODES: Mapping[str, int] = {name: cls.budgets.catalog_nodes for name, cls in GAMES.items()}
 """Nodes the solver may search to certify a catalog deal, by game (a node limit, not a
 time limit, so that a catalog is the same on every machine), as each game declares them
 (:attr:`Budgets.catalog_nodes <patience.games.Budgets.catalog_nodes>`)."""
+
+
+def rated_again(
+    name: str,
+    variant: Mapping[str, object],
+    seed: int,
+    model: str | None = None,
+    *,
+    model_path: str | None = None,
+) -> int | None:
+    """The tier of the deal of ``seed``, rated again the way a catalog rated it: in full
+    at the catalog's node limit when ``model`` is None, else by the verdict of the rating
+    model of version ``model`` (the shipped one, or the file ``model_path``) on the deal's
+    cheap evidence: what a tournament's check needs, since most catalog deals' tiers are a
+    model's. Raises :class:`patience.errors.PatienceError` when this patience has no model
+    of that version, and :class:`patience.rating.NotCertifiedError` when the solver does
+    not win the deal within the catalog's node limit."""
+    from patience.rating import NotCertifiedError, rate
+
+    game = game_class(name).from_seed(seed, dict(variant))
+    node_limit = CERTIFY_NODES[name]
+    if model is None:
+        return rate(game, seed=seed, node_limit=node_limit).tier
+    # the model's verdict alone: no sample, no edge sent to the full ladder (a deal whose
+    # tier was the model's was in neither)
+    policy = RatingPolicy(full_share=0.0, edge_margin=0.0, model_path=model_path)
+    found = policy.model(game)
+    if found is None or found.version != model:
+        have = "no rating model" if found is None else f"rating model {found.version}"
+        raise PatienceError(
+            f"seed {seed} was rated by rating model {model}, and this patience has {have}"
+            " for the game: give the model's file (--model), or use a patience that ships it"
+        )
+    rating = rate_for_catalog(game, seed, node_limit=node_limit, policy=policy)
+    if rating is None:
+        raise NotCertifiedError(f"seed {seed}: the solver does not win it within {node_limit}")
+    tier = rating["tier"]
+    return None if tier is None else int(tier)
 
 
 def public_seed_stream(name: str, variant: Mapping[str, object], stream: int) -> Iterator[int]:

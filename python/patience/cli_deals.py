@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 from patience import cli_types
 from patience.batch import run
-from patience.catalog import public_seed_stream
+from patience.catalog import CERTIFY_NODES, public_seed_stream, rated_again
 from patience.dealkey import DealKey, default_key_path
 from patience.errors import PatienceError
 from patience.games import GAMES, Game, variant_key, variant_words
@@ -98,6 +98,12 @@ def add_commands(
     rate = deal_commands.add_parser("rate", help="rate one seeded deal")
     for parser in game_parsers(rate, PLAYER_GAMES):
         parser.add_argument("--seed", type=cli_types.seed, required=True, help="the deal's seed")
+        parser.add_argument(
+            "--model",
+            metavar="VERSION",
+            help="the tier the verdict of rating model VERSION (the one this patience ships)"
+            " gives, as a catalog rated most deals and a tournament's document names it",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
     export = deal_commands.add_parser("export", help="the catalog's deals, one JSON object a line")
     for parser in game_parsers(export, SOLVABLE_GAMES):
@@ -509,15 +515,26 @@ def _rating_text(rating: dict[str, Any]) -> str:
 def _rate(args: argparse.Namespace) -> int:
     variant = variant_from(args, GAMES[args.game])
     try:
-        rating = rate_seed(args.game, variant, args.seed)
+        if args.model is not None:
+            tier = rated_again(args.game, variant, args.seed, args.model)
+            if args.json:
+                print(json.dumps({"seed": args.seed, "tier": tier, "model": args.model}))
+            else:
+                print(
+                    f"{describe(args.game, variant)}, seed {args.seed}: tier {tier}"
+                    f" (rating model {args.model}'s verdict)"
+                )
+            return 0
+        # at the catalog's node limit, so that the tier is the one a catalog gives
+        rating = rate_seed(args.game, variant, args.seed, node_limit=CERTIFY_NODES[args.game])
     except NotCertifiedError as error:
         print(f"patience: seed {args.seed}: {error}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(rating.to_json()))
     else:
-        tier = "uncalibrated" if rating.tier is None else f"tier {rating.tier}"
-        print(f"{describe(args.game, variant)}, seed {args.seed}: {tier}")
+        words = "uncalibrated" if rating.tier is None else f"tier {rating.tier}"
+        print(f"{describe(args.game, variant)}, seed {args.seed}: {words}")
         print(_rating_text(rating.to_json()))
     return 0
 

@@ -22,11 +22,11 @@ from typing import Any
 from sqlalchemy import select
 
 from patience import cli_types
+from patience.catalog import rated_again
 from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.players import User
 from patience.players.accounts import name_key
-from patience.rating import rate_seed
 from patience.tournaments import CatalogShortError, Tournaments, notices, verify
 
 __all__ = ["add_commands", "run_command"]
@@ -65,6 +65,12 @@ def add_commands(commands: Any) -> None:
     )
     check.add_argument("source", help="the verification's URL, or a file of it (- for stdin)")
     check.add_argument("--no-tiers", action="store_true", help="skip rating every seed again")
+    check.add_argument(
+        "--model",
+        type=Path,
+        help="the rating model file the server's catalog used, when it is not the one this"
+        " patience ships (its version must be the one the document names)",
+    )
     check.add_argument("--json", action="store_true")
 
 
@@ -131,7 +137,12 @@ def _load(source: str) -> Any:
 def _verify(args: argparse.Namespace) -> int:
     try:
         published = _load(args.source)
-        tier_of = None if args.no_tiers else (lambda g, v, s: rate_seed(g, v, s).tier)
+        model_path = None if args.model is None else str(args.model)
+        tier_of = (
+            None
+            if args.no_tiers
+            else lambda g, v, s, m: rated_again(g, v, s, m, model_path=model_path)
+        )
         problems = verify(published, tier_of=tier_of)
     except urllib.error.URLError as error:  # before OSError, of which it is one
         reason = getattr(error.reason, "strerror", None) or error.reason

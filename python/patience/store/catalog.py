@@ -376,10 +376,13 @@ def unused(
 
 @dataclass(frozen=True, slots=True)
 class Taken:
-    """A deal claimed from the catalog: its seed, and its tier when it was rated."""
+    """A deal claimed from the catalog: its seed, its tier when it was rated, and the
+    version of the rating model whose verdict that tier is (None when the deal was rated
+    in full, or not at all): what anyone needs to rate it again the same way."""
 
     seed: int
     tier: int | None
+    model: str | None = None
 
 
 def take(
@@ -395,7 +398,7 @@ def take(
     games never get the same deal."""
     while True:
         row = connection.execute(
-            select(deals.c.id, deals.c.seed, deals.c.tier)
+            select(deals.c.id, deals.c.seed, deals.c.tier, deals.c.rating)
             .where(_unused(name, variant, tiers))
             .order_by(deals.c.id)
             .limit(1)
@@ -411,7 +414,28 @@ def take(
             .values(session_id=session_id)
         )
         if claimed.rowcount == 1:
-            return Taken(int(row.seed), row.tier)
+            return Taken(int(row.seed), row.tier, rated_by_model(row.rating))
+
+
+def rated_by_model(rating: str | None) -> str | None:
+    """The version of the model whose verdict a catalog row's ``rating`` (JSON) is, or None
+    when the deal was rated in full (its tier is then the full rating's, whatever model
+    chose to send it there) or not rated.
+
+    >>> rated_by_model('{"method": "cheap", "model": "golf-wrap-1", "tier": 4}')
+    'golf-wrap-1'
+    >>> rated_by_model('{"method": "full", "model": "golf-wrap-1", "tier": 4}') is None
+    True
+    >>> rated_by_model(None) is None
+    True
+    """
+    if rating is None:
+        return None
+    data = json.loads(rating)
+    if data.get("method") != "cheap":
+        return None
+    model = data.get("model")
+    return str(model) if model is not None else None
 
 
 def _unused(name: str, variant: Mapping[str, Any], tiers: Tiers | None = None) -> Any:

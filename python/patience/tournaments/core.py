@@ -237,7 +237,10 @@ class Tournaments:
                             else {"attempts": attempts, "entrants": max_entrants}
                         ),
                     )
-                deals.append({"seed": str(taken.seed), "tier": taken.tier})
+                deal: dict[str, Any] = {"seed": str(taken.seed), "tier": taken.tier}
+                if taken.model is not None:
+                    deal["model"] = taken.model  # the tier is this model's verdict
+                deals.append(deal)
             document = {
                 "scheme": SCHEME_VERSION,
                 "tournament": tournament_id,

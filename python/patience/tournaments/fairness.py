@@ -22,13 +22,16 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.records import GameRecord, replay
 
 __all__ = ["SCHEME_VERSION", "canonical", "commitment", "notices", "rank_entries", "verify"]
 
-SCHEME_VERSION = 1
-"""The version of this scheme: the document's fields, its canonical form, the hash."""
+SCHEME_VERSION = 2
+"""The version of this scheme: the document's fields, its canonical form, the hash. 2: a
+deal whose tier is a rating model's verdict names the model (``"model"``); 1 had no such
+field, and its tiers are checked by the full rating."""
 
 
 def canonical(document: Mapping[str, Any]) -> bytes:
@@ -66,14 +69,17 @@ def rank_entries(entries: list[dict[str, Any]]) -> list[int | None]:
 def verify(
     published: Mapping[str, Any],
     *,
-    tier_of: Callable[[str, dict[str, Any], int], int | None] | None = None,
+    tier_of: Callable[[str, dict[str, Any], int, str | None], int | None] | None = None,
 ) -> list[str]:
     """Check a closed tournament's publication (``GET /api/tournaments/{id}/verification``)
     and return what is wrong (nothing: it verifies):
 
     - the document hashes to the commitment published at the creation;
-    - every deal's tier is what rating its seed gives (``tier_of(game, variant, seed)``;
-      skipped when None);
+    - every deal's tier is what rating its seed gives, the way the catalog rated it
+      (``tier_of(game, variant, seed, model)``, ``model`` the version of the rating model
+      whose verdict the tier is, or None for the full rating; skipped when None; a
+      :class:`patience.errors.PatienceError` it raises, such as a model it does not have,
+      is a problem);
     - every attempt's record is of a committed deal and replays in the engine of record to
       the published score, and it finished by the close (the committed one, or the earlier
       one the publication states);
@@ -97,9 +103,15 @@ def verify(
     seeds = [int(deal["seed"]) for deal in document["deals"]]
     if tier_of is not None:
         for deal, seed in zip(document["deals"], seeds, strict=True):
-            tier = tier_of(game, variant, seed)
+            model = deal.get("model")
+            try:
+                tier = tier_of(game, variant, seed, None if model is None else str(model))
+            except PatienceError as error:
+                problems.append(f"cannot check the tier of seed {seed}: {error}")
+                continue
             if tier != deal["tier"]:
-                problems.append(f"seed {seed} is of tier {tier}, not {deal['tier']}")
+                how = "in full" if model is None else f"by rating model {model}"
+                problems.append(f"seed {seed} is of tier {tier} rated {how}, not {deal['tier']}")
     best_of: list[dict[str, Any]] = []
     for entry in published["entries"]:
         best: dict[str, Any] | None = None
