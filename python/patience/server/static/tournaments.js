@@ -555,7 +555,7 @@ async function drawVerification(section, t) {
       h("ol", {},
         h("li", {}, "Download the publication below: a JSON object with the revealed document, its commitment and every entrant's attempts with their game records."),
         h("li", {}, "Write the document as canonical JSON (keys sorted at every level, no spaces, non-ASCII characters as themselves) and take its SHA-256: it must equal the commitment published before the tournament opened (kept by this browser, above, if you saw it then)."),
-        h("li", {}, "Deal each committed seed with the game's seeded shuffle of the named shuffle version and compare it with the deal of each attempt's record."),
+        h("li", {}, "Deal each committed seed with the game's seeded shuffle of the named shuffle version and compare it with the deal of each attempt's record; rate it as the catalog did (in full, or by the rating model the deal names) and compare its tier."),
         h("li", {}, "Replay each record move by move by the game's rules: its score must be the published one, and the ranks must follow from the scores, times and finishing times by the ranking rule."))),
     h("h4", {}, "Revealed"),
     facts([
@@ -565,8 +565,9 @@ async function drawVerification(section, t) {
     ]),
     h("table", { class: "deals", id: "deals" },
       h("caption", {}, "Committed deals"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Seed"), h("th", { scope: "col" }, "Tier"))),
-      h("tbody", {}, d.deals.slice(0, 50).map((deal, index) => h("tr", {}, h("td", {}, index), h("td", { class: "seed" }, deal.seed), h("td", {}, deal.tier ?? "unrated"))))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Seed"), h("th", { scope: "col" }, "Tier"), h("th", { scope: "col" }, "Rated by"))),
+      h("tbody", {}, d.deals.slice(0, 50).map((deal, index) => h("tr", {}, h("td", {}, index), h("td", { class: "seed" }, deal.seed), h("td", {}, deal.tier ?? "unrated"),
+        h("td", {}, deal.tier == null ? "" : deal.model ? `model ${deal.model}` : "full rating"))))),
     ...(d.deals.length > 50 ? [h("p", { class: "help" }, `The first 50 of ${d.deals.length} deals; every one is in the publication.`)] : []),
     h("details", {}, h("summary", {}, "The canonical document that was hashed"), h("pre", { class: "document", tabindex: 0 }, text)),
     h("p", {}, h("a", { href: `/api/tournaments/${t.id}/verification`, download: `tournament-${t.id}.json` }, "Download the publication")));
