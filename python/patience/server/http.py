@@ -30,6 +30,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .settings import Rate, Settings
@@ -150,15 +151,40 @@ async def _http_error(request: Request, error: Exception) -> Response:
     return Response(body, error.status_code, headers=headers, media_type="application/json")
 
 
+DATABASE_RETRY_SECONDS = 5
+"""The ``Retry-After`` of a request the database could not serve."""
+
+
+def database_failed_lately(app: FastAPI, within: float = 10.0) -> float | None:
+    """Seconds since this process's database last failed a request (a full disk, a lost
+    connection, a lock held too long), if that was within ``within`` seconds: ``/readyz``
+    answers 503 until then."""
+    at: float | None = getattr(app.state, "database_failed_at", None)
+    if at is None:
+        return None
+    ago = time.monotonic() - at
+    return ago if ago < within else None
+
+
 async def _unexpected(request: Request, error: Exception) -> Response:
-    """A plain 500 that tells nothing. Starlette's outermost middleware sends it, outside
+    """A plain 500 that tells nothing, or a 503 with ``Retry-After`` when the database
+    could not do what was asked (:class:`sqlalchemy.exc.OperationalError`: a full disk, a
+    lost connection; the transaction was rolled back, so nothing changed and the request
+    may be sent again). Starlette's outermost middleware sends it, outside
     :class:`SecurityHeaders`, so it carries those headers itself; the exception is raised
     on after it and logged with its traceback."""
-    return JSONResponse(
-        {"detail": "internal server error"},
-        status_code=500,
-        headers={name.decode(): value.decode() for name, value in SECURITY_HEADERS},
-    )
+    headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+    if isinstance(error, OperationalError):
+        request.app.state.database_failed_at = time.monotonic()
+        return JSONResponse(
+            {
+                "detail": "the server cannot use its database just now; nothing was changed:"
+                " try again in a moment"
+            },
+            status_code=503,
+            headers=headers | {"Retry-After": str(DATABASE_RETRY_SECONDS)},
+        )
+    return JSONResponse({"detail": "internal server error"}, status_code=500, headers=headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from patience.store.catalog import counts
 from patience.store.db import DatabaseError, NotMigratedError, outages, require_migrated
 
-from .http import ASGIApp, Message, Receive, Scope, Send
+from .http import ASGIApp, Message, Receive, Scope, Send, database_failed_lately
 from .logs import ACCESS
 from .metrics import MOVE_SECONDS, MULTIPROCESS, REQUESTS
 from .settings import Settings
@@ -120,7 +120,13 @@ async def healthz() -> Response:
 
 @router.api_route("/readyz", methods=["GET", "HEAD"])
 def readyz(request: Request) -> Response:
-    """200 when the database answers and is at the newest migration, else 503."""
+    """200 when the database answers and is at the newest migration, and has not failed a
+    request of this process in the last ten seconds (a full disk fails writes while reads
+    go on), else 503."""
+    failed = database_failed_lately(request.app)
+    if failed is not None:
+        reason = f"the database failed a request {failed:.0f} s ago"
+        return JSONResponse({"status": "not ready", "reason": reason}, status_code=503)
     engine: Engine = request.app.state.store.engine
     try:
         status = require_migrated(engine)
