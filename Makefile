@@ -73,7 +73,11 @@ test: system-deps lint test-python test-rust
 # module fixtures (a browser, a server) are made once. Most of the suite waits on browsers,
 # servers and animations: with a process a core, a clean run on this project's two-core
 # machine kept the cores 57% busy, so a third process fills the waits. PYTEST_WORKERS=0 runs
-# them in this process, PYTEST_WORKERS=auto one a core.
+# them in this process, PYTEST_WORKERS=auto one a core. Four processes were tried beside
+# other work (load 9-18): 616 tests in 22 min, with 7 failures, every one a hint or a limit
+# whose search ran out of its time; three processes at load 0.4-17 ran all 1,230 in 41 min
+# (the last CI's quiet run: 15 min). No test file dominates (the largest, test_cli, is 5%
+# of the tests' time), so --dist loadfile balances the processes.
 PYTEST_WORKERS ?= 3
 test-python: $(STAMP) system-deps
 	$(BIN)/pytest -m "not slow" -n $(PYTEST_WORKERS) --dist loadfile

@@ -9,16 +9,32 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from patience.games import variant_key
+from patience.server import background as background_module
 from patience.server.app import create_app
 from patience.server.background import catalog_kinds
 from patience.server.settings import Settings
 from patience.store.catalog import unused
 from patience.store.db import deals, migrate_url
 from patience.store.games import GameStore
+
+HEARTBEAT = 0.1
+"""Seconds between wakes of the server's background loop (1 s by default): with the refill's
+stock checked at every wake (below), a deal made is followed by the next one at once rather
+than at the next two-second check, so each kind's turn costs the solver's work on its deal,
+not the checks' interval."""
+
+
+@pytest.fixture(autouse=True)
+def quick_refill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refill's stock checked every 0.1 s (``REFILL_SECONDS``, 2 s on a server): the
+    order of the kinds and the pool's idleness are what these tests check, not the
+    interval."""
+    monkeypatch.setattr(background_module, "REFILL_SECONDS", 0.1)
 
 
 def test_every_kind_gets_its_share_of_the_refill(tmp_path: Path) -> None:
@@ -27,7 +43,7 @@ def test_every_kind_gets_its_share_of_the_refill(tmp_path: Path) -> None:
     # last kind's first.
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     migrate_url(url)
-    settings = Settings(database_url=url, catalog_refill=1)
+    settings = Settings(database_url=url, catalog_refill=1, heartbeat_seconds=HEARTBEAT)
     kinds = catalog_kinds()
     last_name, last_variant = kinds[-1]
     assert len(kinds) >= 6  # two variants of the first game, and at least four others
@@ -57,7 +73,7 @@ def test_a_hint_does_not_wait_behind_the_refill(tmp_path: Path) -> None:
     answered with a move in its time, not "no hint found in time" behind the refill."""
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     migrate_url(url)
-    settings = Settings(database_url=url, catalog_refill=5)
+    settings = Settings(database_url=url, catalog_refill=5, heartbeat_seconds=HEARTBEAT)
     with TestClient(create_app(settings)) as client:
         background = client.app.state.background  # type: ignore[attr-defined]
         for seed in (3, 5, 8):

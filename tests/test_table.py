@@ -617,16 +617,19 @@ def test_axe_finds_nothing_serious_on_a_board_and_its_result(
 def test_a_whole_klondike_game_won_by_keys_alone(
     browser: Browser, server: str, table: Callable[..., Table]
 ) -> None:
+    # seed 1: the shortest won game among the first forty deals' solutions (175 moves: 90
+    # draws, 6 recycles, 9 runs moved from under their column's top card, cards home)
+    seed = 1
     desk = table("desktop", reduced_motion="reduce")
-    page = desk.deal("klondike", 2)
+    page = desk.deal("klondike", seed)
     for _ in range(15):  # Tab reaches the board
         page.keyboard.press("Tab")
         if page.evaluate("document.getElementById('board').contains(document.activeElement)"):
             break
     else:
         raise AssertionError("Tab never reaches the board")
-    mirror = Klondike.from_seed(2)
-    for move in solve(new_game("klondike", seed=2)).moves:
+    mirror = Klondike.from_seed(seed)
+    for move in solve(new_game("klondike", seed=seed)).moves:
         if mirror.is_over():
             break
         source, _, dest = move.partition(">")
