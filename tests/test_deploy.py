@@ -43,7 +43,7 @@ PROXY_SOURCE = "127.0.0.4"  # where nginx connects to the server from: the trust
 BROWSER_ADDRESS = "127.0.0.1"  # where the browser connects to nginx from
 OTHER_ADDRESS = "127.0.0.3"  # a client that is not the proxy
 PASSWORD = "correct horse battery"
-WAIT = 60.0  # seconds a start may take on a busy machine
+WAIT = 180.0  # seconds a start may take on a busy machine (a deadline, not a wait)
 
 
 @dataclass
