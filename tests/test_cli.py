@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,13 @@ from patience.cards import format_cards
 from patience.cli_deals import database_in_use
 from patience.games import Game, new_game
 from patience.games.freecell import microsoft_deal
+from patience.players import Accounts
 from patience.server import Settings, create_app
 from patience.server.launch import free_port
-from patience.store.catalog import Certified
+from patience.store.catalog import Certified, add, unused
 from patience.store.db import make_engine, migrate, migrate_url
 from patience.store.games import GameStore
+from patience.tournaments import Tournaments
 
 PATIENCE = Path(sys.executable).parent / "patience"
 
@@ -563,3 +566,68 @@ def test_failures_at_run_time_are_one_line(tmp_path: Path, args: list[str], reas
     assert "Traceback" not in result.stderr
     assert "Errno" not in result.stderr
     assert "urlopen" not in result.stderr
+
+
+def test_retiring_deals_and_cancelling_a_tournament_are_confirmed_with_yes(tmp_path: Path) -> None:
+    """Without ``--yes`` each says what it would do to how many, and changes nothing."""
+    url = migrated(tmp_path / "confirm.sqlite3")
+    env = quiet_env(PATIENCE_DATABASE_URL=url)
+    engine = make_engine(url)
+    golf = {"wrap": True}
+    rating = {"tier": 4, "score": 0.4, "version": 1}
+    with engine.begin() as connection:
+        for seed in range(1, 4):
+            add(
+                connection,
+                "golf",
+                golf,
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(PATIENCE), *args], env=env, capture_output=True, text=True, timeout=120
+        )
+
+    asked = cli("deals", "retire", "--origin", "random")
+    assert asked.returncode == 1
+    assert "would retire 3 unused deals of origin random (every game)" in asked.stderr
+    assert "run again with --yes" in asked.stderr
+    with engine.connect() as connection:
+        assert unused(connection, "golf", golf) == 3
+    retired = cli("deals", "retire", "--origin", "random", "--game", "golf", "--yes")
+    assert retired.returncode == 0, retired.stderr
+    assert "3 unused deals of origin random (golf) retired" in retired.stdout
+    with engine.connect() as connection:
+        assert unused(connection, "golf", golf) == 0
+        add(connection, "golf", golf, Certified(9, 9, 0.01, 40, rating), at=1.0, origin="random")
+        connection.commit()
+
+    operator = Accounts(engine).create("Ada", "a long enough password", operator=True)
+    cups = Tournaments(GameStore(engine))
+    now = time.time()
+    made = cups.create(
+        operator,
+        name="Cup",
+        game="golf",
+        variant=golf,
+        policy="shared",
+        tier=None,
+        opens_at=now,
+        closes_at=now + 3600,
+    )
+    tid = str(made["id"])
+    asked = cli("tournament", "cancel", tid, "--operator", "Ada")
+    assert asked.returncode == 1
+    assert f"would cancel tournament {tid} (Cup, running, 0 entrants)" in asked.stderr
+    assert "run again with --yes" in asked.stderr
+    assert cups.public(tid)["closing"] is None
+    cancelled = cli("tournament", "cancel", tid, "--operator", "Ada", "--yes")
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert cups.public(tid)["closing"]["cancelled"] is True
+    again = cli("tournament", "cancel", tid, "--operator", "Ada")
+    assert again.returncode == 1
+    assert "closed already" in again.stderr
+    engine.dispose()
