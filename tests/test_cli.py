@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import json
 import os
@@ -21,8 +22,9 @@ from fastapi.testclient import TestClient
 
 from layouts import solved_deal
 from patience.cards import format_cards
+from patience.cli import _parser as cli_parser
 from patience.cli_deals import database_in_use
-from patience.games import Game, new_game
+from patience.games import GAMES, Game, new_game
 from patience.games.freecell import microsoft_deal
 from patience.players import Accounts
 from patience.server import Settings, create_app
@@ -631,3 +633,25 @@ def test_retiring_deals_and_cancelling_a_tournament_are_confirmed_with_yes(tmp_p
     assert again.returncode == 1
     assert "closed already" in again.stderr
     engine.dispose()
+
+
+def _command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[str]:
+    """Every command of ``parser`` as typed ("deals retire"), down to the games' own
+    subcommands, which are not commands of their own ("deals show golf")."""
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not actions or set(actions[0].choices) <= set(GAMES):
+        return [" ".join(path)]
+    return [
+        found
+        for name, sub in actions[0].choices.items()
+        for found in _command_paths(sub, (*path, name))
+    ]
+
+
+def test_every_command_is_in_the_docs() -> None:
+    """docs/cli.md has a line for every command, so none goes missing from it again."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    commands = _command_paths(cli_parser())
+    assert len(commands) > 30
+    missing = [command for command in commands if f"`patience {command}" not in text]
+    assert missing == []

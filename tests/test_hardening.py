@@ -701,6 +701,29 @@ def test_a_real_server_limits_moves_with_retry_after(tmp_path: Path) -> None:
     assert "Traceback" not in running.errors()
 
 
+def test_every_route_of_the_api_is_in_the_docs(tmp_path: Path) -> None:
+    """docs/api.md has a line for every method and path of the API (the path's parameters
+    named as it likes), so none goes missing from it again."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+
+    def shape(path: str) -> str:
+        return re.sub(r"\{[^}]*\}", "{}", path)
+
+    documented = {
+        (method, shape(path))
+        for method, path in re.findall(r"`(GET|POST|PUT|PATCH|DELETE) (/api/[^`?\s]*)", text)
+    }
+    paths = create_app(_settings(tmp_path)).openapi()["paths"]
+    routes = {
+        (method.upper(), shape(path))
+        for path, operations in paths.items()
+        if path.startswith("/api/")
+        for method in operations
+    }
+    assert len(routes) > 40
+    assert sorted(routes - documented) == []
+
+
 def test_a_real_server_counts_an_ipv6_client_by_its_64(tmp_path: Path) -> None:
     """One client holds a whole /64 and may use a new address of it for each request:
     new games, sign-ups and guests' timed games are counted per /64 (the addresses come
