@@ -655,3 +655,19 @@ def test_every_command_is_in_the_docs() -> None:
     assert len(commands) > 30
     missing = [command for command in commands if f"`patience {command}" not in text]
     assert missing == []
+
+
+def test_deals_key_says_when_it_has_just_made_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "keys" / "deal.key"
+    env = quiet_env(PATIENCE_DEAL_KEY_FILE=str(path))
+    runs = [
+        subprocess.run(
+            [str(PATIENCE), "deals", "key"], env=env, capture_output=True, text=True, timeout=120
+        )
+        for _ in range(2)
+    ]
+    assert [run.returncode for run in runs] == [0, 0], runs[0].stderr
+    assert f"no deal key was there: a new one is made now, in {path}" in runs[0].stdout
+    assert "made now" not in runs[1].stdout
+    assert f"deal key: {path} (fingerprint " in runs[1].stdout
+    assert path.exists()
