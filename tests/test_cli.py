@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import json
 import os
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -20,14 +22,17 @@ from fastapi.testclient import TestClient
 
 from layouts import solved_deal
 from patience.cards import format_cards
+from patience.cli import _parser as cli_parser
 from patience.cli_deals import database_in_use
-from patience.games import Game, new_game
+from patience.games import GAMES, Game, new_game
 from patience.games.freecell import microsoft_deal
+from patience.players import Accounts
 from patience.server import Settings, create_app
 from patience.server.launch import free_port
-from patience.store.catalog import Certified
+from patience.store.catalog import Certified, add, unused
 from patience.store.db import make_engine, migrate, migrate_url
 from patience.store.games import GameStore
+from patience.tournaments import Tournaments
 
 PATIENCE = Path(sys.executable).parent / "patience"
 
@@ -563,3 +568,106 @@ def test_failures_at_run_time_are_one_line(tmp_path: Path, args: list[str], reas
     assert "Traceback" not in result.stderr
     assert "Errno" not in result.stderr
     assert "urlopen" not in result.stderr
+
+
+def test_retiring_deals_and_cancelling_a_tournament_are_confirmed_with_yes(tmp_path: Path) -> None:
+    """Without ``--yes`` each says what it would do to how many, and changes nothing."""
+    url = migrated(tmp_path / "confirm.sqlite3")
+    env = quiet_env(PATIENCE_DATABASE_URL=url)
+    engine = make_engine(url)
+    golf = {"wrap": True}
+    rating = {"tier": 4, "score": 0.4, "version": 1}
+    with engine.begin() as connection:
+        for seed in range(1, 4):
+            add(
+                connection,
+                "golf",
+                golf,
+                Certified(seed, 9, 0.01, 40, rating),
+                at=1.0,
+                origin="random",
+            )
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(PATIENCE), *args], env=env, capture_output=True, text=True, timeout=120
+        )
+
+    asked = cli("deals", "retire", "--origin", "random")
+    assert asked.returncode == 1
+    assert "would retire 3 unused deals of origin random (every game)" in asked.stderr
+    assert "run again with --yes" in asked.stderr
+    with engine.connect() as connection:
+        assert unused(connection, "golf", golf) == 3
+    retired = cli("deals", "retire", "--origin", "random", "--game", "golf", "--yes")
+    assert retired.returncode == 0, retired.stderr
+    assert "3 unused deals of origin random (golf) retired" in retired.stdout
+    with engine.connect() as connection:
+        assert unused(connection, "golf", golf) == 0
+        add(connection, "golf", golf, Certified(9, 9, 0.01, 40, rating), at=1.0, origin="random")
+        connection.commit()
+
+    operator = Accounts(engine).create("Ada", "a long enough password", operator=True)
+    cups = Tournaments(GameStore(engine))
+    now = time.time()
+    made = cups.create(
+        operator,
+        name="Cup",
+        game="golf",
+        variant=golf,
+        policy="shared",
+        tier=None,
+        opens_at=now,
+        closes_at=now + 3600,
+    )
+    tid = str(made["id"])
+    asked = cli("tournament", "cancel", tid, "--operator", "Ada")
+    assert asked.returncode == 1
+    assert f"would cancel tournament {tid} (Cup, running, 0 entrants)" in asked.stderr
+    assert "run again with --yes" in asked.stderr
+    assert cups.public(tid)["closing"] is None
+    cancelled = cli("tournament", "cancel", tid, "--operator", "Ada", "--yes")
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert cups.public(tid)["closing"]["cancelled"] is True
+    again = cli("tournament", "cancel", tid, "--operator", "Ada")
+    assert again.returncode == 1
+    assert "closed already" in again.stderr
+    engine.dispose()
+
+
+def _command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[str]:
+    """Every command of ``parser`` as typed ("deals retire"), down to the games' own
+    subcommands, which are not commands of their own ("deals show golf")."""
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not actions or set(actions[0].choices) <= set(GAMES):
+        return [" ".join(path)]
+    return [
+        found
+        for name, sub in actions[0].choices.items()
+        for found in _command_paths(sub, (*path, name))
+    ]
+
+
+def test_every_command_is_in_the_docs() -> None:
+    """docs/cli.md has a line for every command, so none goes missing from it again."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    commands = _command_paths(cli_parser())
+    assert len(commands) > 30
+    missing = [command for command in commands if f"`patience {command}" not in text]
+    assert missing == []
+
+
+def test_deals_key_says_when_it_has_just_made_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "keys" / "deal.key"
+    env = quiet_env(PATIENCE_DEAL_KEY_FILE=str(path))
+    runs = [
+        subprocess.run(
+            [str(PATIENCE), "deals", "key"], env=env, capture_output=True, text=True, timeout=120
+        )
+        for _ in range(2)
+    ]
+    assert [run.returncode for run in runs] == [0, 0], runs[0].stderr
+    assert f"no deal key was there: a new one is made now, in {path}" in runs[0].stdout
+    assert "made now" not in runs[1].stdout
+    assert f"deal key: {path} (fingerprint " in runs[1].stdout
+    assert path.exists()

@@ -9,7 +9,9 @@ and is refused to other addresses; both processes answer; the systemd unit is va
 
 nginx connects to the server from 127.0.0.4 (``proxy_bind``, added for the test), the only
 proxy the server trusts, so that the server can tell the browser's address (127.0.0.1, from
-``X-Forwarded-For``) from the proxy's.
+``X-Forwarded-For``) from the proxy's. nginx also takes a client's address from the header
+``X-Test-Client`` (``real_ip_header``, added for the test) when there is one, so that a test
+can be an IPv6 client, or a client of its own, though it connects from 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ PROXY_ADDRESS = "127.0.0.2"  # where nginx listens
 PROXY_SOURCE = "127.0.0.4"  # where nginx connects to the server from: the trusted proxy
 BROWSER_ADDRESS = "127.0.0.1"  # where the browser connects to nginx from
 OTHER_ADDRESS = "127.0.0.3"  # a client that is not the proxy
+CLIENT_HEADER = "X-Test-Client"  # the address nginx takes a client to be at, in a test
 PASSWORD = "correct horse battery"
 WAIT = 180.0  # seconds a start may take on a busy machine (a deadline, not a wait)
 
@@ -49,6 +52,7 @@ WAIT = 180.0  # seconds a start may take on a busy machine (a deadline, not a wa
 @dataclass
 class Deployment:
     site: str  # https://127.0.0.2:PORT, through nginx
+    redirect: str  # http://127.0.0.2:PORT, nginx's port-80 server
     app: str  # http://127.0.0.1:PORT, the server processes themselves
     log: Path  # the server's standard error: JSON lines
     database_url: str
@@ -88,7 +92,11 @@ def site_config(port: int, https_port: int, http_port: int, folder: Path) -> str
         ("/etc/letsencrypt/live/play.example.org/fullchain.pem", str(folder / "cert.pem")),
         ("/etc/letsencrypt/live/play.example.org/privkey.pem", str(folder / "key.pem")),
         ("play.example.org", PROXY_ADDRESS),
-        ("proxy_http_version 1.1;", f"proxy_http_version 1.1;\n    proxy_bind {PROXY_SOURCE};"),
+        (
+            "proxy_http_version 1.1;",
+            f"proxy_http_version 1.1;\n    proxy_bind {PROXY_SOURCE};\n"
+            f"    set_real_ip_from {BROWSER_ADDRESS};\n    real_ip_header {CLIENT_HEADER};",
+        ),
     ]
     for old, new in replacements:
         assert old in text, f"deploy/nginx.conf no longer has {old!r}"
@@ -206,7 +214,7 @@ def deployment(
             "nginx's start",
         )
         assert proxy.poll() is None, (folder / "error.log").read_text()
-        yield Deployment(site, app, log, url)
+        yield Deployment(site, f"http://{PROXY_ADDRESS}:{http_port}", app, log, url)
     finally:
         for process in reversed(processes):
             process.send_signal(signal.SIGTERM)
@@ -381,3 +389,92 @@ def test_patience_ctl_runs_a_command_with_the_settings_file(tmp_path: Path) -> N
     migrated = subprocess.run([ctl, "db", "migrate"], env=env, capture_output=True, text=True)
     assert migrated.returncode == 0, migrated.stderr
     assert (tmp_path / "games.sqlite3").exists()
+
+
+def _start(client: httpx.Client, site: str, address: str) -> httpx.Response:
+    """A request for a new game (one the server refuses as malformed, 422, which costs it
+    nothing: nginx counts it all the same) from a client at ``address``."""
+    headers = {CLIENT_HEADER: address, "Content-Type": "application/json"}
+    return client.post(f"{site}/api/sessions", content=b"{}", headers=headers)
+
+
+def _nginx_refused(answer: httpx.Response) -> bool:
+    """Whether ``answer`` is nginx's refusal for its limit on new games: JSON with a reason
+    and Retry-After, as the server's own."""
+    if answer.status_code != 429 or "from your address" not in answer.text:
+        return False
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.json() == {"detail": "too many new games from your address: try again in 2 s"}
+    assert answer.headers["retry-after"] == "2"
+    return True
+
+
+def test_nginx_counts_an_ipv6_client_by_its_64_and_refuses_in_json(
+    deployment: Deployment,
+) -> None:
+    with httpx.Client(verify=False, timeout=WAIT) as client:
+        one = [_start(client, deployment.site, f"2001:db8:7:1::{i:x}") for i in range(1, 15)]
+        # each /64 its own count, and an IPv4 client its address's
+        apart = [_start(client, deployment.site, f"2001:db8:7:{i:x}::1") for i in range(2, 16)]
+        apart += [_start(client, deployment.site, f"198.51.100.{i}") for i in range(1, 15)]
+    statuses = [answer.status_code for answer in one]
+    assert 429 not in statuses[:10], statuses  # nginx lets 11 through at once
+    assert _nginx_refused(one[-1]), statuses
+    assert not any(_nginx_refused(answer) for answer in apart), [a.status_code for a in apart]
+    assert {answer.status_code for answer in apart} == {422}
+
+
+def test_the_browser_shows_why_nginx_refused_a_new_game(
+    browser: Browser,  # noqa: F811
+    deployment: Deployment,
+) -> None:
+    address = "2001:db8:7:100::1"  # a client of its own, that no other test uses
+    context = browser.new_context(
+        ignore_https_errors=True, bypass_csp=BYPASS_CSP, extra_http_headers={CLIENT_HEADER: address}
+    )
+    page = context.new_page()
+    page.goto(f"{deployment.site}/")
+    page.wait_for_selector("#start")
+    page.check("input[name=game][value=golf]")
+    page.check("input[name=mode][value=practice]")
+    # requests for new games until nginx refuses one, and at once the lobby's Start
+    last = page.evaluate(
+        """async () => {
+          for (let i = 0; i < 30; i++) {
+            const answer = await fetch("/api/sessions", {
+              method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+            if ((await answer.text()).includes("from your address")) {
+              document.querySelector("#start").click();
+              return answer.status;
+            }
+          }
+          return 0;
+        }"""
+    )
+    assert last == 429
+    page.wait_for_function("document.querySelector('#lobby-error').textContent !== ''")
+    assert page.inner_text("#lobby-error") == (
+        "Too many new games from your address: try again in 2 s"
+    )
+    context.close()
+
+
+def test_nginx_hides_its_version_and_static_files_are_revalidated(
+    deployment: Deployment,
+) -> None:
+    redirected = httpx.get(f"{deployment.redirect}/static/app.js")
+    assert redirected.status_code == 301
+    assert redirected.headers["server"] == "nginx"
+    with httpx.Client(verify=False) as client:
+        page = client.get(f"{deployment.site}/")
+        assert page.headers["server"] == "nginx"
+        assert page.headers["cache-control"] == "no-cache"
+        for path in ("/static/app.js", "/static/style.css", "/static/api.js"):
+            first = client.get(f"{deployment.site}{path}")
+            assert first.status_code == 200
+            # kept, but asked about again each time: an upgrade's file is never kept stale
+            assert first.headers["cache-control"] == "no-cache"
+            again = client.get(
+                f"{deployment.site}{path}", headers={"If-None-Match": first.headers["etag"]}
+            )
+            assert again.status_code == 304

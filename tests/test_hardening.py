@@ -701,6 +701,74 @@ def test_a_real_server_limits_moves_with_retry_after(tmp_path: Path) -> None:
     assert "Traceback" not in running.errors()
 
 
+def test_every_route_of_the_api_is_in_the_docs(tmp_path: Path) -> None:
+    """docs/api.md has a line for every method and path of the API (the path's parameters
+    named as it likes), so none goes missing from it again."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+
+    def shape(path: str) -> str:
+        return re.sub(r"\{[^}]*\}", "{}", path)
+
+    documented = {
+        (method, shape(path))
+        for method, path in re.findall(r"`(GET|POST|PUT|PATCH|DELETE) (/api/[^`?\s]*)", text)
+    }
+    paths = create_app(_settings(tmp_path)).openapi()["paths"]
+    routes = {
+        (method.upper(), shape(path))
+        for path, operations in paths.items()
+        if path.startswith("/api/")
+        for method in operations
+    }
+    assert len(routes) > 40
+    assert sorted(routes - documented) == []
+
+
+def test_a_real_server_counts_an_ipv6_client_by_its_64(tmp_path: Path) -> None:
+    """One client holds a whole /64 and may use a new address of it for each request:
+    new games, sign-ups and guests' timed games are counted per /64 (the addresses come
+    through the trusted proxy's X-Forwarded-For, as behind nginx)."""
+    running = Server(
+        tmp_path,
+        PATIENCE_TRUSTED_PROXIES="127.0.0.1",
+        PATIENCE_RATE_STARTS="1/m,10",
+        PATIENCE_SIGN_UPS_PER_HOUR="2",
+        PATIENCE_GUEST_TIMED="1",
+    )
+    practice = {"game": "golf", "seed": 1, "mode": "practice"}
+    try:
+        with httpx.Client(base_url=running.url, timeout=60) as http:
+
+            def post(path: str, address: str, body: dict[str, Any]) -> int:
+                http.cookies.clear()  # each request a new browser
+                headers = {"X-Forwarded-For": address}
+                return http.post(path, json=body, headers=headers).status_code
+
+            one = [post("/api/sessions", f"2001:db8:1:2::{i:x}", practice) for i in range(1, 15)]
+            assert one == [201] * 10 + [429] * 4
+            # each /64 its own count; an IPv4-mapped address counts as its IPv4 address
+            apart = [post("/api/sessions", f"2001:db8:1:{i:x}::1", practice) for i in range(3, 17)]
+            assert apart == [201] * 14
+            assert post("/api/sessions", "192.0.2.7", practice) == 201
+            mapped = [post("/api/sessions", "::ffff:192.0.2.7", practice) for _ in range(10)]
+            assert mapped == [201] * 9 + [429]
+
+            def sign_up(name: str, address: str) -> int:
+                return post("/api/accounts", address, {"name": name, "password": "x" * 12})
+
+            signed = [sign_up(f"Rotor {i}", f"2001:db8:5:6::{i}") for i in range(1, 5)]
+            assert signed == [201, 201, 429, 429]
+            assert sign_up("Neighbour", "2001:db8:5:7::1") == 201
+
+            timed = {"game": "golf", "variant": {"wrap": True}, "mode": "timed"}
+            assert post("/api/sessions", "2001:db8:9:9::1", timed) == 201
+            assert post("/api/sessions", "2001:db8:9:9::2", timed) == 409
+            assert post("/api/sessions", "2001:db8:9:a::1", timed) == 201
+    finally:
+        running.stop()
+    assert "Traceback" not in running.errors()
+
+
 def test_the_client_and_the_docs_break_no_rule_of_the_policy_in_chromium(server: Server) -> None:
     """Chromium enforces the policy: the lobby, a dealt board and the documentation page
     (an operation tried out) load with no violation, no page error and no failed request."""

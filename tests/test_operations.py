@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -554,6 +555,31 @@ def test_the_access_log_is_json_lines_at_the_level_set(tmp_path: Path) -> None:
     assert any(entry.get("path") == "/api/games" for entry in every)
     assert not any(entry.get("path") == "/healthz" for entry in every)
     assert any("Application startup complete" in entry["message"] for entry in every)
+    _the_docs_jq_queries_read_the_log(tmp_path / "log")
+
+
+def _the_docs_jq_queries_read_the_log(log: Path) -> None:
+    """Every ``journalctl ... | jq`` line of the docs, run on a real server's log (which has
+    lines that are not JSON: "patience: serving on"), reads it to the end: the moves' times
+    and the 401 are found."""
+    assert b"patience: serving on" in log.read_bytes()  # a line that is not JSON
+    jq = shutil.which("jq")
+    assert jq, "the docs' log queries are checked with jq (Debian's jq package)"
+    queries = [
+        line.split("| jq", 1)[1]
+        for doc in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
+        for line in doc.read_text().splitlines()
+        if line.startswith("journalctl") and "| jq" in line
+    ]
+    assert len(queries) >= 4
+    found = []
+    for query in queries:
+        command = f"{jq}{query.split('  #')[0]} < {shlex.quote(str(log))}"
+        ran = subprocess.run(command, shell=True, capture_output=True, text=True)
+        assert ran.returncode == 0, (query, ran.stderr)
+        found.append(ran.stdout)
+    assert any(re.fullmatch(r"(\d+(\.\d+)?\n)+", out) for out in found)  # the moves' times
+    assert any("401 POST /api/sessions/abc/moves" in out for out in found)
 
 
 def test_warnings_only_and_no_access_log(tmp_path: Path) -> None:

@@ -91,6 +91,9 @@ def add_commands(
         help="key:FINGERPRINT (patience deals key shows the current one), random or unrecorded",
     )
     retire.add_argument("--game", choices=sorted(SOLVABLE_GAMES), help="only this game's deals")
+    retire.add_argument(
+        "--yes", action="store_true", help="retire them (without it: how many, nothing changed)"
+    )
     pick = deal_commands.add_parser("pick", help="claim an unused catalog deal of a tier")
     for parser in game_parsers(pick, PLAYER_GAMES):
         parser.add_argument("--tier", type=cli_types.tier, required=True, help="1 (easiest) to 10")
@@ -446,6 +449,8 @@ def _key(args: argparse.Namespace) -> int:
     path = Path(setting) if setting else default_key_path()
     existed = path.exists()
     key = DealKey.load(path)
+    if not existed:
+        print(f"no deal key was there: a new one is made now, in {path}")
     print(f"deal key: {path} (fingerprint {key.fingerprint}){'' if existed else ', made now'}")
     print(
         "keep a copy where only you can read it; the deals it made are marked key:"
@@ -457,13 +462,24 @@ def _key(args: argparse.Namespace) -> int:
 def _retire(args: argparse.Namespace) -> int:
     import time
 
-    from patience.store.catalog import retire
+    from patience.store.catalog import retirable, retire
 
+    which = f"unused deals of origin {args.origin} ({args.game or 'every game'})"
     engine = open_database()
-    with engine.begin() as connection:
-        retired = retire(connection, origin=args.origin, at=time.time(), game=args.game)
-    engine.dispose()
-    print(f"{retired} unused deals of origin {args.origin} retired: they are never dealt")
+    try:
+        with engine.begin() as connection:
+            if not args.yes:
+                count = retirable(connection, origin=args.origin, game=args.game)
+                print(
+                    f"patience: would retire {count} {which}, never to be dealt; "
+                    "nothing retired: run again with --yes to retire them",
+                    file=sys.stderr,
+                )
+                return 1
+            retired = retire(connection, origin=args.origin, at=time.time(), game=args.game)
+    finally:
+        engine.dispose()
+    print(f"{retired} {which} retired: they are never dealt")
     return 0
 
 

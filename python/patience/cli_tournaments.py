@@ -60,6 +60,9 @@ def add_commands(commands: Any) -> None:
     cancel = sub.add_parser("cancel", help="cancel a tournament now: closed, without results")
     cancel.add_argument("id")
     cancel.add_argument("--operator", required=True, help="the operator account's name")
+    cancel.add_argument(
+        "--yes", action="store_true", help="cancel it (without it: what would end, nothing changed)"
+    )
     check = sub.add_parser(
         "verify", help="check a closed tournament: commitment, tiers, replays, ranks"
     )
@@ -258,6 +261,18 @@ def _run(args: argparse.Namespace, tournaments: Tournaments) -> int:
         return 0
     operator = _operator(tournaments, args.operator)
     if command == "cancel":
+        if not args.yes:
+            shown = tournaments.public(args.id)
+            if shown["status"] == "finished":
+                tournaments.cancel(operator, args.id)  # refused: closed already
+            print(
+                f"patience: would cancel tournament {shown['id']} ({shown['name']}, "
+                f"{shown['status']}, {shown['entrants']} entrants): closed now with nobody "
+                "ranked, its running attempts ended, its deals and salt published; nothing "
+                "cancelled: run again with --yes to cancel it",
+                file=sys.stderr,
+            )
+            return 1
         cancelled = tournaments.cancel(operator, args.id)
         print(
             f"tournament {cancelled['id']} cancelled: no results; its deals and salt are published"

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import gc
 import importlib.resources
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from patience.players import Accounts, PasswordHashing
 from patience.store.db import make_engine, require_migrated
@@ -26,10 +28,33 @@ from .pool import SolverPool
 from .routers import accounts, admin, daily, games, replays, sessions, tournaments
 from .settings import Settings
 
-__all__ = ["DOCS_ASSETS", "STATIC", "create_app"]
+__all__ = ["DOCS_ASSETS", "REVALIDATE", "STATIC", "Revalidated", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
 DOCS_ASSETS = Path(str(importlib.resources.files("fastapi_offline") / "static"))
+
+# The client's files keep their names from one version to the next (/static/app.js): a
+# browser may keep them, but asks again each time whether they changed (an unchanged one is
+# a 304 by its ETag), so that after an upgrade no browser runs the old app.js.
+REVALIDATE = {"Cache-Control": "no-cache"}
+
+
+class Revalidated(StaticFiles):
+    """Static files served with ``Cache-Control: no-cache`` (:data:`REVALIDATE`)."""
+
+    def file_response(
+        self,
+        full_path: os.PathLike[str] | str,
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        """The file's answer (a 304 when the browser's copy is current), to revalidate."""
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers.update(REVALIDATE)
+        return response
+
+
 """Swagger UI's script and stylesheet, from the pinned ``fastapi-offline`` package: the
 documentation page loads nothing from another origin."""
 
@@ -126,21 +151,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin.router)
     app.include_router(daily.router)
     app.include_router(replays.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.mount("/docs-assets", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
+    app.mount("/static", Revalidated(directory=STATIC), name="static")
+    app.mount("/docs-assets", Revalidated(directory=DOCS_ASSETS), name="docs-assets")
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(STATIC / "index.html", headers=REVALIDATE)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:
         """The icon, where browsers look for it without a ``<link rel="icon">``."""
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers=REVALIDATE)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> FileResponse:
         """Swagger UI on /openapi.json, every file from this origin."""
-        return FileResponse(STATIC / "docs.html")
+        return FileResponse(STATIC / "docs.html", headers=REVALIDATE)
 
     return app

@@ -10,7 +10,8 @@ percentile (``benchmarks/server.py``).
   plain 500 that tells nothing (and is logged with its traceback, as before).
 - :class:`SecurityHeaders`: ``Content-Security-Policy`` and friends on every response.
 - :class:`RateLimits`: token buckets per client address and kind of request, 429 with
-  ``Retry-After`` before any work is done.
+  ``Retry-After`` before any work is done. Every limit per address (these, sign-ups and
+  log-ins, guests' timed games) counts by :func:`address_key`: an IPv6 client by its /64.
 - :class:`RequestLimits`: headers over their size limit are 431; a body over its size limit
   is 413 before it is read in full, one that arrives too slowly 408; a JSON body with
   ``NaN``, ``Infinity`` or a lone UTF-16 surrogate (none of them JSON: RFC 8259, RFC 7493)
@@ -20,6 +21,7 @@ percentile (``benchmarks/server.py``).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import math
 import time
@@ -42,6 +44,8 @@ __all__ = [
     "RequestLimits",
     "SecurityHeaders",
     "TokenBuckets",
+    "address_key",
+    "client_address",
     "install_error_handlers",
 ]
 
@@ -292,6 +296,39 @@ class TokenBuckets:
         return len(self.buckets)
 
 
+def address_key(host: str) -> str:
+    """The client address that limits per address count by: an IPv6 address's /64 (one
+    client commonly holds a whole /64 and may take a new address of it for each request),
+    an IPv4 address, or an IPv4-mapped IPv6 one, whole; anything else (a test client's
+    name) as it is.
+
+    >>> address_key("2001:db8:1:2::7")
+    '2001:db8:1:2::/64'
+    >>> address_key("2001:DB8:1:2:ffff:1:2:3") == address_key("2001:db8:1:2::1")
+    True
+    >>> address_key("2001:db8:1:3::1")
+    '2001:db8:1:3::/64'
+    >>> address_key("::ffff:192.0.2.1"), address_key("192.0.2.1")
+    ('192.0.2.1', '192.0.2.1')
+    >>> address_key("fe80::1%eth0"), address_key("testclient")
+    ('fe80::/64', 'testclient')
+    """
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return f"{ipaddress.IPv6Address(int(address) >> 64 << 64)}/64"
+    return str(address)
+
+
+def client_address(request: Request) -> str | None:
+    """The :func:`address_key` of ``request``'s client (None if unknown)."""
+    return address_key(request.client.host) if request.client else None
+
+
 _SESSIONS = "/api/sessions"
 _GAME_PREFIX = "/api/sessions/"
 _MOVES = frozenset({"moves", "undo", "end"})
@@ -303,8 +340,9 @@ _VERIFICATION = "/verification"
 class RateLimits:
     """429 with ``Retry-After`` for a client over its rate, before any work is done.
 
-    The client is the peer address (``scope["client"]``; behind a proxy on this machine,
-    uvicorn takes it from ``X-Forwarded-For``). Kinds, by method and path: ``start`` (POST
+    The client is the peer address (``scope["client"]``; behind a trusted proxy, uvicorn
+    takes it from ``X-Forwarded-For``), counted by its :func:`address_key` (an IPv6
+    address's /64). Kinds, by method and path: ``start`` (POST
     /api/sessions), ``hint`` (POST /api/sessions/{id}/hint) and ``move`` (POST .../moves,
     .../undo, .../end), the last per address *and* game, so one game's pace does not slow
     another's; moves and hints also count against one bucket per address across all its
@@ -361,7 +399,7 @@ class RateLimits:
             buckets, what = self.verifications, "tournament verifications"
         if buckets is not None:
             client = scope.get("client")
-            address = client[0] if client else ""
+            address = address_key(client[0]) if client else ""
             now = time.monotonic()
             wait = buckets.take((address, game_id), now)
             per_game = buckets is self.moves or buckets is self.hints

@@ -26,7 +26,18 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, case, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    and_,
+    case,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from patience.batch import Workers, solve_seeds
@@ -495,15 +506,25 @@ TOURNAMENT_HOLDER = "tournament-"
 """What a tournament's deals hold in place of a game id: this and the tournament's id."""
 
 
+def _retirable(origin: str, game: str | None) -> ColumnElement[bool]:
+    """The unused, unretired deals of ``origin`` (of ``game`` if given)."""
+    condition = and_(
+        deals.c.origin == origin, deals.c.session_id.is_(None), deals.c.retired_at.is_(None)
+    )
+    return condition if game is None else and_(condition, deals.c.game == game)
+
+
+def retirable(connection: Connection, *, origin: str, game: str | None = None) -> int:
+    """How many deals :func:`retire` would retire now."""
+    query = select(func.count()).select_from(deals).where(_retirable(origin, game))
+    return int(connection.execute(query).scalar_one())
+
+
 def retire(connection: Connection, *, origin: str, at: float, game: str | None = None) -> int:
     """Retire every unused deal whose seed came from ``origin`` (a deal key's
     ``key:FINGERPRINT``, ``random`` or ``unrecorded``), of ``game`` if given: it is never
     dealt from then on (a key thought to be leaked). How many."""
-    condition = and_(
-        deals.c.origin == origin, deals.c.session_id.is_(None), deals.c.retired_at.is_(None)
-    )
-    if game is not None:
-        condition = and_(condition, deals.c.game == game)
+    condition = _retirable(origin, game)
     return int(connection.execute(update(deals).where(condition).values(retired_at=at)).rowcount)
 
 

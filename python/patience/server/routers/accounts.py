@@ -45,6 +45,7 @@ from patience.players.history import (
 from patience.store.games import GameNotFoundError, GameStore
 
 from ..deps import COOKIE, GUEST_COOKIE, AccountStore, AppSettings, Player, Store, same_origin
+from ..http import client_address
 from ..views import running_json
 
 router = APIRouter(tags=["accounts"])
@@ -153,7 +154,7 @@ def _from_this_site(request: Request) -> None:
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    return client_address(request) or "unknown"
 
 
 @router.get("/api/accounts/signup")

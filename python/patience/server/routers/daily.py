@@ -27,6 +27,7 @@ from patience.games import game_class
 from patience.store.games import UnfinishedGameError
 
 from ..deps import AppSettings, Player, Store
+from ..http import client_address
 from ..views import session_json
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
@@ -117,7 +118,7 @@ def play_today(
             game,
             body.variant,
             user_id=None if player is None else player.id,
-            address=http.client.host if http.client else None,
+            address=client_address(http),
         )
     except DailySignInError as error:
         raise HTTPException(401, str(error)) from None

@@ -41,6 +41,7 @@ from patience.store.games import (
 from patience.store.pauses import pause, resume
 
 from ..deps import GUEST_COOKIE, AppSettings, Hints, LiveGame, Player, Pool, Store
+from ..http import client_address
 from ..metrics import HINTS
 from ..pool import PoolFullError, winning_line
 from ..views import replay_json, session_json
@@ -208,7 +209,7 @@ async def start_game(
     signed-in player's game is theirs (on any device, with the session cookie), and a
     player has one timed game of a game and variant running at most (409)."""
     user_id = None if player is None else player.id
-    address = http.client.host if http.client else None
+    address = client_address(http)
     guest = new_guest = None
     if player is None:
         guest = http.cookies.get(GUEST_COOKIE)

@@ -83,9 +83,19 @@ async function call(method, path, { token, body } = {}, again = true) {
   }
   if (!response.ok) {
     const retry = Number(response.headers.get("Retry-After"));
-    throw new ApiError(response.status, data.detail ?? response.statusText, retry > 0 ? retry : null);
+    // An answer without the server's reason (a proxy's own page): over HTTP/2 it has no
+    // status text either, so the reason is made from the status.
+    const reason = data.detail ?? (response.statusText || refusalWords(response.status, retry));
+    throw new ApiError(response.status, reason, retry > 0 ? retry : null);
   }
   return data;
+}
+
+/** The reason of a refusal that came without one, from its status (and Retry-After). */
+function refusalWords(status, retry) {
+  if (status === 429) return `too many requests just now: try again in ${retry > 0 ? retry : "a few"} s`;
+  if (status >= 500) return `the server could not answer (${status}): try again in a moment`;
+  return `the request was refused (${status})`;
 }
 
 // -- who is playing ----------------------------------------------------------------------
