@@ -140,6 +140,82 @@ def test_an_unreachable_postgresql_is_one_line(tmp_path: Path) -> None:
         assert "Connection refused" in done.stderr
 
 
+def test_a_password_in_the_urls_query_is_masked(tmp_path: Path) -> None:
+    url = (
+        f"postgresql://patience@127.0.0.1:{closed_port()}/patience?password=s3cret&sslpassword=k3y"
+    )
+    env = clean_env(PATIENCE_DATABASE_URL=url)
+    shown = patience("settings", env=env, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "s3cret" not in shown.stdout
+    assert "k3y" not in shown.stdout
+    assert "?password=***&sslpassword=***" in shown.stdout
+    for command in (("serve",), ("db", "status")):
+        done = patience(*command, env=env, cwd=tmp_path)
+        assert done.returncode != 0
+        assert "cannot use the database" in done.stderr
+        assert "s3cret" not in done.stderr, done.stderr
+        assert "k3y" not in done.stderr, done.stderr
+    bad = patience("settings", env=env | {"PATIENCE_DATABASE_URL": "mysql://a@b/c?password=pw9"})
+    assert bad.returncode == 1
+    assert "pw9" not in bad.stderr, bad.stderr
+
+
+FLOAT_SETTINGS = [
+    name
+    for name, field in Settings.model_fields.items()
+    if field.annotation in (float, float | None)
+]
+
+
+@pytest.mark.parametrize("name", FLOAT_SETTINGS)
+def test_a_setting_of_seconds_or_days_is_a_finite_number_within_its_bound(name: str) -> None:
+    key = f"PATIENCE_{name.upper()}"
+    for value in ("inf", "-inf", "nan", "Infinity", "1e999"):
+        with pytest.raises(SettingsError) as refused:
+            Settings.from_env({key: value})
+        assert str(refused.value) == f"{key}={value!r}: not a finite number"
+    bounds = [rule.le for rule in Settings.model_fields[name].metadata if hasattr(rule, "le")]
+    assert bounds, f"{key} has no upper bound"
+    with pytest.raises(SettingsError, match=f"{key}='1e300': at most"):
+        Settings.from_env({key: "1e300"})
+    Settings.from_env({key: str(bounds[0])})  # the bound itself is taken
+
+
+def test_the_float_settings_are_found() -> None:
+    assert {"session_days", "certify_seconds", "hint_seconds", "time_limit"} <= set(FLOAT_SETTINGS)
+
+
+def test_an_infinite_setting_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    for key in ("PATIENCE_CERTIFY_SECONDS", "PATIENCE_HINT_SECONDS", "PATIENCE_SESSION_DAYS"):
+        done = patience("settings", env=clean_env(**{key: "inf"}), cwd=tmp_path)
+        assert done.returncode == 1
+        assert done.stderr == f"patience: {key}='inf': not a finite number\n"
+    huge = "9" * 400 + "/s"
+    done = patience("settings", env=clean_env(PATIENCE_RATE_MOVES=huge), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "a rate's COUNT is a finite number" in done.stderr
+
+
+def test_trusted_proxies_covering_every_address_are_warned_of(tmp_path: Path) -> None:
+    for networks in ("0.0.0.0/0", "127.0.0.1,::/0"):
+        env = clean_env(PATIENCE_TRUSTED_PROXIES=networks)
+        shown = patience("settings", env=env, cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stderr.startswith("patience: warning: PATIENCE_TRUSTED_PROXIES has "), shown
+        assert "every address" in shown.stderr
+        # the server logs it at start (here before it finds no database and stops)
+        served = patience("serve", env=env, cwd=tmp_path)
+        assert served.returncode == 1
+        logged = [json.loads(line) for line in served.stderr.splitlines() if line[:1] == "{"]
+        assert any(
+            line["level"] == "warning" and "every address" in line["message"] for line in logged
+        ), served.stderr
+    quiet = patience("settings", env=clean_env(PATIENCE_TRUSTED_PROXIES="10.0.0.0/8"))
+    assert quiet.returncode == 0
+    assert quiet.stderr == ""
+
+
 def test_settings_are_printed_with_secrets_masked(tmp_path: Path) -> None:
     env = clean_env(
         PATIENCE_DATABASE_URL="postgresql://patience:s3cret@db.example.org/patience",

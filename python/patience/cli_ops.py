@@ -56,6 +56,8 @@ def run_settings_command(args: argparse.Namespace) -> int:
         settings = Settings.from_env()
     except SettingsError as error:
         return _fail(str(error))
+    for warning in settings.warnings():
+        print(f"patience: warning: {warning}", file=sys.stderr)
     values = settings.env_values()
     given = {key for key in os.environ if key.startswith(PREFIX)}
     if args.json:
@@ -136,6 +138,12 @@ def _status(url: str, *, as_json: bool) -> int:
     return 0 if current == head else 1
 
 
+def _shown(url: str) -> str:
+    from patience.server.settings import mask_url
+
+    return mask_url(url)
+
+
 def _missing_sqlite_file(url: str) -> bool:
     parsed = make_url(url)
     database = parsed.database or ""
@@ -157,10 +165,19 @@ def pg_dump_command(url: str, target: Path) -> tuple[list[str], dict[str, str]]:
     ['pg_dump', '--format=custom', '--file=b', '--dbname=postgresql://app@db/patience']
     >>> env
     {'PGPASSWORD': 'pw'}
+    >>> command, env = pg_dump_command("postgresql://app@db/patience?password=pw", Path("b"))
+    >>> command[-1], env
+    ('--dbname=postgresql://app@db/patience', {'PGPASSWORD': 'pw'})
     """
     parsed = make_url(url)
-    env = {} if parsed.password is None else {"PGPASSWORD": str(parsed.password)}
-    libpq = parsed._replace(drivername="postgresql", password=None)
+    password = None if parsed.password is None else str(parsed.password)
+    given = parsed.query.get("password")
+    if password is None and isinstance(given, str):
+        password = given  # ?password=...: out of the command line too
+    env = {} if password is None else {"PGPASSWORD": password}
+    libpq = parsed._replace(drivername="postgresql", password=None).difference_update_query(
+        ["password"]
+    )
     dbname = libpq.render_as_string(hide_password=False)
     return ["pg_dump", "--format=custom", f"--file={target}", f"--dbname={dbname}"], env
 

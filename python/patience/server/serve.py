@@ -119,6 +119,8 @@ def serve(settings: Settings) -> None:
     from .app import create_app
 
     logging.config.dictConfig(log_config(settings.log_level, access_log=settings.access_log))
+    for warning in settings.warnings():
+        logging.getLogger("patience.server").warning(warning)
     check_database(settings)
     options = uvicorn_options(settings)
     shown = f"[{settings.host}]" if ":" in settings.host else settings.host

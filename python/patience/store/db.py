@@ -511,7 +511,9 @@ def require_migrated(engine: Engine) -> MigrationStatus:
 
 
 def _shown(engine: Engine) -> str:
-    return engine.url.render_as_string(hide_password=True)
+    from patience.server.settings import mask_url
+
+    return mask_url(engine.url)
 
 
 def backup_sqlite(engine: Engine, target: Path) -> int:
