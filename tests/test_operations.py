@@ -317,6 +317,31 @@ def test_migrating_is_a_step_of_its_own(tmp_path: Path) -> None:
         pass
 
 
+def test_a_database_newer_than_the_code_is_said_plainly(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{database}"
+    migrate_url(url)
+    newer = f"{int(head_revision()) + 1:04d}"
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": newer})
+    engine.dispose()
+    said = (
+        f"is at migration {newer}, newer than this patience's newest ({head_revision()}): "
+        "run the patience that migrated it, or restore the backup taken before migrating"
+    )
+    env = clean_env(PATIENCE_DATABASE_URL=url)
+    for command in (("db", "status"), ("db", "migrate"), ("serve",)):
+        done = patience(*command, env=env, cwd=tmp_path)
+        assert done.returncode == 1, (command, done.stderr)
+        assert said in done.stdout + done.stderr, (command, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+        assert "run `patience db migrate`" not in done.stdout + done.stderr
+    as_json = json.loads(patience("db", "status", "--json", env=env).stdout)
+    assert as_json["current"] == newer
+    assert as_json["newer"] is True
+
+
 # -- backups -------------------------------------------------------------------------------
 
 
@@ -485,6 +510,41 @@ def test_a_postgresql_backup_taken_while_games_run_restores_and_replays(
     finally:
         postgres_cluster.drop_database(source)
         postgres_cluster.drop_database(target)
+
+
+def test_a_postgresql_backup_is_its_owners_alone_and_a_failure_says_all(
+    postgres_cluster: postgres.Cluster, tmp_path: Path
+) -> None:
+    env = clean_env(
+        PATIENCE_DATABASE_URL=postgres_cluster.url(),
+        PATH=f"{postgres_cluster.binaries}{os.pathsep}{os.environ['PATH']}",
+    )
+    migrate_url(postgres_cluster.url())
+    target = tmp_path / "b.dump"
+    done = subprocess.run(
+        ["sh", "-c", f'umask 022 && exec "$0" -m patience.cli db backup {target}', sys.executable],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert target.stat().st_size > 0
+    assert target.stat().st_mode & 0o777 == 0o600
+
+    # nobody listens there: pg_dump says so over several lines, each tried address and why
+    port = closed_port()
+    refused = patience(
+        "db",
+        "backup",
+        str(tmp_path / "c.dump"),
+        env=env | {"PATIENCE_DATABASE_URL": f"postgresql://patience@localhost:{port}/patience"},
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.count("\n") == 1, refused.stderr
+    assert "Connection refused" in refused.stderr, refused.stderr
+    assert "Is the server running" in refused.stderr, refused.stderr
+    assert not (tmp_path / "c.dump").exists()
 
 
 def test_a_backup_without_pg_dump_says_the_line_to_run(tmp_path: Path) -> None:
