@@ -95,6 +95,10 @@ BAD_SETTINGS = [
     ({"PATIENCE_SIGNUP": "sometimes"}, "PATIENCE_SIGNUP='sometimes': one of 'open' or 'closed'"),
     ({"PATIENCE_WORKERS": "2"}, "several server processes need PostgreSQL"),
     ({"PATIENCE_PROT": "8000"}, "PATIENCE_PROT is not a setting (did you mean PATIENCE_PORT?)"),
+    ({"PATIENCE_SESSION_DAYS": "inf"}, "PATIENCE_SESSION_DAYS='inf': not a finite number"),
+    ({"PATIENCE_CERTIFY_SECONDS": "nan"}, "PATIENCE_CERTIFY_SECONDS='nan': not a finite number"),
+    ({"PATIENCE_TRUSTED_PROXIES": "*"}, "'*' would let every client say its own address"),
+    ({"PATIENCE_WORKER_CHECK_SECONDS": "1"}, "PATIENCE_WORKER_CHECK_SECONDS='1': at least 5"),
 ]
 
 
@@ -130,10 +134,12 @@ def test_a_bad_setting_is_one_line_and_a_non_zero_exit(
 
 
 def test_an_unreachable_postgresql_is_one_line(tmp_path: Path) -> None:
+    # the server exits 75, which systemd restarts (a database may be down a moment at
+    # boot); the operator's commands 1
     url = f"postgresql://patience:secret@127.0.0.1:{closed_port()}/patience"
-    for command in (("serve",), ("db", "migrate"), ("db", "status")):
+    for command, status in ((("serve",), 75), (("db", "migrate"), 1), (("db", "status"), 1)):
         done = patience(*command, env=clean_env(PATIENCE_DATABASE_URL=url), cwd=tmp_path)
-        assert done.returncode == 1, done.stderr
+        assert done.returncode == status, done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
         assert "cannot use the database postgresql+psycopg://patience:***@127.0.0.1" in done.stderr
         assert "secret" not in done.stderr
@@ -935,3 +941,103 @@ def test_the_writer_commits_together_and_fails_only_the_conflicting_job(
     finally:
         writer.close()
         engine.dispose()
+
+
+# -- several server processes --------------------------------------------------------------
+
+SLOW_START = """\
+import os, sys, time
+# A server process (a spawned child of `patience serve`) that takes long to load its code,
+# as on a loaded machine: it answers its supervisor's health check that much later.
+if sys.argv[-1:] == ["--multiprocessing-fork"]:
+    with open(f"/proc/{os.getppid()}/cmdline", "rb") as parent:
+        if b"serve" in parent.read().split(b"\\0"):
+            time.sleep(float(os.environ["SLOW_START_SECONDS"]))
+"""
+
+
+def slow_start_env(folder: Path, seconds: float, **settings: str) -> dict[str, str]:
+    """An environment in which every server process of ``patience serve --workers N``
+    starts ``seconds`` late (a ``sitecustomize`` on the path)."""
+    hook = folder / "slow-start"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(SLOW_START)
+    path = os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")])
+    return clean_env(PYTHONPATH=path, SLOW_START_SECONDS=str(seconds), **settings)
+
+
+def test_two_server_processes_that_load_slowly_are_waited_for(
+    fresh_postgres_url: str, tmp_path: Path
+) -> None:
+    # Each process starts 8 s late, past uvicorn's own 5-s health check, which killed
+    # them and started them again forever. The server says "serving on" once both are up.
+    migrate_url(fresh_postgres_url)
+    port = launch.free_port()
+    env = slow_start_env(
+        tmp_path,
+        8,
+        PATIENCE_DATABASE_URL=fresh_postgres_url,
+        PATIENCE_WORKERS="2",
+        PATIENCE_PORT=str(port),
+        PATIENCE_CATALOG_REFILL="0",
+    )
+    log = tmp_path / "server.log"
+    with log.open("wb") as errors:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "patience.cli", "serve"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+    try:
+        starting = wait_for(
+            lambda: server.poll() is not None or "patience: starting 2" in log.read_text(),
+            "the start's first line",
+        )
+        assert starting is True
+        assert server.poll() is None, log.read_text()
+        assert "serving on" not in log.read_text()  # not before the processes are up
+
+        def ready() -> bool:
+            try:
+                return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_for(
+            lambda: server.poll() is not None or ("serving on" in log.read_text() and ready()),
+            "both processes up",
+            timeout=240,
+        )
+        assert server.poll() is None, log.read_text()
+        assert "failed to start" not in log.read_text()
+        assert "died" not in log.read_text()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+
+
+def test_server_processes_that_never_start_stop_the_server_for_systemd_to_restart(
+    fresh_postgres_url: str, tmp_path: Path
+) -> None:
+    migrate_url(fresh_postgres_url)
+    env = slow_start_env(
+        tmp_path,
+        30,
+        PATIENCE_DATABASE_URL=fresh_postgres_url,
+        PATIENCE_WORKERS="2",
+        PATIENCE_PORT=str(launch.free_port()),
+        PATIENCE_WORKER_CHECK_SECONDS="5",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "patience.cli", "serve"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 75, done.stderr
+    assert "serving on" not in done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("patience: a server process failed to start 3 time(s) in a row")
+    assert "did not answer its health check within 5 s" in last

@@ -203,6 +203,12 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64)
     """Server processes sharing the port (``patience serve --workers N``); more than one
     needs PostgreSQL. Each has its own solver pool and its own rate-limit counts."""
+    worker_check_seconds: int = Field(default=60, ge=5, le=3600)
+    """With several server processes: how long one may take to answer its supervisor's
+    health check (a process answers once it has loaded its code, seconds on a busy
+    machine) before it is taken for hung, stopped and started again. A process that fails
+    to start three times in a row stops the server (exit status 75, for systemd to
+    restart it)."""
     trusted_proxies: Networks = Field(default_factory=list)
     """Addresses (or networks) of the reverse proxies whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed, written with commas between; empty (the default):
