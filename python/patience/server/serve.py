@@ -270,10 +270,11 @@ def supervisor_class() -> type[Any]:
                     logger.info(f"Child process [{process.pid}] died")
                 else:
                     self.failed_starts[index] += 1
+                    hung = process.exitcode in (None, -9)  # killed here, not answering
                     how = (
-                        f"exited with status {process.exitcode}"
-                        if process.exitcode not in (None, -9)
-                        else f"did not answer its health check within {timeout} s"
+                        f"did not answer its health check within {timeout} s"
+                        if hung
+                        else f"exited with status {process.exitcode}"
                     )
                     logger.error(
                         f"Child process [{process.pid}] failed to start: {how} "
@@ -286,7 +287,7 @@ def supervisor_class() -> type[Any]:
                             f"a server process failed to start {self.failed_starts[index]} "
                             f"time(s) in a row ({how}); stopping"
                         )
-                        if process.exitcode != STARTUP_FAILURE:
+                        if hung:
                             self.failure += (
                                 " (PATIENCE_WORKER_CHECK_SECONDS is how long one may take)"
                             )
