@@ -372,6 +372,7 @@ def test_patience_ctl_runs_a_command_with_the_settings_file(tmp_path: Path) -> N
     user = subprocess.run(["id", "-un"], capture_output=True, text=True, check=True).stdout
     env = {
         "PATH": os.environ["PATH"],
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),  # the code under test
         "PATIENCE_ENV_FILE": str(tmp_path / "patience.env"),
         "PATIENCE_USER": user.strip(),
         "PATIENCE_BIN": str(Path(sys.executable).with_name("patience")),
@@ -478,3 +479,62 @@ def test_nginx_hides_its_version_and_static_files_are_revalidated(
                 f"{deployment.site}{path}", headers={"If-None-Match": first.headers["etag"]}
             )
             assert again.status_code == 304
+
+
+def ctl_env(tmp_path: Path, settings: str) -> dict[str, str]:
+    """The environment that runs ``patience-ctl`` with ``settings`` as its file, as the
+    user running the test."""
+    (tmp_path / "patience.env").write_text(settings)
+    user = subprocess.run(["id", "-un"], capture_output=True, text=True, check=True).stdout
+    return {
+        "PATH": os.environ["PATH"],
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        "PATIENCE_ENV_FILE": str(tmp_path / "patience.env"),
+        "PATIENCE_USER": user.strip(),
+        "PATIENCE_BIN": str(Path(sys.executable).with_name("patience")),
+        "PATIENCE_HOME": str(tmp_path),
+    }
+
+
+def test_patience_ctl_reads_the_settings_file_as_systemd_does(tmp_path: Path) -> None:
+    # quotes around a value, blanks around a line, a name or a value, comments with # or ;
+    # and a Windows line end: what systemd's EnvironmentFile= takes
+    settings = (
+        "# the database\n"
+        f'  PATIENCE_DATABASE_URL="sqlite:///{tmp_path / "games.sqlite3"}"\n'
+        "\tPATIENCE_SIGNUP = 'closed'  \n"
+        "; a comment of systemd's other kind\n"
+        "PATIENCE_PORT=8123\r\n"
+        "\n"
+        'PATIENCE_LOG_LEVEL="warning"'
+    )
+    env = ctl_env(tmp_path, settings)
+    ctl = str(DEPLOY / "patience-ctl")
+    shown = subprocess.run([ctl, "settings", "--json"], env=env, capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    values = json.loads(shown.stdout)
+    assert values["PATIENCE_DATABASE_URL"] == f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    assert values["PATIENCE_SIGNUP"] == "closed"
+    assert values["PATIENCE_PORT"] == "8123"
+    assert values["PATIENCE_LOG_LEVEL"] == "warning"
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("PATIENCE_PORT=80\\\n80", "line 2: a backslash"),
+        ('PATIENCE_SIGNUP="a\\"b"', "line 2: a backslash"),
+        ("this is not a setting", "line 2: not VARIABLE=value"),
+        ("PATIENCE PORT=1", "line 2: 'PATIENCE PORT' is not a variable's name"),
+    ],
+)
+def test_patience_ctl_refuses_what_it_cannot_read_as_systemd_does(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    env = ctl_env(tmp_path, f"# settings\n{line}\n")
+    ctl = str(DEPLOY / "patience-ctl")
+    done = subprocess.run([ctl, "settings"], env=env, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"patience-ctl: {tmp_path / 'patience.env'} {said}")
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stdout == ""

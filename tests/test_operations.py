@@ -96,6 +96,10 @@ BAD_SETTINGS = [
     ({"PATIENCE_SIGNUP": "sometimes"}, "PATIENCE_SIGNUP='sometimes': one of 'open' or 'closed'"),
     ({"PATIENCE_WORKERS": "2"}, "several server processes need PostgreSQL"),
     ({"PATIENCE_PROT": "8000"}, "PATIENCE_PROT is not a setting (did you mean PATIENCE_PORT?)"),
+    ({"PATIENCE_SESSION_DAYS": "inf"}, "PATIENCE_SESSION_DAYS='inf': not a finite number"),
+    ({"PATIENCE_CERTIFY_SECONDS": "nan"}, "PATIENCE_CERTIFY_SECONDS='nan': not a finite number"),
+    ({"PATIENCE_TRUSTED_PROXIES": "*"}, "'*' would let every client say its own address"),
+    ({"PATIENCE_WORKER_CHECK_SECONDS": "1"}, "PATIENCE_WORKER_CHECK_SECONDS='1': at least 5"),
 ]
 
 
@@ -131,14 +135,92 @@ def test_a_bad_setting_is_one_line_and_a_non_zero_exit(
 
 
 def test_an_unreachable_postgresql_is_one_line(tmp_path: Path) -> None:
+    # the server exits 75, which systemd restarts (a database may be down a moment at
+    # boot); the operator's commands 1
     url = f"postgresql://patience:secret@127.0.0.1:{closed_port()}/patience"
-    for command in (("serve",), ("db", "migrate"), ("db", "status")):
+    for command, status in ((("serve",), 75), (("db", "migrate"), 1), (("db", "status"), 1)):
         done = patience(*command, env=clean_env(PATIENCE_DATABASE_URL=url), cwd=tmp_path)
-        assert done.returncode == 1, done.stderr
+        assert done.returncode == status, done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
         assert "cannot use the database postgresql+psycopg://patience:***@127.0.0.1" in done.stderr
         assert "secret" not in done.stderr
         assert "Connection refused" in done.stderr
+
+
+def test_a_password_in_the_urls_query_is_masked(tmp_path: Path) -> None:
+    url = (
+        f"postgresql://patience@127.0.0.1:{closed_port()}/patience?password=s3cret&sslpassword=k3y"
+    )
+    env = clean_env(PATIENCE_DATABASE_URL=url)
+    shown = patience("settings", env=env, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "s3cret" not in shown.stdout
+    assert "k3y" not in shown.stdout
+    assert "?password=***&sslpassword=***" in shown.stdout
+    for command in (("serve",), ("db", "status")):
+        done = patience(*command, env=env, cwd=tmp_path)
+        assert done.returncode != 0
+        assert "cannot use the database" in done.stderr
+        assert "s3cret" not in done.stderr, done.stderr
+        assert "k3y" not in done.stderr, done.stderr
+    bad = patience("settings", env=env | {"PATIENCE_DATABASE_URL": "mysql://a@b/c?password=pw9"})
+    assert bad.returncode == 1
+    assert "pw9" not in bad.stderr, bad.stderr
+
+
+FLOAT_SETTINGS = [
+    name
+    for name, field in Settings.model_fields.items()
+    if field.annotation in (float, float | None)
+]
+
+
+@pytest.mark.parametrize("name", FLOAT_SETTINGS)
+def test_a_setting_of_seconds_or_days_is_a_finite_number_within_its_bound(name: str) -> None:
+    key = f"PATIENCE_{name.upper()}"
+    for value in ("inf", "-inf", "nan", "Infinity", "1e999"):
+        with pytest.raises(SettingsError) as refused:
+            Settings.from_env({key: value})
+        assert str(refused.value) == f"{key}={value!r}: not a finite number"
+    bounds = [rule.le for rule in Settings.model_fields[name].metadata if hasattr(rule, "le")]
+    assert bounds, f"{key} has no upper bound"
+    with pytest.raises(SettingsError, match=f"{key}='1e300': at most"):
+        Settings.from_env({key: "1e300"})
+    Settings.from_env({key: str(bounds[0])})  # the bound itself is taken
+
+
+def test_the_float_settings_are_found() -> None:
+    assert {"session_days", "certify_seconds", "hint_seconds", "time_limit"} <= set(FLOAT_SETTINGS)
+
+
+def test_an_infinite_setting_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    for key in ("PATIENCE_CERTIFY_SECONDS", "PATIENCE_HINT_SECONDS", "PATIENCE_SESSION_DAYS"):
+        done = patience("settings", env=clean_env(**{key: "inf"}), cwd=tmp_path)
+        assert done.returncode == 1
+        assert done.stderr == f"patience: {key}='inf': not a finite number\n"
+    huge = "9" * 400 + "/s"
+    done = patience("settings", env=clean_env(PATIENCE_RATE_MOVES=huge), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "a rate's COUNT is a finite number" in done.stderr
+
+
+def test_trusted_proxies_covering_every_address_are_warned_of(tmp_path: Path) -> None:
+    for networks in ("0.0.0.0/0", "127.0.0.1,::/0"):
+        env = clean_env(PATIENCE_TRUSTED_PROXIES=networks)
+        shown = patience("settings", env=env, cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stderr.startswith("patience: warning: PATIENCE_TRUSTED_PROXIES has "), shown
+        assert "every address" in shown.stderr
+        # the server logs it at start (here before it finds no database and stops)
+        served = patience("serve", env=env, cwd=tmp_path)
+        assert served.returncode == 1
+        logged = [json.loads(line) for line in served.stderr.splitlines() if line[:1] == "{"]
+        assert any(
+            line["level"] == "warning" and "every address" in line["message"] for line in logged
+        ), served.stderr
+    quiet = patience("settings", env=clean_env(PATIENCE_TRUSTED_PROXIES="10.0.0.0/8"))
+    assert quiet.returncode == 0
+    assert quiet.stderr == ""
 
 
 def test_settings_are_printed_with_secrets_masked(tmp_path: Path) -> None:
@@ -240,6 +322,31 @@ def test_migrating_is_a_step_of_its_own(tmp_path: Path) -> None:
         TestClient(create_app(Settings(database_url=f"sqlite:///{database}", catalog_refill=0))),
     ):
         pass
+
+
+def test_a_database_newer_than_the_code_is_said_plainly(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{database}"
+    migrate_url(url)
+    newer = f"{int(head_revision()) + 1:04d}"
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": newer})
+    engine.dispose()
+    said = (
+        f"is at migration {newer}, newer than this patience's newest ({head_revision()}): "
+        "run the patience that migrated it, or restore the backup taken before migrating"
+    )
+    env = clean_env(PATIENCE_DATABASE_URL=url)
+    for command in (("db", "status"), ("db", "migrate"), ("serve",)):
+        done = patience(*command, env=env, cwd=tmp_path)
+        assert done.returncode == 1, (command, done.stderr)
+        assert said in done.stdout + done.stderr, (command, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+        assert "run `patience db migrate`" not in done.stdout + done.stderr
+    as_json = json.loads(patience("db", "status", "--json", env=env).stdout)
+    assert as_json["current"] == newer
+    assert as_json["newer"] is True
 
 
 # -- backups -------------------------------------------------------------------------------
@@ -410,6 +517,41 @@ def test_a_postgresql_backup_taken_while_games_run_restores_and_replays(
     finally:
         postgres_cluster.drop_database(source)
         postgres_cluster.drop_database(target)
+
+
+def test_a_postgresql_backup_is_its_owners_alone_and_a_failure_says_all(
+    postgres_cluster: postgres.Cluster, tmp_path: Path
+) -> None:
+    env = clean_env(
+        PATIENCE_DATABASE_URL=postgres_cluster.url(),
+        PATH=f"{postgres_cluster.binaries}{os.pathsep}{os.environ['PATH']}",
+    )
+    migrate_url(postgres_cluster.url())
+    target = tmp_path / "b.dump"
+    done = subprocess.run(
+        ["sh", "-c", f'umask 022 && exec "$0" -m patience.cli db backup {target}', sys.executable],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert target.stat().st_size > 0
+    assert target.stat().st_mode & 0o777 == 0o600
+
+    # nobody listens there: pg_dump says so over several lines, each tried address and why
+    port = closed_port()
+    refused = patience(
+        "db",
+        "backup",
+        str(tmp_path / "c.dump"),
+        env=env | {"PATIENCE_DATABASE_URL": f"postgresql://patience@localhost:{port}/patience"},
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.count("\n") == 1, refused.stderr
+    assert "Connection refused" in refused.stderr, refused.stderr
+    assert "Is the server running" in refused.stderr, refused.stderr
+    assert not (tmp_path / "c.dump").exists()
 
 
 def test_a_backup_without_pg_dump_says_the_line_to_run(tmp_path: Path) -> None:
@@ -825,3 +967,103 @@ def test_the_writer_commits_together_and_fails_only_the_conflicting_job(
     finally:
         writer.close()
         engine.dispose()
+
+
+# -- several server processes --------------------------------------------------------------
+
+SLOW_START = """\
+import os, sys, time
+# A server process (a spawned child of `patience serve`) that takes long to load its code,
+# as on a loaded machine: it answers its supervisor's health check that much later.
+if sys.argv[-1:] == ["--multiprocessing-fork"]:
+    with open(f"/proc/{os.getppid()}/cmdline", "rb") as parent:
+        if b"serve" in parent.read().split(b"\\0"):
+            time.sleep(float(os.environ["SLOW_START_SECONDS"]))
+"""
+
+
+def slow_start_env(folder: Path, seconds: float, **settings: str) -> dict[str, str]:
+    """An environment in which every server process of ``patience serve --workers N``
+    starts ``seconds`` late (a ``sitecustomize`` on the path)."""
+    hook = folder / "slow-start"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(SLOW_START)
+    path = os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")])
+    return clean_env(PYTHONPATH=path, SLOW_START_SECONDS=str(seconds), **settings)
+
+
+def test_two_server_processes_that_load_slowly_are_waited_for(
+    fresh_postgres_url: str, tmp_path: Path
+) -> None:
+    # Each process starts 8 s late, past uvicorn's own 5-s health check, which killed
+    # them and started them again forever. The server says "serving on" once both are up.
+    migrate_url(fresh_postgres_url)
+    port = launch.free_port()
+    env = slow_start_env(
+        tmp_path,
+        8,
+        PATIENCE_DATABASE_URL=fresh_postgres_url,
+        PATIENCE_WORKERS="2",
+        PATIENCE_PORT=str(port),
+        PATIENCE_CATALOG_REFILL="0",
+    )
+    log = tmp_path / "server.log"
+    with log.open("wb") as errors:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "patience.cli", "serve"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+    try:
+        starting = wait_for(
+            lambda: server.poll() is not None or "patience: starting 2" in log.read_text(),
+            "the start's first line",
+        )
+        assert starting is True
+        assert server.poll() is None, log.read_text()
+        assert "serving on" not in log.read_text()  # not before the processes are up
+
+        def ready() -> bool:
+            try:
+                return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_for(
+            lambda: server.poll() is not None or ("serving on" in log.read_text() and ready()),
+            "both processes up",
+            timeout=240,
+        )
+        assert server.poll() is None, log.read_text()
+        assert "failed to start" not in log.read_text()
+        assert "died" not in log.read_text()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+
+
+def test_server_processes_that_never_start_stop_the_server_for_systemd_to_restart(
+    fresh_postgres_url: str, tmp_path: Path
+) -> None:
+    migrate_url(fresh_postgres_url)
+    env = slow_start_env(
+        tmp_path,
+        30,
+        PATIENCE_DATABASE_URL=fresh_postgres_url,
+        PATIENCE_WORKERS="2",
+        PATIENCE_PORT=str(launch.free_port()),
+        PATIENCE_WORKER_CHECK_SECONDS="5",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "patience.cli", "serve"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 75, done.stderr
+    assert "serving on" not in done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("patience: a server process failed to start 3 time(s) in a row")
+    assert "did not answer its health check within 5 s" in last

@@ -4,7 +4,8 @@ and ``tournament``.
 It behaves as a command-line tool should: every error a user can cause (a bad option, file,
 record, deal or move) is printed on standard error as one line with its reason, with a
 non-zero exit status and never a traceback (2 for a command line argparse refuses, 1 for
-the rest); a reader that stops reading (``| head``) or Ctrl-C ends it quietly.
+the rest, but 75 from ``serve`` for what may pass: a database that does not answer, server
+processes that would not start); a reader that stops reading (``| head``) or Ctrl-C ends it quietly.
 """
 
 from __future__ import annotations
@@ -379,8 +380,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     }
     try:
         serve(Settings.from_env(None, **given))
-    except (SettingsError, ServeError) as error:
+    except SettingsError as error:
         return _fail(str(error))
+    except ServeError as error:  # 1, or 75 for what may pass (docs/deploy.md)
+        _fail(str(error))
+        return error.status
     return 0
 
 

@@ -313,7 +313,9 @@ def database_in_use(url: str) -> str:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         return str(Path(parsed.database).absolute())
-    return parsed.render_as_string(hide_password=True)
+    from patience.server.settings import mask_url
+
+    return mask_url(parsed)
 
 
 def open_database() -> Engine:

@@ -56,6 +56,8 @@ def run_settings_command(args: argparse.Namespace) -> int:
         settings = Settings.from_env()
     except SettingsError as error:
         return _fail(str(error))
+    for warning in settings.warnings():
+        print(f"patience: warning: {warning}", file=sys.stderr)
     values = settings.env_values()
     given = {key for key in os.environ if key.startswith(PREFIX)}
     if args.json:
@@ -90,11 +92,19 @@ def run_db_command(args: argparse.Namespace) -> int:
 def _migrate(url: str) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from patience.store.db import DatabaseError, make_engine, migrate, migration_status
+    from patience.store.db import (
+        DatabaseError,
+        NewerDatabaseError,
+        make_engine,
+        migrate,
+        migration_status,
+    )
 
     engine = make_engine(url)
     try:
         before = migration_status(engine)
+        if before.newer:  # alembic would fail, not knowing the migration
+            raise NewerDatabaseError(before.newer_message(_shown(url)))
         try:
             migrate(engine)
         except SQLAlchemyError as error:
@@ -103,7 +113,7 @@ def _migrate(url: str) -> int:
             raise DatabaseError(f"the migration failed: {database_problem(error)}") from None
     finally:
         engine.dispose()
-    shown = make_url(url).render_as_string(hide_password=True)
+    shown = _shown(url)
     if before.migrated:
         print(f"{shown}: already at the newest migration ({before.head})")
     else:
@@ -112,20 +122,24 @@ def _migrate(url: str) -> int:
 
 
 def _status(url: str, *, as_json: bool) -> int:
-    from patience.store.db import head_revision, make_engine, migration_status
+    from patience.store.db import MigrationStatus, head_revision, make_engine, migration_status
 
     if _missing_sqlite_file(url):
-        current, head = None, head_revision()
+        status = MigrationStatus(None, head_revision())
     else:
         engine = make_engine(url)
         try:
             status = migration_status(engine)
         finally:
             engine.dispose()
-        current, head = status.current, status.head
-    shown = make_url(url).render_as_string(hide_password=True)
+    current, head = status.current, status.head
+    shown = _shown(url)
     if as_json:
-        print(json.dumps({"database": shown, "current": current, "head": head}))
+        print(
+            json.dumps({"database": shown, "current": current, "head": head, "newer": status.newer})
+        )
+    elif status.newer:
+        print(status.newer_message(shown))
     elif current == head:
         print(f"{shown}: at the newest migration ({head})")
     else:
@@ -134,6 +148,12 @@ def _status(url: str, *, as_json: bool) -> int:
             "run `patience db migrate`"
         )
     return 0 if current == head else 1
+
+
+def _shown(url: str) -> str:
+    from patience.server.settings import mask_url
+
+    return mask_url(url)
 
 
 def _missing_sqlite_file(url: str) -> bool:
@@ -157,10 +177,19 @@ def pg_dump_command(url: str, target: Path) -> tuple[list[str], dict[str, str]]:
     ['pg_dump', '--format=custom', '--file=b', '--dbname=postgresql://app@db/patience']
     >>> env
     {'PGPASSWORD': 'pw'}
+    >>> command, env = pg_dump_command("postgresql://app@db/patience?password=pw", Path("b"))
+    >>> command[-1], env
+    ('--dbname=postgresql://app@db/patience', {'PGPASSWORD': 'pw'})
     """
     parsed = make_url(url)
-    env = {} if parsed.password is None else {"PGPASSWORD": str(parsed.password)}
-    libpq = parsed._replace(drivername="postgresql", password=None)
+    password = None if parsed.password is None else str(parsed.password)
+    given = parsed.query.get("password")
+    if password is None and isinstance(given, str):
+        password = given  # ?password=...: out of the command line too
+    env = {} if password is None else {"PGPASSWORD": password}
+    libpq = parsed._replace(drivername="postgresql", password=None).difference_update_query(
+        ["password"]
+    )
     dbname = libpq.render_as_string(hide_password=False)
     return ["pg_dump", "--format=custom", f"--file={target}", f"--dbname={dbname}"], env
 
@@ -179,11 +208,17 @@ def _backup(url: str, target: Path) -> int:
                 "pg_dump is not installed (Debian: apt-get install postgresql-client); "
                 "the backup is: " + " ".join(command)
             )
+        # The dump holds what the database keeps secret (unused catalog seeds, running
+        # games' deals, password hashes): made readable by its owner only, as pg_dump
+        # would make it (umask 022) readable by all. pg_dump writes into the file made.
+        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        os.chmod(target, 0o600)  # whatever the umask
         done = subprocess.run(command, env=os.environ | env, capture_output=True, text=True)
         if done.returncode != 0:
             target.unlink(missing_ok=True)
-            reason = (done.stderr.strip().splitlines() or ["failed"])[-1]
-            raise DatabaseError(f"pg_dump: {reason.removeprefix('pg_dump: ')}")
+            lines = [line.removeprefix("pg_dump: ") for line in done.stderr.splitlines()]
+            reason = "; ".join(line.strip() for line in lines if line.strip()) or "failed"
+            raise DatabaseError(f"pg_dump: {reason[:2000]}")
         print(f"backed up to {target} ({target.stat().st_size:,} bytes, pg_dump custom format)")
         return 0
     if _missing_sqlite_file(url):

@@ -12,6 +12,7 @@ import contextlib
 import contextvars
 import difflib
 import ipaddress
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -70,6 +71,8 @@ class Rate:
         if match is None:
             raise ValueError("a rate is COUNT/UNIT[,BURST] with UNIT s, m or h (30/m,10), or 0")
         count, unit, burst = float(match[1]), match[2], match[3]
+        if not math.isfinite(count):
+            raise ValueError("a rate's COUNT is a finite number")
         rate = cls(count / _PERIODS[unit], int(burst) if burst else max(1, int(count)))
         if rate.per_second <= 0 or rate.burst < 1:
             raise ValueError("a rate is more than 0 a period with a burst of at least 1")
@@ -127,16 +130,27 @@ Networks = Annotated[list[str], BeforeValidator(_address_list)]
 """IP addresses and networks, ``127.0.0.1,10.0.0.0/8``."""
 
 
+_SECRET_PARAMETER = re.compile(r"password|secret|token", re.IGNORECASE)
+"""A URL's query parameters whose values are masked: libpq's ``password`` and
+``sslpassword``, and any other that names a secret."""
+
+
 def mask_url(url: str | URL) -> str:
-    """``url`` with its password, if any, written ``***``.
+    """``url`` with its password, if any, written ``***``, in its user part or its query
+    (``?password=``, ``?sslpassword=``).
 
     >>> mask_url("postgresql+psycopg://patience:s3cret@db.example/patience")
     'postgresql+psycopg://patience:***@db.example/patience'
+    >>> mask_url("postgresql+psycopg://patience@db/patience?password=s3cret&sslmode=require")
+    'postgresql+psycopg://patience@db/patience?password=***&sslmode=require'
     >>> mask_url("sqlite:///patience.sqlite3")
     'sqlite:///patience.sqlite3'
     """
     parsed = make_url(url) if isinstance(url, str) else url
-    return parsed.render_as_string(hide_password=True)
+    secret = {key: "***" for key in parsed.query if _SECRET_PARAMETER.search(key)}
+    if secret:
+        parsed = parsed.update_query_dict(secret)
+    return parsed.render_as_string(hide_password=True).replace("=%2A%2A%2A", "=***")
 
 
 _GIVEN_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("given_only", default=False)
@@ -173,6 +187,7 @@ class Settings(BaseSettings):
         use_attribute_docstrings=True,
         validate_default=True,
         extra="forbid",
+        allow_inf_nan=False,  # inf or nan in a setting of seconds or days is refused
     )
 
     # -- where -------------------------------------------------------------------------
@@ -188,6 +203,12 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64)
     """Server processes sharing the port (``patience serve --workers N``); more than one
     needs PostgreSQL. Each has its own solver pool and its own rate-limit counts."""
+    worker_check_seconds: int = Field(default=60, ge=5, le=3600)
+    """With several server processes: how long one may take to answer its supervisor's
+    health check (a process answers once it has loaded its code, seconds on a busy
+    machine) before it is taken for hung, stopped and started again. A process that fails
+    to start three times in a row stops the server (exit status 75, for systemd to
+    restart it)."""
     trusted_proxies: Networks = Field(default_factory=list)
     """Addresses (or networks) of the reverse proxies whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed, written with commas between; empty (the default):
@@ -198,12 +219,12 @@ class Settings(BaseSettings):
     signup: Literal["open", "closed"] = "open"
     """Whether anyone may make an account in the browser (``open``), or only operators, with
     ``patience users create`` (``closed``)."""
-    session_days: float = Field(default=14.0, gt=0)
+    session_days: float = Field(default=14.0, gt=0, le=3650)
     """How long a log-in lasts before the player signs in again."""
     guest_timed: int = Field(default=4, ge=0)
     """Timed games of one game and variant that guests at one address may have running at
     once (0: no limit); a signed-in player has one."""
-    time_limit: float | None = Field(default=None, gt=0)
+    time_limit: float | None = Field(default=None, gt=0, le=86_400)
     """Seconds on every new game's clock instead of its rules' limit (for short-clock
     events and tests); empty: the rules'."""
     sign_ups_per_hour: int = Field(default=10, ge=0)
@@ -218,10 +239,10 @@ class Settings(BaseSettings):
 
     # -- solver ------------------------------------------------------------------------
 
-    certify_seconds: float = Field(default=2.0, gt=0)
+    certify_seconds: float = Field(default=2.0, gt=0, le=3600)
     """Solver budget a deal when a timed game needs a certified winnable deal and the
     catalog has none."""
-    hint_seconds: float = Field(default=2.0, gt=0)
+    hint_seconds: float = Field(default=2.0, gt=0, le=3600)
     """Solver budget for a practice hint."""
     solver_workers: int = Field(default=1, ge=1, le=64)
     """Processes for solver work: certifying a timed deal, hints, the catalog's refill; the
@@ -250,9 +271,9 @@ class Settings(BaseSettings):
     max_live_games: int = Field(default=10_000, ge=1)
     """Games kept in memory at most; the others are rebuilt from the database when asked
     for."""
-    idle_seconds: float = Field(default=600.0, gt=0)
+    idle_seconds: float = Field(default=600.0, gt=0, le=7 * 86_400)
     """A game unused this long leaves memory; a finished one after 30 s."""
-    heartbeat_seconds: float = Field(default=1.0, gt=0)
+    heartbeat_seconds: float = Field(default=1.0, gt=0, le=3600)
     """How often the server writes that it is up: after two of these without a heartbeat
     from any server, a starting server credits the time to every running game."""
 
@@ -261,11 +282,11 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=16 * 1024, ge=1)
     """Largest request body; a larger one is refused with 413 before it is read in full.
     The API's bodies are well under 1 KiB."""
-    header_seconds: float = Field(default=10.0, gt=0)
+    header_seconds: float = Field(default=10.0, gt=0, le=3600)
     """Seconds a request's line and headers may take to arrive, from the connection's
     opening or the request's first byte; a slower one is answered 408 and its connection
     closed."""
-    body_seconds: float = Field(default=10.0, gt=0)
+    body_seconds: float = Field(default=10.0, gt=0, le=3600)
     """Seconds a request's whole body may take to arrive; a slower one is answered 408 and
     its connection closed."""
     max_header_bytes: int = Field(default=8 * 1024, ge=256)
@@ -322,6 +343,30 @@ class Settings(BaseSettings):
     @classmethod
     def _networks(cls, values: list[str]) -> list[str]:
         return _check_networks(values)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _no_wildcard(cls, values: list[str]) -> list[str]:
+        if "*" in values:
+            raise ValueError(
+                "'*' would let every client say its own address (X-Forwarded-For): name "
+                "the proxies' addresses (behind nginx on this machine: 127.0.0.1)"
+            )
+        return values
+
+    def warnings(self) -> list[str]:
+        """What is allowed but probably a mistake, a line each: trusted proxies that
+        cover every address (``0.0.0.0/0``, ``::/0``), which let any client that reaches
+        the server say its own address."""
+        found = []
+        for value in self.trusted_proxies:
+            if ipaddress.ip_network(value, strict=False).prefixlen == 0:
+                found.append(
+                    f"{PREFIX}TRUSTED_PROXIES has {value}, every address: any client that "
+                    "reaches the server can say its own address (X-Forwarded-For) and so "
+                    "escape the limits per address; name the proxies' addresses instead"
+                )
+        return found
 
     @field_validator("database_url")
     @classmethod
@@ -450,6 +495,8 @@ def _one_line(error: ValidationError, values: Mapping[str, Any]) -> str:
         reason = _MESSAGES[kind]
     elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound = next(iter(context.values()), "")
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)  # "at most 3650", not 3650.0
         words = {
             "greater_than_equal": "at least",
             "greater_than": "more than",

@@ -34,7 +34,7 @@ from sqlalchemy import (
     event,
     text,
 )
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 from patience.errors import PatienceError
 
@@ -44,7 +44,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DatabaseError",
     "MigrationStatus",
+    "NewerDatabaseError",
     "NotMigratedError",
+    "UnreachableError",
     "backup_sqlite",
     "catalog_jobs",
     "checkpoint",
@@ -429,17 +431,42 @@ class NotMigratedError(DatabaseError):
     """The database is not at the newest migration (or has no tables at all)."""
 
 
+class NewerDatabaseError(DatabaseError):
+    """The database is at a migration this code does not have: a newer patience migrated
+    it. Migrating cannot help; the message says what can."""
+
+
+class UnreachableError(DatabaseError):
+    """The database did not answer (refused, down, starting up, out of connections): a
+    state that may pass, unlike a refused password or a missing database."""
+
+
 @dataclass(frozen=True, slots=True)
 class MigrationStatus:
-    """Where a database stands: its migration (None: never migrated) and the newest."""
+    """Where a database stands: its migration (None: never migrated) and the newest;
+    ``known`` is false when its migration is none of this code's (a newer one)."""
 
     current: str | None
     head: str
+    known: bool = True
 
     @property
     def migrated(self) -> bool:
         """Whether the database is at the newest migration."""
         return self.current == self.head
+
+    @property
+    def newer(self) -> bool:
+        """Whether the database is at a migration newer than this code's newest."""
+        return self.current is not None and not self.known
+
+    def newer_message(self, where: str) -> str:
+        """What to say of a database at a newer migration than this code's."""
+        return (
+            f"the database {where} is at migration {self.current}, newer than this patience's "
+            f"newest ({self.head}): run the patience that migrated it, or restore the backup "
+            "taken before migrating (docs/deploy.md)"
+        )
 
 
 def _config() -> Config:
@@ -476,9 +503,31 @@ def head_revision() -> str:
     return head
 
 
+def _known_revision(revision: str) -> bool:
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    try:
+        return ScriptDirectory.from_config(_config()).get_revision(revision) is not None
+    except CommandError:  # alembic's "Can't locate revision"
+        return False
+
+
+def _passing(error: SQLAlchemyError) -> bool:
+    """Whether ``error`` is of a PostgreSQL that did not answer or cannot take a connection
+    now (no SQLSTATE: refused, unreachable; classes 08, 53 and 57P: a connection failure,
+    too many connections, a server starting or shutting down)."""
+    if not isinstance(error, OperationalError) or error.orig is None:
+        return False
+    if "psycopg" not in type(error.orig).__module__:
+        return False
+    state = getattr(error.orig, "sqlstate", None)
+    return state is None or str(state).startswith(("08", "53", "57P"))
+
+
 def migration_status(engine: Engine) -> MigrationStatus:
     """The database's migration and the newest one; :class:`DatabaseError` when it cannot
-    be reached."""
+    be used (:class:`UnreachableError` when it does not answer)."""
     head = head_revision()
     try:
         with engine.connect() as connection:
@@ -486,19 +535,22 @@ def migration_status(engine: Engine) -> MigrationStatus:
 
             current = MigrationContext.configure(connection).get_current_revision()
     except SQLAlchemyError as error:
-        raise DatabaseError(
-            f"cannot use the database {_shown(engine)}: {database_problem(error)}"
-        ) from None
-    return MigrationStatus(current, head)
+        kind = UnreachableError if _passing(error) else DatabaseError
+        raise kind(f"cannot use the database {_shown(engine)}: {database_problem(error)}") from None
+    known = current is None or current == head or _known_revision(current)
+    return MigrationStatus(current, head, known)
 
 
 def require_migrated(engine: Engine) -> MigrationStatus:
     """The database's status if it is at the newest migration; else
     :class:`NotMigratedError` (or :class:`DatabaseError` when unreachable), which says
-    to run ``patience db migrate``."""
+    to run ``patience db migrate``; :class:`NewerDatabaseError` when a newer patience
+    migrated it."""
     status = migration_status(engine)
     if not status.migrated:
         where = _shown(engine)
+        if status.newer:
+            raise NewerDatabaseError(status.newer_message(where))
         if status.current is None:
             raise NotMigratedError(
                 f"the database {where} has no tables yet: run `patience db migrate` first"
@@ -511,7 +563,9 @@ def require_migrated(engine: Engine) -> MigrationStatus:
 
 
 def _shown(engine: Engine) -> str:
-    return engine.url.render_as_string(hide_password=True)
+    from patience.server.settings import mask_url
+
+    return mask_url(engine.url)
 
 
 def backup_sqlite(engine: Engine, target: Path) -> int:
