@@ -372,7 +372,7 @@ impl Node {
 }
 
 /// For every column heights and top rank, the fewest cards drawn it was searched with, plus
-/// one (0: never). Fewer cards drawn is never worse: from `k` drawn, drawing on to any
+/// one (0: never), and whether it was searched on ([`SEARCHED_ON`]). Fewer cards drawn is never worse: from `k` drawn, drawing on to any
 /// `k' > k` gives every waste top that `k'` drawn could give. It has a place for every
 /// position (3.6 MB), so nothing is forgotten and no budget of states applies. Each thread
 /// keeps one and reuses it, clearing only the places the last search wrote: a new table
