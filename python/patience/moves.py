@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Final, Literal, cast
@@ -146,6 +147,12 @@ class Move:
         """A move written in notation, either case, spaces around it ignored."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is a string, not {type(text).__name__}")
+        if cls is Move:
+            return _parsed(text)  # a move is immutable: each text parsed once
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Move:
         cleaned = text.strip().lower()
         if cleaned in WORDS:
             return cls(word=cleaned)
@@ -183,3 +190,10 @@ DRAW: Final = Move(word="draw")
 RECYCLE: Final = Move(word="recycle")
 UNDO: Final = Move(word="undo")
 END: Final = Move(word="end")
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str) -> Move:
+    """:meth:`Move.parse` of ``text``, remembered (a certificate's replay parses the same
+    few moves again and again; a text that is not a move raises each time)."""
+    return Move._parse(text)

@@ -86,8 +86,11 @@ def golf_neighbours(card: Card, top: Card, *, wrap: bool) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Snapshot:
-    columns: tuple[tuple[Card, ...], ...]
-    waste: tuple[Card, ...]
+    """What undoing a play needs: the column its card came from (the card is the waste's
+    top until then: the plays since the last draw are undone last first), and the score
+    and streak before it."""
+
+    column: int
     score: int
     streak: int
 
@@ -235,7 +238,7 @@ Play a free card one rank above or below the waste's top card, any suit:
 
     def cards_on_foundation(self) -> int:
         """Cards cleared from the tableau (Golf's waste is its foundation)."""
-        return TABLEAU_CARDS - sum(len(column) for column in self._columns)
+        return TABLEAU_CARDS - sum(map(len, self._columns))
 
     def outcome(self) -> Outcome | None:
         """Won when the tableau is empty; stuck when the stock is empty and no card moves;
@@ -427,14 +430,7 @@ Play a free card one rank above or below the waste's top card, any suit:
             self._streak = 0
             self._history.clear()
             return Played(DRAW, 0, (card,))
-        self._history.append(
-            _Snapshot(
-                tuple(tuple(column) for column in self._columns),
-                tuple(self._waste),
-                self._score,
-                self._streak,
-            )
-        )
+        self._history.append(_Snapshot(index, self._score, self._streak))
         self._waste.append(self._columns[index].pop())
         self._streak += 1
         points = CARD_POINTS + STREAK_POINTS * (self._streak - 1)
@@ -464,8 +460,7 @@ Play a free card one rank above or below the waste's top card, any suit:
 
     def _undo(self) -> None:
         snapshot = self._history.pop()
-        self._columns = [list(column) for column in snapshot.columns]
-        self._waste = list(snapshot.waste)
+        self._columns[snapshot.column].append(self._waste.pop())
         self._score = snapshot.score
         self._streak = snapshot.streak
 

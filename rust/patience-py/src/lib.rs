@@ -536,6 +536,8 @@ fn evidence(
                                 Outcome::Solved(_)
                             )
                         });
+                    // whether a move counts, by move: its name written once, not at every move
+                    let mut counts: HashMap<G::Move, bool> = HashMap::new();
                     let playouts = ladder
                         .iter()
                         .enumerate()
@@ -555,7 +557,11 @@ fn evidence(
                                     let cleared = game
                                         .moves
                                         .iter()
-                                        .filter(|mv| counted.counts(&mv.to_string()))
+                                        .filter(|&&mv| {
+                                            *counts
+                                                .entry(mv)
+                                                .or_insert_with(|| counted.counts(&mv.to_string()))
+                                        })
                                         .count();
                                     let kept = (k < follow).then(|| {
                                         moves_still_won(

@@ -178,6 +178,9 @@ struct Node {
     cards: u8,
     /// Cards of each rank still in the columns.
     left: Counts,
+    /// The rank of each column's exposed card (0 for an empty column), kept as the
+    /// heights change.
+    ranks: [u8; COLUMNS],
     /// The column heights' part of the position's place in `Table` (see `Node::index`),
     /// kept as the heights change.
     heights_index: u32,
@@ -216,6 +219,18 @@ fn next_draws(draws: &[u8], wrap: bool) -> Vec<[Option<u8>; 13]> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Counts([u8; 16]);
 
+/// For each rank (1 to 13; 0 unused), where [`Counts`] counts it (read from a table: the
+/// search counts at every node).
+const SLOTS: [u8; 14] = {
+    let mut slots = [0u8; 14];
+    let mut rank = 1;
+    while rank <= 13 {
+        slots[rank] = Counts::place(rank - 1) as u8;
+        rank += 1;
+    }
+    slots
+};
+
 impl Counts {
     /// Where rank index `r` (rank - 1) is counted, in bytes.
     const fn place(r: usize) -> usize {
@@ -229,7 +244,7 @@ impl Counts {
     /// Where a card of rank `rank` (1 to 13) is counted.
     #[inline]
     fn slot(rank: u8) -> usize {
-        Counts::place(usize::from(rank) - 1)
+        usize::from(SLOTS[usize::from(rank)])
     }
 
     /// The counts of the ranks one above each (King above Queen, Ace above King), in the
@@ -237,6 +252,12 @@ impl Counts {
     #[inline]
     fn supplies(self) -> [u8; 16] {
         std::array::from_fn(|k| self.0[(k + 7) % 13])
+    }
+
+    /// The counts of `self` and `other` added place by place.
+    #[inline]
+    fn plus(self, other: Counts) -> Counts {
+        Counts(std::array::from_fn(|k| self.0[k] + other.0[k]))
     }
 }
 
@@ -285,9 +306,9 @@ impl Counts {
 #[inline]
 fn predecessors_suffice(node: &Node, stock_left: Counts, wrap: bool) -> bool {
     let demands = node.left.0;
-    let mut supply: [u8; 16] = std::array::from_fn(|k| demands[k] + stock_left.0[k]);
-    supply[Counts::slot(node.top)] += 1;
-    let supplies = Counts(supply).supplies();
+    let mut supply = node.left.plus(stock_left);
+    supply.0[Counts::slot(node.top)] += 1;
+    let supplies = supply.supplies();
     if !wrap {
         let (met, before) = walk(0, &demands, &supplies, 0..6);
         if !met || demands[6] > before {
@@ -351,7 +372,7 @@ impl Node {
 }
 
 /// For every column heights and top rank, the fewest cards drawn it was searched with, plus
-/// one (0: never). Fewer cards drawn is never worse: from `k` drawn, drawing on to any
+/// one (0: never), and whether it was searched on ([`SEARCHED_ON`]). Fewer cards drawn is never worse: from `k` drawn, drawing on to any
 /// `k' > k` gives every waste top that `k'` drawn could give. It has a place for every
 /// position (3.6 MB), so nothing is forgotten and no budget of states applies. Each thread
 /// keeps one and reuses it, clearing only the places the last search wrote: a new table
@@ -400,22 +421,54 @@ impl Table {
         self.touched.clear();
     }
 
-    /// Records a position; whether it is to be searched: never seen with as few cards drawn.
-    fn visit(&mut self, index: usize, drawn: u8) -> bool {
+    /// Records a position; whether it is to be searched (never seen with as few cards
+    /// drawn), and whether it was searched on before, with more cards drawn.
+    #[inline]
+    fn visit(&mut self, index: usize, drawn: u8) -> Visit {
         let slot = &mut self.slots[index];
         if *slot == 0 {
             self.touched.push(index as u32);
-        } else if *slot <= drawn + 1 {
-            return false;
+        } else if *slot & !SEARCHED_ON <= drawn + 1 {
+            return Visit::Seen;
         }
-        *slot = drawn + 1;
-        true
+        let before = *slot & SEARCHED_ON;
+        *slot = (drawn + 1) | before;
+        if before == 0 {
+            Visit::New
+        } else {
+            Visit::SearchedOn
+        }
     }
+
+    /// Notes that the position at `index`, just visited, is searched on: `is_lost` did
+    /// not stop at it.
+    #[inline]
+    fn searched_on(&mut self, index: usize) {
+        self.slots[index] |= SEARCHED_ON;
+    }
+}
+
+/// A slot's flag in `Table`: the position was searched on (`is_lost` did not stop at it)
+/// with the cards drawn it held then, or more. Then it is not lost with fewer either:
+/// fewer cards drawn leave the same columns and top card and more in the stock, which only
+/// adds supply to `predecessors_suffice` (each demand's walk only gains) and stock to the
+/// Kings' count; so `is_lost` is not asked again.
+const SEARCHED_ON: u8 = 0x80;
+
+/// What [`Table::visit`] found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    /// Seen with as few cards drawn: not to be searched.
+    Seen,
+    /// To be searched, never searched on with more cards drawn.
+    New,
+    /// To be searched, and searched on before with more cards drawn: not lost.
+    SearchedOn,
 }
 
 /// A move of the search: draw until `drawn` cards are drawn (none if already), then play
 /// `column`'s exposed card.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Step {
     column: u8,
     drawn: u8,
@@ -423,11 +476,23 @@ struct Step {
 
 struct Frame {
     node: Node,
-    steps: [Step; COLUMNS],
-    /// Each step's place in the order of search (see `Layout::expand`).
+    /// The steps in the order of search (see `Layout::expand`), each as its key there:
+    /// cards drawn, then rows not dealt to the column, then the column (see `Frame::step`).
     keys: [u16; COLUMNS],
     count: u8,
     next: u8,
+}
+
+impl Frame {
+    /// Step `j` of the frame.
+    #[inline]
+    fn step(&self, j: u8) -> Step {
+        let key = self.keys[usize::from(j)];
+        Step {
+            column: (key & 7) as u8,
+            drawn: (key >> 6) as u8,
+        }
+    }
 }
 
 /// Solves `start` within `budget`: [`Outcome::Solved`] with the moves of a win,
@@ -508,6 +573,7 @@ fn search(
         top: rank(start.waste_top),
         cards: heights.iter().sum(),
         left,
+        ranks: std::array::from_fn(|i| layout.exposed[i][usize::from(heights[i])]),
         heights_index: heights
             .iter()
             .zip(HEIGHT_WEIGHTS)
@@ -527,7 +593,7 @@ fn search(
                 stack.pop();
                 continue;
             }
-            let step = frame.steps[usize::from(frame.next)];
+            let step = frame.step(frame.next);
             frame.next += 1;
             if let Err(reason) = meter.tick(u64::MAX) {
                 return Outcome::Unknown(reason);
@@ -537,32 +603,36 @@ fn search(
             node.heights[i] -= 1;
             node.heights_index -= HEIGHT_WEIGHTS[i];
             node.cards -= 1;
-            node.top = layout.exposed[i][usize::from(node.heights[i] & 7) + 1];
+            node.top = node.ranks[i];
+            node.ranks[i] = layout.exposed[i][usize::from(node.heights[i] & 7)];
             node.left.0[Counts::slot(node.top)] -= 1;
             node.drawn = step.drawn;
             if node.cards == 0 {
                 // each frame's current step, the last of them `step`
                 let mut path = Vec::new();
                 for frame in stack.iter() {
-                    let step = frame.steps[usize::from(frame.next) - 1];
+                    let step = frame.step(frame.next - 1);
                     path.extend((frame.node.drawn..step.drawn).map(|_| GolfMove::Draw));
                     path.push(GolfMove::Play(step.column));
                 }
                 noted = first_moves(&stack[0], meter.nodes);
                 return Outcome::Solved(path);
             }
-            if !seen.visit(node.index(), node.drawn) {
-                continue;
-            }
-            if pruning == Pruning::Full
-                && is_lost(
-                    &node,
-                    stock_left[usize::from(node.drawn)],
-                    draws.len() as u8 - node.drawn,
-                    wrap,
-                )
-            {
-                continue;
+            let index = node.index();
+            match seen.visit(index, node.drawn) {
+                Visit::Seen => continue,
+                Visit::New if pruning == Pruning::Full => {
+                    if is_lost(
+                        &node,
+                        stock_left[usize::from(node.drawn)],
+                        draws.len() as u8 - node.drawn,
+                        wrap,
+                    ) {
+                        continue;
+                    }
+                    seen.searched_on(index);
+                }
+                Visit::New | Visit::SearchedOn => {}
             }
             layout.expand(&node, stack);
         }
@@ -575,7 +645,7 @@ fn search(
 /// `root`, its current step the one won by at node `nodes` (see there).
 fn first_moves(root: &Frame, nodes: u64) -> FirstMoves<GolfMove> {
     let won = usize::from(root.next) - 1;
-    let steps = &root.steps[..usize::from(root.count)];
+    let steps: Vec<Step> = (0..root.count).map(|j| root.step(j)).collect();
     let mut noted: FirstMoves<GolfMove> = steps[..won]
         .iter()
         .filter(|step| step.drawn == 0)
@@ -638,18 +708,11 @@ impl Layout {
     /// draws as it needs, in the order they are searched.
     #[inline]
     fn expand(&self, node: &Node, stack: &mut Vec<Frame>) {
-        stack.push(Frame {
-            node: *node,
-            steps: [Step::default(); COLUMNS],
-            keys: [0; COLUMNS],
-            count: 0,
-            next: 0,
-        });
-        let frame = stack.last_mut().expect("just pushed");
         let plays = self.plays_on[usize::from(node.top)];
         let draws = &self.next_draws[usize::from(node.drawn)];
-        for (i, &h) in node.heights.iter().enumerate() {
-            let card = self.exposed[i][usize::from(h & 7)];
+        let mut keys = [0u16; COLUMNS];
+        let mut count = 0;
+        for (i, (&card, &h)) in node.ranks.iter().zip(&node.heights).enumerate() {
             let playable = plays >> card & 1 != 0;
             let drawn = if playable {
                 node.drawn
@@ -663,21 +726,22 @@ impl Layout {
             // first), then tallest column first, then by column: on seeds 0-1,999 that cut
             // the median nodes of a wrap deal from 3,658 to 1,353 and without wrap from
             // 7,139 to 6,273; the other way round was worse in both. As one number: cards
-            // drawn, then rows not dealt to the column.
-            let key = u16::from(drawn) << 8 | u16::from(ROWS as u8 - h);
-            let mut j = usize::from(frame.count);
-            while j > 0 && frame.keys[j - 1] > key {
-                frame.steps[j] = frame.steps[j - 1];
-                frame.keys[j] = frame.keys[j - 1];
+            // drawn, then rows not dealt to the column, then the column.
+            let key = u16::from(drawn) << 6 | u16::from(ROWS as u8 - h) << 3 | i as u16;
+            let mut j = count;
+            while j > 0 && keys[j - 1] > key {
+                keys[j] = keys[j - 1];
                 j -= 1;
             }
-            frame.steps[j] = Step {
-                column: i as u8,
-                drawn,
-            };
-            frame.keys[j] = key;
-            frame.count += 1;
+            keys[j] = key;
+            count += 1;
         }
+        stack.push(Frame {
+            node: *node,
+            keys,
+            count: count as u8,
+            next: 0,
+        });
     }
 }
 
@@ -962,6 +1026,7 @@ mod tests {
                 top,
                 cards: left.iter().sum(),
                 left: Counts::default(),
+                ranks: [0; COLUMNS],
                 heights_index: 0,
             };
             let mut packed_stock = Counts::default();
@@ -969,6 +1034,7 @@ mod tests {
                 node.left.0[Counts::place(r)] = left[r];
                 packed_stock.0[Counts::place(r)] = stock_left[r];
             }
+
             let expected = reference::is_lost(&left, top, &stock_left, stock, wrap);
             assert_eq!(
                 is_lost(&node, packed_stock, stock, wrap),

@@ -14,7 +14,7 @@
 //!   (`greedy`'s move among equals, then the first in the engine's order, and `greedy`'s
 //!   move when none wins).
 
-use super::{neighbours, rank, Golf, GolfMove, COLUMNS};
+use super::{neighbours, rank, Golf, GolfMove, COLUMNS, ROWS};
 use crate::players::Players;
 use crate::search::{Budget, Outcome};
 use crate::shuffle::{fisher_yates, SplitMix64};
@@ -31,8 +31,12 @@ pub const SAMPLE_NODES: u64 = 20_000;
 pub struct GolfView {
     /// Whether Ace and King are neighbours.
     pub wrap: bool,
-    /// The columns, each exposed card last (all face up).
-    pub columns: [Vec<u8>; COLUMNS],
+    /// The columns' cards, each first-dealt first: column `i` holds
+    /// `cards[i][..heights[i]]` (all face up), the places above them 0. Fixed arrays, not a
+    /// vector a column: a playout observes its position at every move.
+    pub cards: [[u8; ROWS]; COLUMNS],
+    /// Cards in each column.
+    pub heights: [u8; COLUMNS],
     /// The waste's top card.
     pub waste_top: u8,
     /// Cards seen on the waste, one bit a card index, the top card included.
@@ -43,7 +47,46 @@ pub struct GolfView {
 
 const ALL_CARDS: u64 = (1 << 52) - 1;
 
+/// Legal moves, at most one a column and `draw`, kept on the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveList {
+    moves: [GolfMove; COLUMNS + 1],
+    len: u8,
+}
+
+impl MoveList {
+    fn new() -> MoveList {
+        MoveList {
+            moves: [GolfMove::Draw; COLUMNS + 1],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, mv: GolfMove) {
+        self.moves[usize::from(self.len)] = mv;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [GolfMove];
+
+    fn deref(&self) -> &[GolfMove] {
+        &self.moves[..usize::from(self.len)]
+    }
+}
+
 impl GolfView {
+    /// Column `i`'s cards, its exposed card last.
+    pub fn column(&self, i: usize) -> &[u8] {
+        &self.cards[i][..usize::from(self.heights[i])]
+    }
+
+    /// Column `i`'s exposed card, if it has one.
+    fn exposed(&self, i: usize) -> Option<u8> {
+        self.column(i).last().copied()
+    }
+
     /// The cards neither in a column nor seen: the stock's, in an order nobody knows.
     pub fn unseen(&self) -> Vec<u8> {
         let unseen = self.unseen_bits();
@@ -52,10 +95,8 @@ impl GolfView {
 
     /// [`GolfView::unseen`], one bit a card index.
     fn unseen_bits(&self) -> u64 {
-        let columns = self
-            .columns
-            .iter()
-            .flatten()
+        let columns = (0..COLUMNS)
+            .flat_map(|i| self.column(i))
             .fold(0u64, |bits, &card| bits | 1 << card);
         ALL_CARDS & !self.seen & !columns
     }
@@ -69,7 +110,7 @@ impl GolfView {
         }
         Golf {
             wrap: self.wrap,
-            columns: self.columns.clone(),
+            columns: std::array::from_fn(|i| self.column(i).to_vec()),
             stock,
             waste_top: self.waste_top,
         }
@@ -77,20 +118,21 @@ impl GolfView {
 
     /// The legal moves, which the stock's order never changes: those of any
     /// [`GolfView::sample`] (read from the view, without making one).
-    pub fn moves(&self) -> Vec<GolfMove> {
-        let mut moves = Vec::with_capacity(COLUMNS + 1);
-        if self.columns.iter().all(Vec::is_empty) {
+    pub fn moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        if self.heights.iter().all(|&h| h == 0) {
             return moves;
         }
         let top = rank(self.waste_top);
-        for (i, column) in self.columns.iter().enumerate() {
-            if let Some(&card) = column.last() {
+        for i in 0..COLUMNS {
+            if let Some(card) = self.exposed(i) {
                 if neighbours(rank(card), top, self.wrap) {
                     moves.push(GolfMove::Play(i as u8));
                 }
             }
         }
-        if self.unseen_bits() != 0 {
+        if self.stock != 0 {
+            // the unseen cards are the stock's
             moves.push(GolfMove::Draw);
         }
         moves
@@ -110,9 +152,16 @@ impl Players for Golf {
             .flatten()
             .chain(&self.stock)
             .fold(0u64, |bits, &card| bits | 1 << card);
+        let mut cards = [[0u8; ROWS]; COLUMNS];
+        let mut heights = [0u8; COLUMNS];
+        for ((slots, height), column) in cards.iter_mut().zip(&mut heights).zip(&self.columns) {
+            slots[..column.len()].copy_from_slice(column);
+            *height = column.len() as u8;
+        }
         GolfView {
             wrap: self.wrap,
-            columns: self.columns.clone(),
+            cards,
+            heights,
             waste_top: self.waste_top,
             seen: ALL_CARDS & !in_play,
             stock: self.stock.len(),
@@ -138,10 +187,10 @@ impl Players for Golf {
 /// `greedy`'s move among `moves`.
 fn greedy(view: &GolfView, moves: &[GolfMove]) -> Option<GolfMove> {
     let follow_ups = |column: usize| {
-        let played = rank(*view.columns[column].last().expect("a play has a card"));
+        let played = rank(view.exposed(column).expect("a play has a card"));
         (0..COLUMNS)
             .filter_map(|other| {
-                let column_cards = &view.columns[other];
+                let column_cards = view.column(other);
                 let exposed = if other == column {
                     column_cards.iter().rev().nth(1)
                 } else {
@@ -160,7 +209,7 @@ fn greedy(view: &GolfView, moves: &[GolfMove]) -> Option<GolfMove> {
         .max_by_key(|&column| {
             (
                 follow_ups(column) > 0,
-                view.columns[column].len(),
+                view.heights[column],
                 std::cmp::Reverse(column),
             )
         });
@@ -320,8 +369,8 @@ mod tests {
         for wrap in [false, true] {
             for golf in positions(5000, wrap) {
                 let view = golf.observe();
-                assert_eq!(view.moves(), view.sample(None).legal_moves(), "{golf:?}");
-                assert_eq!(view.moves(), golf.legal_moves(), "{golf:?}");
+                assert_eq!(*view.moves(), view.sample(None).legal_moves(), "{golf:?}");
+                assert_eq!(*view.moves(), golf.legal_moves(), "{golf:?}");
                 ends += usize::from(golf.legal_moves().is_empty());
             }
         }
