@@ -85,19 +85,8 @@ def main() -> None:
         return
     if model is None:
         sys.exit(f"no rating model for {name} {variant}")
-    collect(
-        known.holdout,
-        name,
-        variant,
-        known.count,
-        stream=STUDY_STREAM,
-        ratings=2 if known.twice else 1,
-        jobs=known.jobs,
-    )
-    refreshed = refresh(known.holdout, name, variant, jobs=known.jobs)
-    if refreshed.dropped:
-        # deals an older solver certified and today's does not: others take their place
-        print(f"dropped, no longer certified: {list(refreshed.dropped)}", file=sys.stderr)
+
+    def fill() -> None:
         collect(
             known.holdout,
             name,
@@ -107,6 +96,13 @@ def main() -> None:
             ratings=2 if known.twice else 1,
             jobs=known.jobs,
         )
+
+    fill()
+    refreshed = refresh(known.holdout, name, variant, jobs=known.jobs)
+    if refreshed.dropped:
+        # deals an older solver certified and today's does not: others take their place
+        print(f"dropped, no longer certified: {list(refreshed.dropped)}", file=sys.stderr)
+        fill()
     rows = read(known.holdout)[: known.count]
     cheap_players = [p for p in rows[0]["full"][0]["players"] if p not in model.strong_players]
     verdicts = model.predict_many([_evidence(row, cheap_players) for row in rows])
