@@ -313,7 +313,7 @@ def database_in_use(url: str) -> str:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         return str(Path(parsed.database).absolute())
-    from patience.server.settings import mask_url
+    from patience.store.db import mask_url
 
     return mask_url(parsed)
 

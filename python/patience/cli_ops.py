@@ -151,7 +151,7 @@ def _status(url: str, *, as_json: bool) -> int:
 
 
 def _shown(url: str) -> str:
-    from patience.server.settings import mask_url
+    from patience.store.db import mask_url
 
     return mask_url(url)
 

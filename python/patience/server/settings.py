@@ -30,8 +30,10 @@ from pydantic import (
     model_validator,
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+
+from patience.store.db import mask_url
 
 __all__ = ["PREFIX", "Rate", "Settings", "SettingsError", "mask_url"]
 
@@ -128,29 +130,6 @@ def _check_networks(values: list[str]) -> list[str]:
 
 Networks = Annotated[list[str], BeforeValidator(_address_list)]
 """IP addresses and networks, ``127.0.0.1,10.0.0.0/8``."""
-
-
-_SECRET_PARAMETER = re.compile(r"password|secret|token", re.IGNORECASE)
-"""A URL's query parameters whose values are masked: libpq's ``password`` and
-``sslpassword``, and any other that names a secret."""
-
-
-def mask_url(url: str | URL) -> str:
-    """``url`` with its password, if any, written ``***``, in its user part or its query
-    (``?password=``, ``?sslpassword=``).
-
-    >>> mask_url("postgresql+psycopg://patience:s3cret@db.example/patience")
-    'postgresql+psycopg://patience:***@db.example/patience'
-    >>> mask_url("postgresql+psycopg://patience@db/patience?password=s3cret&sslmode=require")
-    'postgresql+psycopg://patience@db/patience?password=***&sslmode=require'
-    >>> mask_url("sqlite:///patience.sqlite3")
-    'sqlite:///patience.sqlite3'
-    """
-    parsed = make_url(url) if isinstance(url, str) else url
-    secret = {key: "***" for key in parsed.query if _SECRET_PARAMETER.search(key)}
-    if secret:
-        parsed = parsed.update_query_dict(secret)
-    return parsed.render_as_string(hide_password=True).replace("=%2A%2A%2A", "=***")
 
 
 _GIVEN_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("given_only", default=False)

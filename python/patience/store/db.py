@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,7 @@ from sqlalchemy import (
     event,
     text,
 )
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 from patience.errors import PatienceError
@@ -61,6 +63,7 @@ __all__ = [
     "login_attempts",
     "logins",
     "make_engine",
+    "mask_url",
     "metadata",
     "migrate",
     "migrate_url",
@@ -563,9 +566,30 @@ def require_migrated(engine: Engine) -> MigrationStatus:
 
 
 def _shown(engine: Engine) -> str:
-    from patience.server.settings import mask_url
-
     return mask_url(engine.url)
+
+
+_SECRET_PARAMETER = re.compile(r"password|secret|token", re.IGNORECASE)
+"""A URL's query parameters whose values are masked: libpq's ``password`` and
+``sslpassword``, and any other that names a secret."""
+
+
+def mask_url(url: str | URL) -> str:
+    """``url`` with its password, if any, written ``***``, in its user part or its query
+    (``?password=``, ``?sslpassword=``).
+
+    >>> mask_url("postgresql+psycopg://patience:s3cret@db.example/patience")
+    'postgresql+psycopg://patience:***@db.example/patience'
+    >>> mask_url("postgresql+psycopg://patience@db/patience?password=s3cret&sslmode=require")
+    'postgresql+psycopg://patience@db/patience?password=***&sslmode=require'
+    >>> mask_url("sqlite:///patience.sqlite3")
+    'sqlite:///patience.sqlite3'
+    """
+    parsed = make_url(url) if isinstance(url, str) else url
+    secret = {key: "***" for key in parsed.query if _SECRET_PARAMETER.search(key)}
+    if secret:
+        parsed = parsed.update_query_dict(secret)
+    return parsed.render_as_string(hide_password=True).replace("=%2A%2A%2A", "=***")
 
 
 def backup_sqlite(engine: Engine, target: Path) -> int:
