@@ -163,18 +163,22 @@ class Dealer:
             found = own.execute(query).scalar()
         return found
 
+    def running_timed(self, whose: ColumnElement[bool]) -> ColumnElement[bool]:
+        """Timed games picked by ``whose`` whose clock still runs."""
+        return and_(
+            whose,
+            sessions.c.mode == "timed",
+            sessions.c.ended_at.is_(None),
+            runs_until() > self._log.clock(),
+        )
+
     def _running_timed(
         self, whose: ColumnElement[bool], name: str, variant: dict[str, object]
     ) -> ColumnElement[bool]:
         """Timed games of ``name`` and ``variant`` (checked) picked by ``whose`` whose clock
         still runs."""
-        return and_(
-            whose,
-            sessions.c.mode == "timed",
-            sessions.c.game == name,
-            sessions.c.variant == json.dumps(variant),
-            sessions.c.ended_at.is_(None),
-            runs_until() > self._log.clock(),
+        return self.running_timed(
+            and_(whose, sessions.c.game == name, sessions.c.variant == json.dumps(variant))
         )
 
     def start(

@@ -352,14 +352,7 @@ class GameStore:
                 )
             timed = connection.execute(
                 select(sessions.c.id, sessions.c.game, sessions.c.variant)
-                .where(
-                    and_(
-                        sessions.c.id.in_(game_ids),
-                        sessions.c.mode == "timed",
-                        sessions.c.ended_at.is_(None),
-                        runs_until() > self._log.clock(),
-                    )
-                )
+                .where(self._dealer.running_timed(sessions.c.id.in_(game_ids)))
                 .order_by(sessions.c.created_at.desc())
             ).all()
         self._cache.reassign(game_ids, user_id)
