@@ -453,7 +453,7 @@ def _key(args: argparse.Namespace) -> int:
     key = DealKey.load(path)
     if not existed:
         print(f"no deal key was there: a new one is made now, in {path}")
-    print(f"deal key: {path} (fingerprint {key.fingerprint}){'' if existed else ', made now'}")
+    print(f"deal key: {path} (fingerprint {key.fingerprint})")
     print(
         "keep a copy where only you can read it; the deals it made are marked key:"
         + key.fingerprint

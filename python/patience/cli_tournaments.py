@@ -27,7 +27,13 @@ from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.players import User
 from patience.players.accounts import name_key
-from patience.tournaments import CatalogShortError, Tournaments, notices, verify
+from patience.tournaments import (
+    CatalogShortError,
+    TournamentError,
+    Tournaments,
+    notices,
+    verify,
+)
 
 __all__ = ["add_commands", "run_command"]
 
@@ -263,8 +269,8 @@ def _run(args: argparse.Namespace, tournaments: Tournaments) -> int:
     if command == "cancel":
         if not args.yes:
             shown = tournaments.public(args.id)
-            if shown["status"] == "finished":
-                tournaments.cancel(operator, args.id)  # refused: closed already
+            if shown["status"] == "finished":  # as the cancel itself would refuse it
+                raise TournamentError("the tournament has closed already")
             print(
                 f"patience: would cancel tournament {shown['id']} ({shown['name']}, "
                 f"{shown['status']}, {shown['entrants']} entrants): closed now with nobody "
