@@ -76,6 +76,63 @@ pub struct Golf {
     pub waste_top: u8,
 }
 
+/// Legal moves, at most one a column and `draw`, kept on the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveList {
+    moves: [GolfMove; COLUMNS + 1],
+    len: u8,
+}
+
+impl MoveList {
+    fn new() -> MoveList {
+        MoveList {
+            moves: [GolfMove::Draw; COLUMNS + 1],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, mv: GolfMove) {
+        self.moves[usize::from(self.len)] = mv;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [GolfMove];
+
+    fn deref(&self) -> &[GolfMove] {
+        &self.moves[..usize::from(self.len)]
+    }
+}
+
+/// The legal moves, in the engine of record's order (playable columns, then `draw`), of a
+/// table whose columns' exposed cards are `exposed` (None: an empty column), `waste_top`
+/// on the waste and cards in the stock when `stock`: none once every column is empty (the
+/// game is won), for a position ([`Golf::legal_moves`]) and a player's view of one
+/// ([`GolfView::moves`]) alike.
+pub(crate) fn table_moves(
+    exposed: impl IntoIterator<Item = Option<u8>>,
+    waste_top: u8,
+    wrap: bool,
+    stock: bool,
+) -> MoveList {
+    let mut moves = MoveList::new();
+    let top = rank(waste_top);
+    let mut cards = false;
+    for (i, card) in exposed.into_iter().enumerate() {
+        if let Some(card) = card {
+            cards = true;
+            if neighbours(rank(card), top, wrap) {
+                moves.push(GolfMove::Play(i as u8));
+            }
+        }
+    }
+    if cards && stock {
+        moves.push(GolfMove::Draw);
+    }
+    moves
+}
+
 impl Golf {
     /// The position dealt from `deal` (52 card indices, first-dealt first) as docs/rules.md lays
     /// it out: five rows of seven, the 36th card to the waste, the rest to the stock with
@@ -139,22 +196,8 @@ impl Golf {
 
     /// Every legal move, in the engine of record's order: playable columns, then `draw`.
     pub fn legal_moves(&self) -> Vec<GolfMove> {
-        let mut moves = Vec::with_capacity(COLUMNS + 1);
-        if self.is_won() {
-            return moves;
-        }
-        let top = rank(self.waste_top);
-        for (i, column) in self.columns.iter().enumerate() {
-            if let Some(&card) = column.last() {
-                if neighbours(rank(card), top, self.wrap) {
-                    moves.push(GolfMove::Play(i as u8));
-                }
-            }
-        }
-        if !self.stock.is_empty() {
-            moves.push(GolfMove::Draw);
-        }
-        moves
+        let exposed = self.columns.iter().map(|column| column.last().copied());
+        table_moves(exposed, self.waste_top, self.wrap, !self.stock.is_empty()).to_vec()
     }
 
     /// Plays a move that [`Golf::legal_moves`] listed.

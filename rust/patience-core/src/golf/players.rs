@@ -14,7 +14,8 @@
 //!   (`greedy`'s move among equals, then the first in the engine's order, and `greedy`'s
 //!   move when none wins).
 
-use super::{neighbours, rank, Golf, GolfMove, COLUMNS, ROWS};
+pub use super::MoveList;
+use super::{neighbours, rank, table_moves, Golf, GolfMove, COLUMNS, ROWS};
 use crate::players::Players;
 use crate::search::{Budget, Outcome};
 use crate::shuffle::{fisher_yates, SplitMix64};
@@ -46,35 +47,6 @@ pub struct GolfView {
 }
 
 const ALL_CARDS: u64 = (1 << 52) - 1;
-
-/// Legal moves, at most one a column and `draw`, kept on the stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveList {
-    moves: [GolfMove; COLUMNS + 1],
-    len: u8,
-}
-
-impl MoveList {
-    fn new() -> MoveList {
-        MoveList {
-            moves: [GolfMove::Draw; COLUMNS + 1],
-            len: 0,
-        }
-    }
-
-    fn push(&mut self, mv: GolfMove) {
-        self.moves[usize::from(self.len)] = mv;
-        self.len += 1;
-    }
-}
-
-impl std::ops::Deref for MoveList {
-    type Target = [GolfMove];
-
-    fn deref(&self) -> &[GolfMove] {
-        &self.moves[..usize::from(self.len)]
-    }
-}
 
 impl GolfView {
     /// Column `i`'s cards, its exposed card last.
@@ -119,23 +91,13 @@ impl GolfView {
     /// The legal moves, which the stock's order never changes: those of any
     /// [`GolfView::sample`] (read from the view, without making one).
     pub fn moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        if self.heights.iter().all(|&h| h == 0) {
-            return moves;
-        }
-        let top = rank(self.waste_top);
-        for i in 0..COLUMNS {
-            if let Some(card) = self.exposed(i) {
-                if neighbours(rank(card), top, self.wrap) {
-                    moves.push(GolfMove::Play(i as u8));
-                }
-            }
-        }
-        if self.stock != 0 {
-            // the unseen cards are the stock's
-            moves.push(GolfMove::Draw);
-        }
-        moves
+        // the unseen cards are the stock's
+        table_moves(
+            (0..COLUMNS).map(|i| self.exposed(i)),
+            self.waste_top,
+            self.wrap,
+            self.stock != 0,
+        )
     }
 }
 
