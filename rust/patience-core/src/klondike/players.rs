@@ -585,8 +585,10 @@ fn planner_lines(known: &Klondike, memory: &KlondikeMemory, depth: usize) -> Vec
     let mut tables: HashSet<u64> = memory.visited.clone();
     let mut frontier: Vec<(Klondike, Vec<Move>)> = vec![(known.clone(), Vec::new())];
     tables.insert(fingerprint(&known.observe()));
-    let mut level = 0;
-    while !frontier.is_empty() {
+    for level in 0..=depth {
+        if frontier.is_empty() {
+            break;
+        }
         let mut next = Vec::new();
         for (state, path) in &frontier {
             let mut ends: Vec<Vec<Move>> = Vec::new();
@@ -624,10 +626,6 @@ fn planner_lines(known: &Klondike, memory: &KlondikeMemory, depth: usize) -> Vec
             }
         }
         frontier = next;
-        if level == depth {
-            break;
-        }
-        level += 1;
     }
     // one line to each position up to arrangement (the solver sees no difference between
     // them), the shortest: the lines were found shortest first
