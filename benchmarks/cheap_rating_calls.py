@@ -41,23 +41,16 @@ def main() -> None:
     policy = RatingPolicy(full_share=0.0, edge_margin=0.0)
     by_model = not args.evidence and shipped_model("golf", variant) is not None
     nodes = CERTIFY_NODES["golf"]
-    # warm: the model loaded and the modules imported, as a worker has them
-    if by_model:
-        catalog_deals("golf", variant, [1], policy=policy)
-    else:
-        gather_many([cls.from_seed(1, variant)], node_limit=nodes)
-    certified = 0
-    for at in range(0, len(seeds), GROUP):
-        group = seeds[at : at + GROUP]
+
+    def certified_of(group: list[int]) -> int:
         if by_model:
-            certified += sum(
-                deal is not None for deal in catalog_deals("golf", variant, group, policy=policy)
-            )
-        else:
-            games = [cls.from_seed(seed, variant) for seed in group]
-            certified += sum(
-                item.evidence is not None for item in gather_many(games, node_limit=nodes)
-            )
+            deals = catalog_deals("golf", variant, group, policy=policy)
+            return sum(deal is not None for deal in deals)
+        games = [cls.from_seed(seed, variant) for seed in group]
+        return sum(item.evidence is not None for item in gather_many(games, node_limit=nodes))
+
+    certified_of([1])  # warm: the model loaded and the modules imported, as a worker has them
+    certified = sum(certified_of(seeds[at : at + GROUP]) for at in range(0, len(seeds), GROUP))
     print(f"{certified} of {len(seeds)} certified ({'model' if by_model else 'evidence'})")
 
 
