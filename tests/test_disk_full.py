@@ -5,20 +5,12 @@ again; the server goes on once the disk has room."""
 from __future__ import annotations
 
 import resource
-import time
 from pathlib import Path
 
 import httpx
 
 from patience.server import launch
-
-
-def wait_for(condition: object, what: str, deadline: float = 60.0) -> None:
-    """Polls ``condition`` (a callable) until it is true, failing after ``deadline`` s."""
-    end = time.monotonic() + deadline
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < end, f"waited {deadline} s for {what}"
-        time.sleep(0.1)
+from test_operations import wait_for
 
 
 def test_a_full_disk_is_a_503_that_changes_nothing_and_the_server_recovers(
