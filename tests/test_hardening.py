@@ -252,7 +252,7 @@ def _retry_after(response: httpx.Response) -> int:
     return int(retry)
 
 
-def _refilled_in(retry: int, since: float, every: float = 60.0) -> bool:
+def refilled_in(retry: int, since: float, every: float = 60.0) -> bool:
     """Whether a ``Retry-After`` of ``retry`` seconds fits a limit of one request every
     ``every`` seconds whose tokens the requests made since ``since`` (``time.monotonic()``)
     took: at most ``every``, and at least ``every`` less the time those requests took (on a
@@ -269,7 +269,7 @@ def test_starts_are_limited_per_address_before_any_work(tmp_path: Path) -> None:
         for _ in range(3):
             assert first.post("/api/sessions", json=request).status_code == 201
         refused = first.post("/api/sessions", json=request)
-        assert _refilled_in(_retry_after(refused), since)  # one token a minute, none left
+        assert refilled_in(_retry_after(refused), since)  # one token a minute, none left
         assert "new games" in refused.json()["detail"]
         # refused before the body is even read: malformed JSON is 429 too, not 400
         assert first.post("/api/sessions", content=b"{not json", headers=JSON).status_code == 429
@@ -337,7 +337,7 @@ def test_hints_are_limited_per_game_for_a_guest_not_per_address(tmp_path: Path) 
             assert test_client.post(f"{url}/hint", headers=headers).status_code == 200
         refused = test_client.post(f"{url}/hint", headers=headers)
         assert refused.status_code == 429
-        assert _refilled_in(_retry_after(refused), since)
+        assert refilled_in(_retry_after(refused), since)
         detail = refused.json()["detail"]
         assert re.fullmatch(
             r"too many hints in this game: at most 2 at once and 1 a minute; try again in \d+ s",
@@ -373,7 +373,7 @@ def test_hints_from_one_address_have_a_ceiling(tmp_path: Path) -> None:
             assert test_client.post(f"{url}/hint", headers=headers).status_code == 200
         url, headers = games[0]
         refused = test_client.post(f"{url}/hint", headers=headers)
-        assert _refilled_in(_retry_after(refused), since)
+        assert refilled_in(_retry_after(refused), since)
         assert "from this address" in refused.json()["detail"]
         made_up = test_client.post("/api/sessions/nope/hint")
         assert made_up.status_code == 429  # refused before any lookup
@@ -698,7 +698,7 @@ def test_a_real_server_limits_moves_with_retry_after(tmp_path: Path) -> None:
             body = http.post(base, json={"game": "golf", "seed": 1, "mode": "practice"}).json()
             refused = http.post(base, json={"game": "golf", "seed": 1, "mode": "practice"})
             assert refused.status_code == 429
-            assert _refilled_in(int(refused.headers["retry-after"]), since)
+            assert refilled_in(int(refused.headers["retry-after"]), since)
             headers = {"Authorization": f"Bearer {body['token']}"}
             statuses = [
                 http.post(f"{base}/{body['id']}/moves", json={"move": "draw"}, headers=headers)
