@@ -25,6 +25,10 @@ import postgres
 from patience.store.db import migrate_url
 from tables import CHROMIUM, Table, start_server
 
+SLOW_TIMEOUT = 3600
+"""Seconds a large run (marked ``slow``) may take before pytest-timeout ends it; the others
+have the 300 s of ``pyproject.toml``."""
+
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.register_profile(
     "ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -44,12 +48,15 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test marked ``slow_on_postgresql`` is ``slow`` when it runs on PostgreSQL: a long
     check that tests what the server does, not what the database does, runs on both
-    databases in ``make test-slow`` and on SQLite in ``make test``."""
+    databases in ``make test-slow`` and on SQLite in ``make test``. A slow test may run
+    :data:`SLOW_TIMEOUT` seconds."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         on_postgresql = callspec is not None and callspec.params.get("database_url") == "postgresql"
         if on_postgresql and item.get_closest_marker("slow_on_postgresql"):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -910,6 +910,34 @@ def test_solver_processes_run_on_idle_cores_only_by_default() -> None:
         pool.close()
 
 
+def test_a_ctrl_c_that_reaches_a_solver_process_as_it_loads_is_ignored(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # A terminal's Ctrl-C goes to every process of the server. One that reached a solver
+    # process still loading its code (before it could ignore Ctrl-C) killed it with a
+    # traceback; now it waits until the process ignores it.
+    import asyncio
+    import multiprocessing
+
+    pool = SolverPool(workers=1, queue=0)
+    try:
+        pool.warm()  # a solver process starts loading
+        children = multiprocessing.active_children()
+        assert len(children) == 1
+        answers: list[int] = []
+        thread = threading.Thread(
+            target=lambda: answers.append(asyncio.run(_retrying(pool, os.getpid)))
+        )
+        thread.start()
+        while thread.is_alive():  # Ctrl-C, again and again, from its start until it answers
+            os.kill(children[0].pid, signal.SIGINT)
+            thread.join(0.005)
+        assert answers == [children[0].pid]  # the same process, alive, answered
+    finally:
+        pool.close()
+    assert "Traceback" not in capfd.readouterr().err
+
+
 async def _retrying(pool: SolverPool, function: Any, *args: Any) -> Any:
     import asyncio
 

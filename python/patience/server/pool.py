@@ -41,7 +41,7 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
@@ -108,6 +108,7 @@ def _start_worker(memory_mb: int, priority: str) -> None:
     budget, and have the kernel refuse data past it."""
     _end_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # see _ctrl_c_held
     if priority != "normal":
         with contextlib.suppress(OSError, AttributeError):
             os.setpriority(os.PRIO_PROCESS, 0, 19)
@@ -118,6 +119,22 @@ def _start_worker(memory_mb: int, priority: str) -> None:
     limit = memory_mb * 2**20
     with contextlib.suppress(OSError, ValueError, AttributeError):
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold back Ctrl-C (SIGINT) from this thread while the pool may start processes. A
+    process starts with its parent's blocked signals, so a Ctrl-C that reaches a solver
+    process while it is still loading (a terminal sends it to every process of the
+    command) waits until :func:`_start_worker` has it ignored; one that arrived then had
+    the process print a traceback as the server stopped. Threads started meanwhile (the
+    pool's manager, which starts the replacements) hold it back too; the server's main
+    thread, which handles Ctrl-C, never does for longer than this call."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _ready() -> bool:
@@ -201,7 +218,8 @@ class SolverPool:
             self._busy += 1
         SOLVER_JOBS.inc()
         try:
-            future = self._executor.submit(function, *args, **kwargs)
+            with _ctrl_c_held():
+                future = self._executor.submit(function, *args, **kwargs)
         except BrokenProcessPool:
             self._release()
             self._replace_executor()
@@ -225,7 +243,8 @@ class SolverPool:
             if warm is not None and not (warm.done() and warm.exception() is not None):
                 return
             try:
-                self._warm = self._executor.submit(_ready)
+                with _ctrl_c_held():
+                    self._warm = self._executor.submit(_ready)
             except (BrokenProcessPool, RuntimeError):  # being replaced, or shut down
                 self._warm = None
 
