@@ -56,15 +56,17 @@ class Writer:
         self._jobs: queue.SimpleQueue[tuple[Job, Future[Any]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="writer", daemon=True)
         self._closed = False
+        self._closing = threading.Lock()  # no job is queued after close's end mark
         self._thread.start()
 
     def submit(self, job: Job) -> Future[Any]:
         """Run ``job`` in the next transaction; the future is done once it is committed
         (with the job's value) or failed (with its exception)."""
-        if self._closed:
-            raise RuntimeError("the writer is closed")
         future: Future[Any] = Future()
-        self._jobs.put((job, future))
+        with self._closing:
+            if self._closed:
+                raise RuntimeError("the writer is closed")
+            self._jobs.put((job, future))
         return future
 
     def run(self, job: Job) -> Any:
@@ -74,10 +76,12 @@ class Writer:
 
     def close(self) -> None:
         """Commit what was submitted, then stop the thread."""
-        if not self._closed:
+        with self._closing:
+            if self._closed:
+                return
             self._closed = True
             self._jobs.put(None)
-            self._thread.join()
+        self._thread.join()
 
     def _run(self) -> None:
         while True:
