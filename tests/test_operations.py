@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -552,6 +553,46 @@ def test_a_postgresql_backup_is_its_owners_alone_and_a_failure_says_all(
     assert "Connection refused" in refused.stderr, refused.stderr
     assert "Is the server running" in refused.stderr, refused.stderr
     assert not (tmp_path / "c.dump").exists()
+
+
+RECORDING_PG_DUMP = """#!/bin/sh
+# The real pg_dump, after writing down what it was given: its command line and service file.
+printf '%s\\n' "$@" > "$0.args"
+cat "$PGSERVICEFILE" > "$0.service"
+exec "{real}" "$@"
+"""
+
+
+def test_a_backup_keeps_the_ssl_key_password_off_pg_dumps_command_line(
+    postgres_cluster: postgres.Cluster, tmp_path: Path
+) -> None:
+    # libpq reads sslpassword from no environment variable: it goes in a service file of
+    # the backup's own, readable by its owner alone and removed after, which the real
+    # pg_dump reads (a file it could not read would fail the backup).
+    wrapper = tmp_path / "bin" / "pg_dump"
+    wrapper.parent.mkdir()
+    wrapper.write_text(RECORDING_PG_DUMP.format(real=postgres_cluster.binaries / "pg_dump"))
+    wrapper.chmod(0o755)
+    url = postgres_cluster.url()
+    migrate_url(url)
+    joined = "&" if "?" in url else "?"
+    env = clean_env(
+        PATIENCE_DATABASE_URL=f"{url}{joined}sslpassword=k3y-s3cret",
+        PATH=f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}",
+    )
+    target = tmp_path / "b.dump"
+    done = patience("db", "backup", str(target), env=env)
+    assert done.returncode == 0, done.stderr
+    assert target.stat().st_size > 0
+    args = (tmp_path / "bin" / "pg_dump.args").read_text()
+    assert "--format=custom" in args
+    assert "k3y-s3cret" not in args
+    assert "sslpassword" not in args
+    assert (tmp_path / "bin" / "pg_dump.service").read_text() == (
+        "[patience-backup]\nsslpassword=k3y-s3cret\n"
+    )
+    assert "k3y-s3cret" not in done.stdout + done.stderr
+    assert not list(Path(tempfile.gettempdir()).glob("patience-backup-*"))  # removed
 
 
 def test_a_backup_without_pg_dump_says_the_line_to_run(tmp_path: Path) -> None:

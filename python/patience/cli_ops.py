@@ -10,11 +10,13 @@ write it; a PostgreSQL one with ``pg_dump`` (run for you when it is installed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -167,31 +169,67 @@ def _missing_sqlite_file(url: str) -> bool:
     )
 
 
-def pg_dump_command(url: str, target: Path) -> tuple[list[str], dict[str, str]]:
-    """The ``pg_dump`` command line (custom format, the one ``pg_restore`` reads) for the
-    PostgreSQL database of SQLAlchemy URL ``url``, and the environment it needs: the
-    password goes in ``PGPASSWORD``, never on a command line other users can see.
+SERVICE_ONLY = ("sslpassword",)
+"""Connection parameters that are secrets libpq reads from no environment variable: given to
+``pg_dump`` in a service file of its own (``PGSERVICEFILE``, readable by its owner only,
+removed after), never on its command line, which every user of the machine can read."""
 
-    >>> command, env = pg_dump_command("postgresql+psycopg://app:pw@db/patience", Path("b"))
+BACKUP_SERVICE = "patience-backup"
+"""The service's name in that file (``PGSERVICE``)."""
+
+
+def pg_dump_command(url: str, target: Path) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """The ``pg_dump`` command line (custom format, the one ``pg_restore`` reads) for the
+    PostgreSQL database of SQLAlchemy URL ``url``, the environment it needs, and the
+    parameters for its service file (:data:`SERVICE_ONLY`): the password goes in
+    ``PGPASSWORD``, and no secret on a command line other users can see.
+
+    >>> url = "postgresql+psycopg://app:pw@db/patience"
+    >>> command, env, service = pg_dump_command(url, Path("b"))
     >>> command
     ['pg_dump', '--format=custom', '--file=b', '--dbname=postgresql://app@db/patience']
-    >>> env
-    {'PGPASSWORD': 'pw'}
-    >>> command, env = pg_dump_command("postgresql://app@db/patience?password=pw", Path("b"))
-    >>> command[-1], env
-    ('--dbname=postgresql://app@db/patience', {'PGPASSWORD': 'pw'})
+    >>> env, service
+    ({'PGPASSWORD': 'pw'}, {})
+    >>> command, env, service = pg_dump_command(
+    ...     "postgresql://app@db/patience?password=pw&sslpassword=key&sslmode=require", Path("b")
+    ... )
+    >>> command[-1]
+    '--dbname=postgresql://app@db/patience?sslmode=require'
+    >>> env, service
+    ({'PGPASSWORD': 'pw'}, {'sslpassword': 'key'})
     """
+    from patience.store.db import DatabaseError
+
     parsed = make_url(url)
     password = None if parsed.password is None else str(parsed.password)
     given = parsed.query.get("password")
     if password is None and isinstance(given, str):
         password = given  # ?password=...: out of the command line too
     env = {} if password is None else {"PGPASSWORD": password}
+    service: dict[str, str] = {}
+    for key in SERVICE_ONLY:
+        value = parsed.query.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or "\n" in value or "\r" in value:
+            raise DatabaseError(f"the database URL's {key} must be given once, on one line")
+        service[key] = value
     libpq = parsed._replace(drivername="postgresql", password=None).difference_update_query(
-        ["password"]
+        ["password", *SERVICE_ONLY]
     )
     dbname = libpq.render_as_string(hide_password=False)
-    return ["pg_dump", "--format=custom", f"--file={target}", f"--dbname={dbname}"], env
+    command = ["pg_dump", "--format=custom", f"--file={target}", f"--dbname={dbname}"]
+    return command, env, service
+
+
+def _service_file(folder: Path, service: dict[str, str]) -> dict[str, str]:
+    """Write ``service`` as :data:`BACKUP_SERVICE` to a file in ``folder`` that only its
+    owner can read; the environment that has libpq read it."""
+    path = folder / "pg_service.conf"
+    with os.fdopen(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600), "w") as file:
+        file.write(f"[{BACKUP_SERVICE}]\n")
+        file.writelines(f"{key}={value}\n" for key, value in service.items())
+    return {"PGSERVICEFILE": str(path), "PGSERVICE": BACKUP_SERVICE}
 
 
 def _backup(url: str, target: Path) -> int:
@@ -202,7 +240,7 @@ def _backup(url: str, target: Path) -> int:
     if not target.absolute().parent.is_dir():
         raise DatabaseError(f"the folder {target.absolute().parent} does not exist")
     if make_url(url).get_backend_name() == "postgresql":
-        command, env = pg_dump_command(url, target)
+        command, env, service = pg_dump_command(url, target)
         if shutil.which("pg_dump") is None:
             raise DatabaseError(
                 "pg_dump is not installed (Debian: apt-get install postgresql-client); "
@@ -213,7 +251,11 @@ def _backup(url: str, target: Path) -> int:
         # would make it (umask 022) readable by all. pg_dump writes into the file made.
         os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         os.chmod(target, 0o600)  # whatever the umask
-        done = subprocess.run(command, env=os.environ | env, capture_output=True, text=True)
+        with contextlib.ExitStack() as stack:
+            if service:  # in a folder of its own (0700), gone once pg_dump is
+                folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="patience-backup-"))
+                env |= _service_file(Path(folder), service)
+            done = subprocess.run(command, env=os.environ | env, capture_output=True, text=True)
         if done.returncode != 0:
             target.unlink(missing_ok=True)
             lines = [line.removeprefix("pg_dump: ") for line in done.stderr.splitlines()]
