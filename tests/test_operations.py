@@ -1112,6 +1112,52 @@ def test_two_server_processes_that_load_slowly_are_waited_for(
         server.wait(timeout=60)
 
 
+def test_a_stop_while_server_processes_load_is_not_held_by_their_health_check(
+    fresh_postgres_url: str, tmp_path: Path
+) -> None:
+    # The supervisor waits up to PATIENCE_WORKER_CHECK_SECONDS (60) for a loading process's
+    # answer; a SIGTERM meanwhile (systemd's stop, which waits 30 s) must not wait with it.
+    migrate_url(fresh_postgres_url)
+    env = slow_start_env(
+        tmp_path,
+        30,
+        PATIENCE_DATABASE_URL=fresh_postgres_url,
+        PATIENCE_WORKERS="2",
+        PATIENCE_PORT=str(launch.free_port()),
+        PATIENCE_CATALOG_REFILL="0",
+    )
+    log = tmp_path / "server.log"
+    with log.open("wb") as errors:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "patience.cli", "serve"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+    try:
+        wait_for(
+            lambda: server.poll() is not None or "Started parent process" in log.read_text(),
+            "the supervisor's start",
+        )
+
+        def checking() -> bool:  # waiting on a process's answer: a poll of its pipe
+            wchan = Path(f"/proc/{server.pid}/wchan").read_text()
+            return server.poll() is not None or "poll" in wchan
+
+        wait_for(checking, "the first health check")
+        assert server.poll() is None, log.read_text()
+        stopping = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        status = server.wait(timeout=60)
+        took = time.monotonic() - stopping
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert status == 0, log.read_text()
+    assert took < 15, (took, log.read_text())  # well inside systemd's 30 s
+
+
 def test_server_processes_that_never_start_stop_the_server_for_systemd_to_restart(
     fresh_postgres_url: str, tmp_path: Path
 ) -> None:

@@ -20,10 +20,12 @@ from __future__ import annotations
 import errno
 import logging.config
 import os
+import pickle
 import shutil
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +55,9 @@ EXIT_CONFIGURATION = 1
 EXIT_TEMPORARY = 75
 """The exit status (``EX_TEMPFAIL``) for what may mend itself, a database that does not
 answer or server processes that would not start: systemd restarts the server."""
+STOP_CHECK_SECONDS = 0.25
+"""While a server process's health check is awaited, how often its supervisor looks for a
+signal to stop (SIGTERM, SIGINT)."""
 FAILED_STARTS = 3
 """Starts in a row that one of several server processes may fail (die or not answer its
 health check before it is up) before the server stops with :data:`EXIT_TEMPORARY`."""
@@ -250,14 +255,39 @@ def supervisor_class() -> type[Any]:
             super().init_processes()
             self.failed_starts = [0] * len(self.processes)
 
+        def health(self, process: Process, timeout: float) -> str | None:
+            """``process``'s answer to a health check: ``"up"`` (its application has
+            started) or ``"starting"``; None when it is dead or gave no answer within
+            ``timeout``; ``"stopping"`` as soon as a signal to stop comes meanwhile
+            (uvicorn's own check waited out the whole ``timeout``, a minute, which
+            outlasted systemd's wait for a stop)."""
+            if not process.process.is_alive():
+                return None
+            connection = process.parent_conn
+            deadline = time.monotonic() + timeout
+            try:
+                connection.send(b"ping")
+                while not connection.poll(min(STOP_CHECK_SECONDS, timeout)):
+                    if self.signal_queue or self.should_exit.is_set():
+                        return "stopping"
+                    timeout = deadline - time.monotonic()
+                    if timeout <= 0:
+                        return None
+                return "up" if connection.recv() is True else "starting"
+            except (OSError, EOFError, pickle.UnpicklingError):
+                return None
+
         def keep_subprocess_alive(self) -> None:
             if self.should_exit.is_set():
                 return
             timeout = self.config.timeout_worker_healthcheck
             self.failed_starts += [0] * (len(self.processes) - len(self.failed_starts))
             for index, process in enumerate(self.processes):
-                if process.is_alive(timeout=timeout):
-                    if process.pid not in self.up and process.is_ready(timeout=timeout):
+                answer = self.health(process, timeout)
+                if answer == "stopping":
+                    return  # the signal is handled next, and every process stopped
+                if answer is not None:
+                    if answer == "up" and process.pid not in self.up:
                         self.up.add(process.pid)
                         self.failed_starts[index] = 0
                     continue
