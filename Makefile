@@ -67,16 +67,7 @@ system-deps:
 	        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$${missing[@]}"; \
 	fi
 
-# The Rust tests (a minute and a half of one core) run beside the Python tests, which leave
-# most of a core idle while they wait on browsers and servers; their output follows the
-# Python tests', and either failing fails make test.
-test: system-deps lint
-	@rust_log=$$(mktemp); \
-	$(MAKE) --no-print-directory test-rust > "$$rust_log" 2>&1 & rust=$$!; \
-	$(MAKE) --no-print-directory test-python; python=$$?; \
-	wait $$rust; rust=$$?; cat "$$rust_log"; rm -f "$$rust_log"; \
-	if [ $$rust -ne 0 ]; then echo "make test: the Rust tests failed" >&2; fi; \
-	[ $$python -eq 0 ] && [ $$rust -eq 0 ]
+test: system-deps lint test-python test-rust
 
 # The tests run in three processes (pytest-xdist), a test file to a process, and a file's
 # module fixtures (a browser, a server) are made once. Most of the suite waits on browsers,
