@@ -35,7 +35,7 @@ from playwright.sync_api import Browser
 import postgres
 from patience.server import launch
 from test_browser import BYPASS_CSP, browser  # noqa: F401 (the fixture)
-from test_operations import wait_for
+from test_operations import serve_logged, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -183,13 +183,7 @@ def deployment(
     log = folder / "server.log"
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        with log.open("wb") as errors:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "patience.cli", "serve"],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=errors,
-            )
+        server = serve_logged(env, log)
         processes.append(server)
         app = f"http://127.0.0.1:{port}"
         wait_for(

@@ -1061,6 +1061,18 @@ def slow_start_env(folder: Path, seconds: float, **settings: str) -> dict[str, s
     return clean_env(PYTHONPATH=path, SLOW_START_SECONDS=str(seconds), **settings)
 
 
+def serve_logged(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """``patience serve`` started in ``env``, its error output (the JSON log, the
+    "serving on" line) written to ``log``."""
+    with log.open("wb") as errors:
+        return subprocess.Popen(
+            [sys.executable, "-m", "patience.cli", "serve"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+
+
 def test_two_server_processes_that_load_slowly_are_waited_for(
     fresh_postgres_url: str, tmp_path: Path
 ) -> None:
@@ -1077,13 +1089,7 @@ def test_two_server_processes_that_load_slowly_are_waited_for(
         PATIENCE_CATALOG_REFILL="0",
     )
     log = tmp_path / "server.log"
-    with log.open("wb") as errors:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "patience.cli", "serve"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=errors,
-        )
+    server = serve_logged(env, log)
     try:
         starting = wait_for(
             lambda: server.poll() is not None or "patience: starting 2" in log.read_text(),
@@ -1127,13 +1133,7 @@ def test_a_stop_while_server_processes_load_is_not_held_by_their_health_check(
         PATIENCE_CATALOG_REFILL="0",
     )
     log = tmp_path / "server.log"
-    with log.open("wb") as errors:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "patience.cli", "serve"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=errors,
-        )
+    server = serve_logged(env, log)
     try:
         wait_for(
             lambda: server.poll() is not None or "Started parent process" in log.read_text(),
