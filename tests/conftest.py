@@ -73,6 +73,22 @@ def deal_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["PATIENCE_DEAL_KEY_FILE"] = saved
 
 
+@pytest.fixture(autouse=True, scope="session")
+def solver_priority() -> Iterator[None]:
+    """The servers and applications of the tests run their solver processes at their own
+    priority (``PATIENCE_SOLVER_PRIORITY=normal``, inherited by the servers tests start),
+    unless the environment says otherwise. The product's default, ``idle``, lets a solver
+    run only on a core nothing else wants: beside the rest of the suite, which keeps both
+    cores busy, a timed start's certifying or a hint waited tens of seconds for one. The
+    default itself is tested on a pool of its own (``tests/test_operations.py``), and the
+    commands that ``test_operations`` runs drop every ``PATIENCE_*`` setting."""
+    saved = os.environ.get("PATIENCE_SOLVER_PRIORITY")
+    os.environ.setdefault("PATIENCE_SOLVER_PRIORITY", "normal")
+    yield
+    if saved is None:
+        del os.environ["PATIENCE_SOLVER_PRIORITY"]
+
+
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[postgres.Cluster]:
     """The session's private PostgreSQL cluster; a missing server fails, never skips."""
