@@ -78,7 +78,7 @@ test: system-deps lint test-python test-rust
 # whose search ran out of its time; three processes at load 0.4-17 ran all 1,230 in 41 min
 # (the last CI's quiet run: 15 min). On a quiet machine (2026-11-27) four processes took
 # 919 s against three's 857 s, with 28% more CPU (1,229 s of user time against 957). No
-# test file dominates (the largest is under a tenth of the tests' time), so --dist
+# test file dominates (the largest, test_operations, is a tenth of the tests' time), so --dist
 # loadfile balances the processes.
 PYTEST_WORKERS ?= 3
 # The tests' temporary files (their SQLite databases, the private PostgreSQL cluster, the
