@@ -108,8 +108,9 @@ PLAYOUTS: Mapping[str, Mapping[str, int]] = {
 a game, the others well under a millisecond, so a game's playouts of them are few, and
 enough that two ratings of the same deals agree (with 4 Klondike playouts of its strong
 player, two ratings of the same draw-3 deals agreed only to a Spearman 0.825). A player
-a game lists but gives no playouts (Klondike's ``planner``, seconds a game) rates no deal:
-it is measured against the published players (``benchmarks/players.py``)."""
+a game lists but gives no playouts (Klondike's ``planner``: adding its playouts would change
+every rating, a new rating version) rates no deal: it is measured against the published
+players (``benchmarks/players.py``)."""
 
 
 class PlayerError(AssertionError):
