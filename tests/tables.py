@@ -74,12 +74,10 @@ def start_server(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterat
         "PATIENCE_RATE_ADDRESS": "0",
         "PATIENCE_RATE_HINTS": "0",
         "PATIENCE_RATE_HINTS_ADDRESS": "0",
-        # a hint's search may take this long on a busy test machine, and the solver runs
-        # at the server's own priority rather than only on an idle core (beside the rest
-        # of the suite, or other work, idle or nice 19 may leave it next to no time): the
+        # a hint's search may take this long on a busy test machine (and its solver runs
+        # at the server's own priority: the session's `solver_priority` fixture): the
         # hints these tests ask for are answered with a move
         "PATIENCE_HINT_SECONDS": "10",
-        "PATIENCE_SOLVER_PRIORITY": "normal",
     }
     settings = {**quiet, **env}  # a test's own settings over these (a limit it tests)
     process = launch.start(tmp_path_factory.mktemp("db") / "games.sqlite3", port, **settings)
@@ -338,9 +336,7 @@ OPERATOR_PASSWORD = "correct horse battery"
 
 def refill_server_at(database: Path) -> Iterator[str]:
     """A server on a new database at ``database`` with an operator (Opal), an empty
-    catalog and its refill on (its solver at the server's own priority: beside the rest of
-    the suite a solver at the lowest waits for a core); yields its address and stops it
-    after."""
+    catalog and its refill on; yields its address and stops it after."""
     from patience.players import Accounts
     from patience.store.db import make_engine, migrate
 
@@ -349,9 +345,7 @@ def refill_server_at(database: Path) -> Iterator[str]:
     Accounts(engine).create("Opal", OPERATOR_PASSWORD, operator=True)
     engine.dispose()
     port = launch.free_port()
-    process = launch.start(
-        database, port, PATIENCE_CATALOG_REFILL="1", PATIENCE_SOLVER_PRIORITY="normal"
-    )
+    process = launch.start(database, port, PATIENCE_CATALOG_REFILL="1")
     yield f"http://127.0.0.1:{port}"
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=120)

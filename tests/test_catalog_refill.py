@@ -43,14 +43,8 @@ def test_every_kind_gets_its_share_of_the_refill(tmp_path: Path) -> None:
     # last kind's first.
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     migrate_url(url)
-    # the solver at the server's own priority: beside the rest of the suite a solver kept
-    # to idle cores waits for one, and this test is about the refill's order
-    settings = Settings(
-        database_url=url,
-        catalog_refill=1,
-        heartbeat_seconds=HEARTBEAT,
-        solver_priority="normal",
-    )
+    # (the solver at the server's own priority: the session's `solver_priority` fixture)
+    settings = Settings(database_url=url, catalog_refill=1, heartbeat_seconds=HEARTBEAT)
     kinds = catalog_kinds()
     last_name, last_variant = kinds[-1]
     assert len(kinds) >= 6  # two variants of the first game, and at least four others

@@ -384,9 +384,8 @@ def test_a_full_solver_pool_answers_503_with_retry_after(tmp_path: Path) -> None
 def test_the_catalog_is_refilled_in_the_background(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     migrate_url(url)
-    # the solver at the server's own priority: on a busy machine a solver at the lowest
-    # (idle cores only, or nice 19) gets next to no time, and this test is about the refill
-    settings = Settings(database_url=url, catalog_refill=1, solver_priority="normal")
+    # (the solver at the server's own priority: the session's `solver_priority` fixture)
+    settings = Settings(database_url=url, catalog_refill=1)
     with TestClient(create_app(settings)) as client:
         store: GameStore = client.app.state.store  # type: ignore[attr-defined]
         # a condition waited for: rating Klondike deals takes seconds of a core, many

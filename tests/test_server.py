@@ -37,11 +37,10 @@ def client(database_url: str) -> Iterator[TestClient]:
         rate_hints=None,
         rate_address=None,
         # a hint answers within its budget however busy the machine: the budget is
-        # generous here, and the solver at the server's own priority (not kept to idle
-        # cores, nor at nice 19), so that a test's hint is a move found, not "no hint found
-        # in time"
+        # generous here (and the solver at the server's own priority: the session's
+        # `solver_priority` fixture), so that a test's hint is a move found, not "no hint
+        # found in time"
         hint_seconds=30,  # (10 s fell short once, at a load of 8, for a solver at low priority)
-        solver_priority="normal",
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
