@@ -312,7 +312,9 @@ def test_4_the_totals_head_with_the_timed_record_and_count_the_rest_apart(
     assert fact(page, "Practice games") == "3, 3 won"
     assert fact(page, "Relaxed games") == "1, 0 won"
     assert fact(page, "Wins") is None  # no figure mixes the modes' wins
-    # the three wins' bars carry their four-digit scores, each clear of the next
+    # the three wins' bars carry their four-digit scores, each clear of the next (the groups
+    # come after the totals, once each group's title is known)
+    page.wait_for_selector("#stats .stat-group[data-mode=practice] .stats-chart")
     labels = page.locator("#stats .stat-group[data-mode=practice] .stats-chart text")
     assert labels.count() == 3
     boxes = [labels.nth(k).bounding_box() for k in range(3)]
