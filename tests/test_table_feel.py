@@ -699,9 +699,11 @@ def test_the_deal_s_link_is_what_is_shared(table: Callable[..., Table]) -> None:
     page = desk.deal("golf", 123456)
     assert page.inner_text("#deal") == "Deal 123\u202f456"
     page.click("#deal")
+    # the table says so once the clipboard has taken the link (the write is awaited first)
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert "copied" in page.inner_text("#error")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == f"{desk.server}/?game=golf&wrap=false&seed=123456"
-    assert "copied" in page.inner_text("#error")
     assert page.inner_text("#title") == "Golf, no wrap (practice)"  # still this game
 
 
