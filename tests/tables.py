@@ -9,6 +9,7 @@ import json
 import random
 import signal
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,21 @@ def settled(page: Page, timeout: float = 10_000) -> None:
         " && !document.querySelector('#board').dataset.playingOut",
         timeout=timeout,
     )
+
+
+@contextmanager
+def motion_held(page: Page) -> Iterator[None]:
+    """Hold every animation of ``page`` where it is (its document's timeline stopped) while
+    the block reads a motion under way: the play-out's flights, which a busy machine could
+    otherwise let land before they are read. They run on from there after the block."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
+    try:
+        yield
+    finally:
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        cdp.detach()
 
 
 def shot(page: Page, name: str) -> None:

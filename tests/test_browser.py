@@ -22,7 +22,7 @@ from patience.server import launch
 from patience.solve import solve
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate
-from tables import settled
+from tables import motion_held, settled
 
 CHROMIUM = "/usr/bin/chromium"
 # Playwright's wait_for_function evaluates its string in the page, which the server's
@@ -249,18 +249,21 @@ def test_the_play_out_flies_home_card_by_card(
     page.wait_for_selector("#board .card")
     page.fill("#move-input", last)
     version = page.get_attribute("#board", "data-version")
-    page.press("#move-input", "Enter")
-    page.wait_for_function(f"document.querySelector('#board').dataset.version !== '{version}'")
-    if motion == "reduce":  # the answer is drawn at once, won
-        assert page.is_visible("#result")
-        assert page.get_attribute("#board", "data-playing-out") is None
-    else:  # the board before the play-out, then one card after another flying home
-        assert page.get_attribute("#board", "data-playing-out") == "true"
-        assert not page.is_visible("#result")
-        page.wait_for_selector("#board .flying")
-        assert page.locator("#board .column .card").count() > 0
-        page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
-        assert page.get_attribute("#board", "data-playing-out") is None
+    # the flights held where they start while the play-out is read under way (a short one,
+    # a second, could otherwise land on a busy machine before it is read)
+    with motion_held(page):
+        page.press("#move-input", "Enter")
+        page.wait_for_function(f"document.querySelector('#board').dataset.version !== '{version}'")
+        if motion == "reduce":  # the answer is drawn at once, won
+            assert page.is_visible("#result")
+            assert page.get_attribute("#board", "data-playing-out") is None
+        else:  # the board before the play-out, then one card after another flying home
+            assert page.get_attribute("#board", "data-playing-out") == "true"
+            assert not page.is_visible("#result")
+            page.wait_for_selector("#board .flying")
+            assert page.locator("#board .column .card").count() > 0
+    page.wait_for_selector("#result:not([hidden])", timeout=WAIT)
+    assert page.get_attribute("#board", "data-playing-out") is None
     assert page.locator("#board .column .card").count() == 0
     tops = page.locator("#board [data-dest='f'] .card:not(.under)").evaluate_all(
         "els => els.map(e => e.dataset.card)"

@@ -24,7 +24,7 @@ from patience.games import new_game
 from patience.server import Settings, create_app
 from patience.solve import solve
 from patience.store.db import migrate_url
-from tables import Table, answered, box, end_game, settled, shot
+from tables import Table, answered, box, end_game, motion_held, settled, shot
 
 PASSWORD = "correct horse battery"
 CODE = re.compile(r"#[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}")
@@ -359,30 +359,33 @@ def test_7_every_card_of_the_play_out_lands_on_a_foundation(table: Callable[...,
     page = desk.deal("klondike", 30)
     *moves, last = solve(new_game("klondike", seed=30)).moves
     desk.play_through_api(moves)
-    page.evaluate(
-        """(move) => { document.getElementById('move-input').value = move;
-                       document.getElementById('typed').requestSubmit(); }""",
-        last,
-    )
-    page.wait_for_selector("#board .flying")
-    # every flight stopped, and each flying card looked at where its flight ends
-    landings = page.evaluate(
-        """() => {
-             const all = document.getAnimations();
-             all.forEach((a) => a.pause());
-             const piles = [...document.querySelectorAll("#board [data-dest='f']")]
-               .map((pile) => pile.getBoundingClientRect());
-             return [...document.querySelectorAll('#board .flying')].map((card) => {
-               const moves = card.getAnimations();
-               const end = Math.max(...moves.map((m) => m.effect.getComputedTiming().endTime));
-               moves.forEach((m) => { m.currentTime = end; });
-               const r = card.getBoundingClientRect();
-               const off = Math.min(
-                 ...piles.map((p) => Math.hypot(r.left - p.left, r.top - p.top)));
-               return { card: card.dataset.card, off };
-             });
-           }"""
-    )
+    # the flights held where they start until they are stopped (on a busy machine they could
+    # land before the page is asked)
+    with motion_held(page):
+        page.evaluate(
+            """(move) => { document.getElementById('move-input').value = move;
+                           document.getElementById('typed').requestSubmit(); }""",
+            last,
+        )
+        page.wait_for_selector("#board .flying")
+        # every flight stopped, and each flying card looked at where its flight ends
+        landings = page.evaluate(
+            """() => {
+                 const all = document.getAnimations();
+                 all.forEach((a) => a.pause());
+                 const piles = [...document.querySelectorAll("#board [data-dest='f']")]
+                   .map((pile) => pile.getBoundingClientRect());
+                 return [...document.querySelectorAll('#board .flying')].map((card) => {
+                   const moves = card.getAnimations();
+                   const end = Math.max(...moves.map((m) => m.effect.getComputedTiming().endTime));
+                   moves.forEach((m) => { m.currentTime = end; });
+                   const r = card.getBoundingClientRect();
+                   const off = Math.min(
+                     ...piles.map((p) => Math.hypot(r.left - p.left, r.top - p.top)));
+                   return { card: card.dataset.card, off };
+                 });
+               }"""
+        )
     assert len(landings) >= 20
     astray = [landing for landing in landings if landing["off"] > 3]
     assert astray == [], astray
@@ -410,34 +413,37 @@ def test_7_a_two_deck_play_out_starts_from_the_piles_as_they_were(
     ]
     played = position.play(last)
     assert len(played.auto) > 20  # (the deal's last move starts a play-out)
-    page.evaluate(
-        """(move) => { document.getElementById('move-input').value = move;
-                       document.getElementById('typed').requestSubmit(); }""",
-        last,
-    )
-    page.wait_for_selector("#board .flying")
-    seen = page.evaluate(
-        """() => {
-             document.getAnimations().forEach((a) => a.pause());
-             const piles = [...document.querySelectorAll("#board [data-dest='f']")];
-             const tops = piles.map((pile) => {
-               const cards = [...pile.querySelectorAll('.card:not(.under)')]
-                 .filter((card) => !card.classList.contains('flying'));
-               return cards.at(-1)?.dataset.card ?? null;
-             });
-             const rects = piles.map((pile) => pile.getBoundingClientRect());
-             const landed = [...document.querySelectorAll('#board .flying')].map((card) => {
-               const moves = card.getAnimations();
-               const end = Math.max(...moves.map((m) => m.effect.getComputedTiming().endTime));
-               moves.forEach((m) => { m.currentTime = end; });
-               const r = card.getBoundingClientRect();
-               const offs = rects.map((p) => Math.hypot(r.left - p.left, r.top - p.top));
-               return { card: card.dataset.card, pile: offs.indexOf(Math.min(...offs)),
-                        off: Math.min(...offs) };
-             });
-             return { tops, landed };
-           }"""
-    )
+    # the flights held where they start until they are stopped (on a busy machine they could
+    # land before the page is asked)
+    with motion_held(page):
+        page.evaluate(
+            """(move) => { document.getElementById('move-input').value = move;
+                           document.getElementById('typed').requestSubmit(); }""",
+            last,
+        )
+        page.wait_for_selector("#board .flying")
+        seen = page.evaluate(
+            """() => {
+                 document.getAnimations().forEach((a) => a.pause());
+                 const piles = [...document.querySelectorAll("#board [data-dest='f']")];
+                 const tops = piles.map((pile) => {
+                   const cards = [...pile.querySelectorAll('.card:not(.under)')]
+                     .filter((card) => !card.classList.contains('flying'));
+                   return cards.at(-1)?.dataset.card ?? null;
+                 });
+                 const rects = piles.map((pile) => pile.getBoundingClientRect());
+                 const landed = [...document.querySelectorAll('#board .flying')].map((card) => {
+                   const moves = card.getAnimations();
+                   const end = Math.max(...moves.map((m) => m.effect.getComputedTiming().endTime));
+                   moves.forEach((m) => { m.currentTime = end; });
+                   const r = card.getBoundingClientRect();
+                   const offs = rects.map((p) => Math.hypot(r.left - p.left, r.top - p.top));
+                   return { card: card.dataset.card, pile: offs.indexOf(Math.min(...offs)),
+                            off: Math.min(...offs) };
+                 });
+                 return { tops, landed };
+               }"""
+        )
     assert seen["tops"] == before
     astray = [landing for landing in seen["landed"] if landing["off"] > 3]
     assert astray == [], astray
