@@ -344,7 +344,9 @@ def test_5_a_bad_links_message_is_gone_in_the_next_view(table: Callable[..., Tab
     page.goto(f"{desk.server}/?{LINKS['klondike'].split('&')[0]}&draw=7&seed=-1")
     page.wait_for_function("/cannot be dealt/.test(document.body.innerText)", timeout=WAIT)
     page.evaluate("location.hash = '#/nothing'")
-    page.wait_for_function("location.hash === '#/nothing'")
+    # the next view drawn: the address changes at once, its page once the hashchange is
+    # handled (until then the bad link's page is still shown)
+    page.wait_for_function("document.querySelector('#page h2')?.textContent === 'No such page'")
     settled_page(page)
     assert "cannot be dealt" not in page.inner_text("body")
 
