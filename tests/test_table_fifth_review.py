@@ -143,7 +143,9 @@ def test_the_phone_lobby_s_deal_is_in_view_at_its_foot(
     made = table(size)
     page = made.page
     page.goto(f"{made.server}/")
-    page.wait_for_selector("#game-choice input")
+    # the lobby drawn whole: today's deals come after the games, below the form, and make
+    # the page taller (the end scrolled to below is the page's end)
+    page.wait_for_selector("#daily .daily-list li")
     page.check("#new-game input[name=mode][value=practice]")  # its deal number box shows
     assert outside_viewport(page, "#start") == []
     height = page.evaluate("innerHeight")
