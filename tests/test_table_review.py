@@ -142,6 +142,9 @@ def test_1_the_header_keeps_one_line_in_a_timed_game(rated: Callable[..., Table]
     page.wait_for_selector("#nav a.who")
     page.goto(desk.server)
     page.wait_for_selector("#start")
+    # the header as the operator's (its links are drawn again once the page has asked who is
+    # signed in, after the lobby's form shows)
+    page.wait_for_selector("#nav a.who")
     lobby_height = box(page, ".bar")["height"]
     page.check("input[name=difficulty][value=medium]")
     page.click("#start")
