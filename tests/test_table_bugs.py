@@ -137,7 +137,18 @@ def test_bug_5_the_points_flash_never_covers_the_score(
     size: str,
 ) -> None:
     page = table(size).deal("klondike", 0)  # the ace of column 5 goes home at once
+    # the points' fall held still as it starts: it lasts 1.2 s, which a busy machine can let
+    # pass before the move's cards have settled and the page is asked where it fell
+    page.evaluate(
+        """() => document.getElementById('points').addEventListener('animationstart',
+             (event) => event.target.getAnimations().forEach((a) => a.pause()),
+             { once: true })"""
+    )
     answered(page, lambda: page.click('#board [data-src="t5"]'))
+    page.wait_for_function(
+        "() => document.getElementById('points').getAnimations()"
+        ".some((a) => a.playState === 'paused')"
+    )
     overlaps = page.evaluate(
         """() => {
              const flash = document.getElementById('points');
