@@ -456,6 +456,82 @@ def test_standings_a_page_at_a_time_with_ties_across_the_page_edge(
     assert not errors, errors
 
 
+# The page's answers of the standings, each counted by its offset once read (the page draws
+# it, or drops it, in that same step); and readings of the first page held on their way
+# (``__holdFirstPage`` of them: ``__held`` lets each go on).
+READINGS = """
+window.__readings = {};
+window.__holdFirstPage = 0;
+window.__held = [];
+const fetched = window.fetch;
+window.fetch = function (input, init) {
+  const answer = fetched.call(this, input, init);
+  if (String(input).includes('/standings?offset=0&') && window.__holdFirstPage > 0) {
+    window.__holdFirstPage -= 1;
+    return new Promise((resolve, reject) => {
+      window.__held.push(() => answer.then(resolve, reject));
+    });
+  }
+  return answer;
+};
+const text = Response.prototype.text;
+Response.prototype.text = function () {
+  const read = text.call(this);
+  const offset = new URL(this.url).searchParams.get('offset');
+  if (this.url.includes('/standings') && offset !== null) {
+    read.then(() => { window.__readings[offset] = (window.__readings[offset] ?? 0) + 1; });
+  }
+  return read;
+};
+"""
+
+
+def test_the_standings_show_the_page_asked_for_last(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    """A live reading of the standings still on its way when the player asks for the next
+    page is never drawn over that page when its answer comes after."""
+    server, _ = tournament_server
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=BYPASS_CSP)
+    context.add_init_script(READINGS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def readings(offset: int) -> int:
+        counted: int = page.evaluate("(offset) => window.__readings[offset] ?? 0", str(offset))
+        return counted
+
+    def read_again(offset: int, before: int) -> None:
+        page.wait_for_function(
+            "([offset, before]) => (window.__readings[offset] ?? 0) > before",
+            arg=[str(offset), before],
+            timeout=WAIT,
+        )
+
+    page.goto(f"{server}/#/tournaments")
+    page.click("#tournaments-running a >> text=Big Golf")
+    page.wait_for_selector("#standings tbody tr >> text=Player 00")
+    # the first page's next live reading held on its way; the second page asked for meanwhile
+    page.evaluate("window.__holdFirstPage = 1")
+    page.wait_for_function("window.__held.length === 1", timeout=WAIT)
+    second = readings(20)
+    page.click("#standings-next")
+    read_again(20, second)
+    first = readings(0)
+    page.evaluate("window.__held[0]()")  # the live reading's answer comes now, after
+    read_again(0, first)
+    # the second page stays: the first page's answer came after it, and is dropped
+    elapsed = [big_elapsed(index) for index in range(BIG)]
+    ranks = [1 + sum(other < mine for other in elapsed) for mine in elapsed]
+    expected = [(str(rank), f"Player {index:02}") for index, rank in enumerate(ranks)]
+    assert standings(page) == expected[20:]
+    assert page.inner_text("#standings-summary") == "Places 21 to 25 of 25 with a finished attempt."
+    context.close()
+    assert not errors, errors
+
+
 def test_an_operator_creates_a_tournament_from_the_lobby(
     browser: Browser,  # noqa: F811
     tournament_server: tuple[str, str],

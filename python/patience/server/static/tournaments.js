@@ -436,9 +436,14 @@ async function drawStandings(section, t) {
     summary,
     h("div", { class: "pager" }, top, previous, next, ...(me ? [aroundMe, why] : [])),
     error);
+  // The page shown is the one asked for last: a live reading still on its way when another
+  // page is asked for (Next, Top...) is dropped when it comes after, never drawn over it.
+  let asked = 0;
   async function load() {
+    const ticket = ++asked;
     try {
       const answer = around ? await tournaments.aroundMe(t.id) : await tournaments.standings(t.id, offset, PAGE);
+      if (ticket !== asked) return;
       body.replaceChildren(...answer.entries.map((row) => h("tr", { class: me && row.name === me.name ? "mine" : null, "aria-current": me && row.name === me.name ? "true" : null },
         h("td", { "data-label": "Rank" }, row.rank),
         h("th", { scope: "row", "data-label": "Player" }, row.name),
@@ -457,7 +462,7 @@ async function drawStandings(section, t) {
       aroundMe.setAttribute("aria-pressed", String(around));
       error.textContent = "";
     } catch (refusal) {
-      error.textContent = refusal.message;
+      if (ticket === asked) error.textContent = refusal.message;
     }
   }
   previous.addEventListener("click", () => { offset = Math.max(0, offset - PAGE); load(); });
