@@ -67,7 +67,7 @@ system-deps:
 	        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$${missing[@]}"; \
 	fi
 
-# The Rust tests (their release build, then a minute or so of both cores) run beside the
+# The Rust tests (their release build, then about a minute of both cores) run beside the
 # Python tests, which leave the cores idle about half the time while they wait on browsers
 # and servers: at nice 10, so that they take that idle time rather than the tests' own
 # (nice counts within one session, which make's processes share). Their output is held
@@ -111,8 +111,12 @@ endef
 test-python: $(STAMP) system-deps
 	$(call with_test_tmp,$(BIN)/pytest -m "not slow" -n $(PYTEST_WORKERS) --dist loadfile)
 
+# The library's tests, the integration tests and the doctests. The examples (fourteen
+# programs of the benchmarks and studies, each a release build of its own, most of the
+# build's time) are checked by make lint (clippy --all-targets) and built where they run.
 test-rust:
-	cargo test --release --workspace --exclude patience-py
+	cargo test --release --workspace --exclude patience-py --lib --tests
+	cargo test --release --workspace --exclude patience-py --doc
 
 test-slow: $(STAMP) system-deps
 	$(call with_test_tmp,$(BIN)/pytest -m slow -n $(PYTEST_WORKERS) --dist loadfile)
