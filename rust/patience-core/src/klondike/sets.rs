@@ -65,6 +65,7 @@
 use crate::klondike::{fits_on, is_red, rank, suit, Klondike, Move, COLUMNS};
 use crate::search::{self, luby, mix, Budget, KeySet, Meter, Outcome, Pruning, Report};
 use crate::shuffle::SplitMix64;
+use std::cell::OnceCell;
 
 /// Bit of a card in the search's card sets: four bits a rank, in which the pair of a type
 /// (rank and colour) is chosen by the colour flipped on odd ranks, so that a card's parent
@@ -261,6 +262,12 @@ pub struct Unsupported(pub &'static str);
 
 impl Layout {
     fn new(start: &Klondike, rules: Rules) -> Result<(Layout, Node), Unsupported> {
+        Layout::with_draw(start, start.draw, rules)
+    }
+
+    /// [`Layout::new`] of `start` played in draw `draw` (the relaxed search lays out a
+    /// draw-3 deal in draw 1 without a copy of the deal).
+    fn with_draw(start: &Klondike, draw: u8, rules: Rules) -> Result<(Layout, Node), Unsupported> {
         let mut structure = [[0u8; 8]; COLUMNS];
         let mut column_of = [u8::MAX; 52];
         let mut left = [0u8; COLUMNS];
@@ -317,7 +324,7 @@ impl Layout {
             return Err(Unsupported("the position does not pack into 64 bits"));
         }
         let layout = Layout {
-            draw: start.draw,
+            draw,
             structure,
             column_of,
             talon_len: talon_cards.len() as u32,
@@ -325,8 +332,8 @@ impl Layout {
             talon_bit,
             weight,
             safe_rule: rules.safe,
-            trail: start.draw == 1 && rules.talon_used_next,
-            talon_last: start.draw != 1 && rules.safe && rules.talon_last_home,
+            trail: draw == 1 && rules.talon_used_next,
+            talon_last: draw != 1 && rules.safe && rules.talon_last_home,
             bottoms: (0..COLUMNS)
                 .filter(|&i| left[i] > 0)
                 .map(|i| 1u64 << bit_index(structure[i][0]))
@@ -346,11 +353,7 @@ impl Layout {
             live: ((1u64 << talon_cards.len()) - 1) as u32,
             homes,
             left,
-            waste: normal_waste(
-                start.waste.len() as u32,
-                talon_cards.len() as u32,
-                start.draw,
-            ),
+            waste: normal_waste(start.waste.len() as u32, talon_cards.len() as u32, draw),
             down,
             structured,
             next_home: 0,
@@ -1351,43 +1354,30 @@ fn run(
             }));
         }
     }
-    // laid out only once the straight line has failed: most deals never need it
-    let relaxed = match (parts.contains(&Part::Relaxed), start.draw) {
-        (true, 3) => {
-            let mut easier = start.clone();
-            easier.draw = 1;
-            Layout::new(&easier, rules).ok()
-        }
-        _ => None,
-    };
-    let complete = Pass {
-        nodes: u64::MAX,
-        back: true,
-        shuffle: 0,
-        prune: false,
-    };
-    let mut searches = Vec::new();
+    // the draw-1 layout of a draw-3 deal, laid out at the relaxed search's first turn:
+    // most deals are decided before it
+    let relaxed = OnceCell::new();
+    let mut searches = Vec::with_capacity(parts.len());
     for part in parts {
         match part {
-            Part::Complete => searches.push(Searcher::Complete(Dfs::new(
-                &layout, root, budget, complete,
-            ))),
+            Part::Complete => searches.push(Searcher::Complete {
+                layout: &layout,
+                root,
+                dfs: None,
+            }),
             Part::Finder => searches.push(Searcher::Finder {
                 layout: &layout,
                 root,
                 round: 0,
                 dfs: None,
             }),
-            Part::Relaxed => {
-                if let Some((easier, easier_root)) = &relaxed {
-                    searches.push(Searcher::Relaxed(Dfs::new(
-                        easier,
-                        *easier_root,
-                        budget,
-                        complete,
-                    )));
-                }
-            }
+            Part::Relaxed if start.draw == 3 => searches.push(Searcher::Relaxed {
+                start,
+                rules,
+                layout: &relaxed,
+                dfs: None,
+            }),
+            Part::Relaxed => {}
         }
     }
     let outcome = Portfolio {
@@ -1429,13 +1419,34 @@ struct Portfolio<'a> {
     first_slice: u64,
 }
 
-/// One of the searches of a [`Portfolio`].
+/// The pass of the complete search and of the relaxed one.
+const COMPLETE: Pass = Pass {
+    nodes: u64::MAX,
+    back: true,
+    shuffle: 0,
+    prune: false,
+};
+
+/// One of the searches of a [`Portfolio`]. Each is set up at its first turn (its table,
+/// its lists, and for the relaxed search its layout): most deals are decided in the
+/// first search's first turn, and the set-up of the others had been a good part of their
+/// cost. Set up then or before, a search searches the same positions in the same order.
 enum Searcher<'a> {
     /// The complete search: its win is a win, its exhaustion a loss.
-    Complete(Dfs<'a>),
+    Complete {
+        layout: &'a Layout,
+        root: Node,
+        dfs: Option<Dfs<'a>>,
+    },
     /// The same position in draw 1 (from a draw-3 position): its exhaustion is a loss
-    /// in draw 3 too; its win says nothing.
-    Relaxed(Dfs<'a>),
+    /// in draw 3 too; its win says nothing. `layout` is its layout once laid out (`None`
+    /// inside if the position does not lay out in draw 1; the search is then dropped).
+    Relaxed {
+        start: &'a Klondike,
+        rules: Rules,
+        layout: &'a OnceCell<Option<(Layout, Node)>>,
+        dfs: Option<Dfs<'a>>,
+    },
     /// Searches trying only the moves preferred, each in its own random order (but the
     /// first), restarted with node limits of the Luby sequence: their wins are wins,
     /// their exhaustion says nothing.
@@ -1458,7 +1469,10 @@ impl Portfolio<'_> {
             while k < self.searches.len() {
                 let until = meter.nodes.saturating_add(slice);
                 let done = match &mut self.searches[k] {
-                    Searcher::Complete(dfs) => match dfs.run(meter, until) {
+                    Searcher::Complete { layout, root, dfs } => match dfs
+                        .get_or_insert_with(|| Dfs::new(layout, *root, budget, COMPLETE))
+                        .run(meter, until)
+                    {
                         Some(Phase::Won(line)) => return Ok(line),
                         Some(Phase::Exhausted) => return Err(Outcome::Unsolvable),
                         Some(Phase::Full) => {
@@ -1469,12 +1483,29 @@ impl Portfolio<'_> {
                         Some(Phase::Limit) => unreachable!("the complete search has no limit"),
                         None => false,
                     },
-                    Searcher::Relaxed(dfs) => match dfs.run(meter, until) {
-                        Some(Phase::Exhausted) => return Err(Outcome::Unsolvable),
-                        Some(Phase::Stopped(reason)) => return Err(Outcome::Unknown(reason)),
-                        Some(_) => true,
-                        None => false,
-                    },
+                    Searcher::Relaxed {
+                        start,
+                        rules,
+                        layout,
+                        dfs,
+                    } => {
+                        let laid_out: &Option<(Layout, Node)> =
+                            layout.get_or_init(|| Layout::with_draw(start, 1, *rules).ok());
+                        match laid_out {
+                            None => true,
+                            Some((easier, root)) => match dfs
+                                .get_or_insert_with(|| Dfs::new(easier, *root, budget, COMPLETE))
+                                .run(meter, until)
+                            {
+                                Some(Phase::Exhausted) => return Err(Outcome::Unsolvable),
+                                Some(Phase::Stopped(reason)) => {
+                                    return Err(Outcome::Unknown(reason))
+                                }
+                                Some(_) => true,
+                                None => false,
+                            },
+                        }
+                    }
                     Searcher::Finder {
                         layout,
                         root,
