@@ -304,30 +304,29 @@ impl Layout {
                 visible |= 1 << bit_index(card);
             }
         }
-        let talon_cards: Vec<u8> = start
-            .waste
-            .iter()
-            .copied()
-            .chain(start.stock.iter().rev().copied())
-            .collect();
-        if talon_cards.len() > 24 {
+        // the talon in its cycle order: the waste from its bottom, then the hand from the
+        // card drawn first
+        let talon_len = start.waste.len() + start.stock.len();
+        if talon_len > 24 {
             return Err(Unsupported("more than 24 talon cards"));
         }
         let mut talon_place = [u8::MAX; 52];
         let mut talon_bit = [0u64; 24];
-        for (k, &card) in talon_cards.iter().enumerate() {
+        let talon_cards = start.waste.iter().chain(start.stock.iter().rev());
+        for (k, &card) in talon_cards.enumerate() {
             talon_place[card as usize] = k as u8;
             talon_bit[k] = 1 << bit_index(card);
         }
-        // 16 bits of foundations, the columns' counts, the talon's cards and its position
-        if (product as f64).log2().ceil() as usize + 16 + talon_cards.len() + 5 > 64 {
+        // 16 bits of foundations, the columns' counts (`product` fits in the bits of
+        // its next power of two), the talon's cards and its position
+        if product.next_power_of_two().trailing_zeros() as usize + 16 + talon_len + 5 > 64 {
             return Err(Unsupported("the position does not pack into 64 bits"));
         }
         let layout = Layout {
             draw,
             structure,
             column_of,
-            talon_len: talon_cards.len() as u32,
+            talon_len: talon_len as u32,
             talon_place,
             talon_bit,
             weight,
@@ -350,10 +349,10 @@ impl Layout {
             surface,
             talon: 0,
             columns: (0..COLUMNS).map(|i| left[i] as u64 * weight[i]).sum(),
-            live: ((1u64 << talon_cards.len()) - 1) as u32,
+            live: ((1u64 << talon_len) - 1) as u32,
             homes,
             left,
-            waste: normal_waste(start.waste.len() as u32, talon_cards.len() as u32, draw),
+            waste: normal_waste(start.waste.len() as u32, talon_len as u32, draw),
             down,
             structured,
             next_home: 0,
