@@ -781,7 +781,10 @@ impl Context {
 
     /// The context of `node`, reached by `step` from `parent` (whose context was
     /// `before`); `forced` when safe moves home followed the step (then the position
-    /// reached is not one step from `parent`, and nothing is left out).
+    /// reached is not one step from `parent`, and nothing is left out). Inlined always:
+    /// it is worked out at every position searched, and as a call it had cost 2.6% of
+    /// the instructions of a median draw-1 deal.
+    #[inline(always)]
     fn after(
         layout: &Layout,
         parent: &Node,
