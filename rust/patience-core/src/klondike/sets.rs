@@ -700,8 +700,10 @@ impl Layout {
 
     /// Adds the moves of `moves` to `out`, by kind (reveals, cards home from the tableau,
     /// cards down from the talon, cards home from the talon, foundation cards back), and
-    /// within a kind lowest rank first.
-    #[inline]
+    /// within a kind lowest rank first. Inlined always, like [`Layout::moves`] that calls
+    /// it twice a position: as a call it had cost 8% of the instructions of a median
+    /// draw-1 deal (saving and restoring registers, and the lists' lengths kept in memory).
+    #[inline(always)]
     fn emit(&self, moves: &Moves, out: &mut Vec<Step>) {
         // generic in the step's constructor, so that each kind's loop is compiled on its
         // own (a `&dyn Fn` had cost an indirect call a move)
