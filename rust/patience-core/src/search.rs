@@ -354,6 +354,20 @@ impl KeySet {
         }
     }
 
+    /// The first free slot from `key`'s block on: where `key`, not held, goes (what
+    /// [`KeySet::find`] answers for it, without comparing the keys held with it).
+    #[inline(always)]
+    fn free_slot(&self, key: u64) -> (usize, usize) {
+        let mask = self.blocks.len() - 1;
+        let mut b = key as usize & mask;
+        loop {
+            if let Some(j) = self.blocks[b].keys.iter().position(|&slot| slot == 0) {
+                return (b, j);
+            }
+            b = (b + 1) & mask;
+        }
+    }
+
     /// For searches whose positions may be searched in full (mark 0) or restricted in a
     /// way the mark names: `Some(true)` if `key` must be searched under `mark` (it is new,
     /// or was searched only under another restriction; it now holds `mark`), `Some(false)`
@@ -416,7 +430,8 @@ impl KeySet {
         for block in &old {
             for (&key, &mark) in block.keys.iter().zip(&block.marks) {
                 if key != 0 {
-                    let (b, j, _) = self.find(key);
+                    // each key once: the first free slot is where `find` would put it
+                    let (b, j) = self.free_slot(key);
                     self.blocks[b].keys[j] = key;
                     self.blocks[b].marks[j] = mark;
                 }
