@@ -1058,7 +1058,7 @@ impl Real {
 
     /// The first column other than `not` whose exposed card `card` fits on (an empty one
     /// for a King).
-    #[inline]
+    #[inline(always)]
     fn place(&self, card: u8, not: Option<usize>) -> Result<u8, String> {
         let goes_on = GOES_ON[card as usize];
         (0..COLUMNS)
@@ -1166,6 +1166,7 @@ impl Real {
     /// Turns the talon (draws, and a recycle when the hand is empty) until `card` tops the
     /// waste, adding the moves to `moves`; `Err` if it never does. In draw 1 the draws up
     /// to the card are made at once (half a draw-1 certificate is draws).
+    #[inline(always)]
     fn turn_to(&mut self, moves: &mut Vec<Move>, card: u8) -> Result<(), ()> {
         if self.draw == 1 {
             let at = self.talon[..self.cards as usize]
