@@ -311,6 +311,8 @@ pub(crate) struct KeySet {
     /// The mark of the key 0, when it is held.
     zero_mark: u8,
     len: usize,
+    /// The table doubles once `len` is above this: three quarters of its slots.
+    grow_at: usize,
     limit: usize,
     has_zero: bool,
 }
@@ -324,9 +326,16 @@ impl KeySet {
             blocks: vec![EMPTY_BLOCK; 1 << 4],
             zero_mark: 0,
             len: 0,
+            grow_at: KeySet::three_quarters(1 << 4),
             limit,
             has_zero: false,
         }
+    }
+
+    /// Three quarters of the slots of `blocks` blocks (rounded down): the most keys a
+    /// table of that size holds before it doubles.
+    fn three_quarters(blocks: usize) -> usize {
+        blocks * BLOCK_KEYS * 3 / 4
     }
 
     /// Keys held.
@@ -407,7 +416,7 @@ impl KeySet {
         block.keys[j] = key;
         block.marks[j] = mark;
         self.len += 1;
-        if self.len * 4 > self.blocks.len() * BLOCK_KEYS * 3 {
+        if self.len > self.grow_at {
             self.grow();
         }
         Some(true)
@@ -426,6 +435,7 @@ impl KeySet {
             return;
         }
         blocks.resize(size, EMPTY_BLOCK);
+        self.grow_at = KeySet::three_quarters(size);
         let old = std::mem::replace(&mut self.blocks, blocks);
         for block in &old {
             for (&key, &mark) in block.keys.iter().zip(&block.marks) {
