@@ -1652,7 +1652,12 @@ fn descend(layout: &Layout, root: Node, meter: &mut Meter) -> Option<Vec<Step>> 
         }
         let scan = layout.scan(&node, uncovered);
         steps.clear();
-        layout.moves(&node, &scan, &mut steps, true, &context, false);
+        // the first move of the whole list is the first preferred one, if there is one:
+        // the others are listed only when none is
+        layout.moves(&node, &scan, &mut steps, true, &context, true);
+        if steps.is_empty() {
+            layout.moves(&node, &scan, &mut steps, true, &context, false);
+        }
         let &step = steps.first()?;
         let parent = node;
         node = layout.apply(&parent, step);
