@@ -583,6 +583,13 @@ impl Layout {
         if home != 0 {
             return Some(Step::Home(self.card(home.trailing_zeros())));
         }
+        let talon = self.forced_talon(node);
+        (talon != 0).then(|| Step::TalonHome(self.card(talon.trailing_zeros())))
+    }
+
+    /// The talon cards [`Layout::forced`] may send home (as a card set).
+    #[inline(always)]
+    fn forced_talon(&self, node: &Node) -> u64 {
         let talon = if self.draw == 1 {
             node.talon
         } else if self.talon_last && node.waste == 0 && node.live != 0 {
@@ -590,8 +597,22 @@ impl Layout {
         } else {
             0
         };
-        let talon = talon & node.next_home & node.safe;
-        (talon != 0).then(|| Step::TalonHome(self.card(talon.trailing_zeros())))
+        talon & node.next_home & node.safe
+    }
+
+    /// [`Layout::settle`], but `Some(None)` when no safe move home can be played, known
+    /// without working out the tableau cards whose type lies uncovered (no safe next card
+    /// of a foundation in the tableau or sent home from the talon): most positions reached
+    /// are in the table already, and do not need them.
+    #[inline(always)]
+    fn settle_lazily(&self, node: &mut Node, forced: &mut Vec<Step>) -> Option<Option<u64>> {
+        if node.visible & node.next_home & node.safe == 0
+            && self.forced_talon(node) == 0
+            && !self.solved(node)
+        {
+            return Some(None);
+        }
+        self.settle(node, forced).map(Some)
     }
 
     /// Plays the safe moves home (adding them to `forced`) until none is left; `None` if
@@ -1830,7 +1851,7 @@ impl<'a> Dfs<'a> {
                 return Some(Phase::Stopped(reason));
             }
             let before = forced.len();
-            let Some(uncovered) = layout.settle(&mut node, forced) else {
+            let Some(settled_uncovered) = layout.settle_lazily(&mut node, forced) else {
                 return Some(Phase::Won(line(stack, steps, forced)));
             };
             let settled = forced.len() != before;
@@ -1860,6 +1881,7 @@ impl<'a> Dfs<'a> {
                 node.talon = layout.reachable(&node);
                 node.stale = false;
             }
+            let uncovered = settled_uncovered.unwrap_or_else(|| uncovered(&node));
             let scan = layout.scan(&node, uncovered);
             let begin = steps.len();
             layout.moves(&node, &scan, steps, back, &context, prune);
