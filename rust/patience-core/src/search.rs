@@ -311,6 +311,8 @@ pub(crate) struct KeySet {
     /// The mark of the key 0, when it is held.
     zero_mark: u8,
     len: usize,
+    /// The table doubles once `len` is above this: three quarters of its slots.
+    grow_at: usize,
     limit: usize,
     has_zero: bool,
 }
@@ -324,9 +326,16 @@ impl KeySet {
             blocks: vec![EMPTY_BLOCK; 1 << 4],
             zero_mark: 0,
             len: 0,
+            grow_at: KeySet::three_quarters(1 << 4),
             limit,
             has_zero: false,
         }
+    }
+
+    /// Three quarters of the slots of `blocks` blocks (rounded down): the most keys a
+    /// table of that size holds before it doubles.
+    fn three_quarters(blocks: usize) -> usize {
+        blocks * BLOCK_KEYS * 3 / 4
     }
 
     /// Keys held.
@@ -349,6 +358,20 @@ impl KeySet {
                 if slot == 0 {
                     return (b, j, false);
                 }
+            }
+            b = (b + 1) & mask;
+        }
+    }
+
+    /// The first free slot from `key`'s block on: where `key`, not held, goes (what
+    /// [`KeySet::find`] answers for it, without comparing the keys held with it).
+    #[inline(always)]
+    fn free_slot(&self, key: u64) -> (usize, usize) {
+        let mask = self.blocks.len() - 1;
+        let mut b = key as usize & mask;
+        loop {
+            if let Some(j) = self.blocks[b].keys.iter().position(|&slot| slot == 0) {
+                return (b, j);
             }
             b = (b + 1) & mask;
         }
@@ -393,7 +416,7 @@ impl KeySet {
         block.keys[j] = key;
         block.marks[j] = mark;
         self.len += 1;
-        if self.len * 4 > self.blocks.len() * BLOCK_KEYS * 3 {
+        if self.len > self.grow_at {
             self.grow();
         }
         Some(true)
@@ -412,11 +435,13 @@ impl KeySet {
             return;
         }
         blocks.resize(size, EMPTY_BLOCK);
+        self.grow_at = KeySet::three_quarters(size);
         let old = std::mem::replace(&mut self.blocks, blocks);
         for block in &old {
             for (&key, &mark) in block.keys.iter().zip(&block.marks) {
                 if key != 0 {
-                    let (b, j, _) = self.find(key);
+                    // each key once: the first free slot is where `find` would put it
+                    let (b, j) = self.free_slot(key);
                     self.blocks[b].keys[j] = key;
                     self.blocks[b].marks[j] = mark;
                 }

@@ -62,9 +62,10 @@
 //!
 //! The goal is the solved position of docs/rules.md: nothing face down and at most one talon card.
 
-use crate::klondike::{fits_on, is_red, rank, suit, Klondike, Move, COLUMNS};
+use crate::klondike::{fits_on, rank, suit, Klondike, Move, COLUMNS};
 use crate::search::{self, luby, mix, Budget, KeySet, Meter, Outcome, Pruning, Report};
 use crate::shuffle::SplitMix64;
+use std::cell::OnceCell;
 
 /// Bit of a card in the search's card sets: four bits a rank, in which the pair of a type
 /// (rank and colour) is chosen by the colour flipped on odd ranks, so that a card's parent
@@ -148,6 +149,17 @@ const FOUNDATION_BITS: [[[u64; 2]; 16]; 4] = {
 /// Every third bit from the lowest: the talon positions a draw-3 talon steps through
 /// ([`Layout::reachable`]), shifted to their start.
 const EVERY_THIRD: u32 = 0x4924_9249;
+
+/// How many bits of each byte are set.
+const BITS_SET: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = (byte as u8).count_ones() as u8;
+        byte += 1;
+    }
+    table
+};
 
 /// The low bit of every type's pair.
 const LOW: u64 = 0x0005_5555_5555_5555;
@@ -261,6 +273,12 @@ pub struct Unsupported(pub &'static str);
 
 impl Layout {
     fn new(start: &Klondike, rules: Rules) -> Result<(Layout, Node), Unsupported> {
+        Layout::with_draw(start, start.draw, rules)
+    }
+
+    /// [`Layout::new`] of `start` played in draw `draw` (the relaxed search lays out a
+    /// draw-3 deal in draw 1 without a copy of the deal).
+    fn with_draw(start: &Klondike, draw: u8, rules: Rules) -> Result<(Layout, Node), Unsupported> {
         let mut structure = [[0u8; 8]; COLUMNS];
         let mut column_of = [u8::MAX; 52];
         let mut left = [0u8; COLUMNS];
@@ -297,36 +315,35 @@ impl Layout {
                 visible |= 1 << bit_index(card);
             }
         }
-        let talon_cards: Vec<u8> = start
-            .waste
-            .iter()
-            .copied()
-            .chain(start.stock.iter().rev().copied())
-            .collect();
-        if talon_cards.len() > 24 {
+        // the talon in its cycle order: the waste from its bottom, then the hand from the
+        // card drawn first
+        let talon_len = start.waste.len() + start.stock.len();
+        if talon_len > 24 {
             return Err(Unsupported("more than 24 talon cards"));
         }
         let mut talon_place = [u8::MAX; 52];
         let mut talon_bit = [0u64; 24];
-        for (k, &card) in talon_cards.iter().enumerate() {
+        let talon_cards = start.waste.iter().chain(start.stock.iter().rev());
+        for (k, &card) in talon_cards.enumerate() {
             talon_place[card as usize] = k as u8;
             talon_bit[k] = 1 << bit_index(card);
         }
-        // 16 bits of foundations, the columns' counts, the talon's cards and its position
-        if (product as f64).log2().ceil() as usize + 16 + talon_cards.len() + 5 > 64 {
+        // 16 bits of foundations, the columns' counts (`product` fits in the bits of
+        // its next power of two), the talon's cards and its position
+        if product.next_power_of_two().trailing_zeros() as usize + 16 + talon_len + 5 > 64 {
             return Err(Unsupported("the position does not pack into 64 bits"));
         }
         let layout = Layout {
-            draw: start.draw,
+            draw,
             structure,
             column_of,
-            talon_len: talon_cards.len() as u32,
+            talon_len: talon_len as u32,
             talon_place,
             talon_bit,
             weight,
             safe_rule: rules.safe,
-            trail: start.draw == 1 && rules.talon_used_next,
-            talon_last: start.draw != 1 && rules.safe && rules.talon_last_home,
+            trail: draw == 1 && rules.talon_used_next,
+            talon_last: draw != 1 && rules.safe && rules.talon_last_home,
             bottoms: (0..COLUMNS)
                 .filter(|&i| left[i] > 0)
                 .map(|i| 1u64 << bit_index(structure[i][0]))
@@ -343,14 +360,10 @@ impl Layout {
             surface,
             talon: 0,
             columns: (0..COLUMNS).map(|i| left[i] as u64 * weight[i]).sum(),
-            live: ((1u64 << talon_cards.len()) - 1) as u32,
+            live: ((1u64 << talon_len) - 1) as u32,
             homes,
             left,
-            waste: normal_waste(
-                start.waste.len() as u32,
-                talon_cards.len() as u32,
-                start.draw,
-            ),
+            waste: normal_waste(start.waste.len() as u32, talon_len as u32, draw),
             down,
             structured,
             next_home: 0,
@@ -545,9 +558,12 @@ impl Layout {
     #[inline]
     fn scan(&self, node: &Node, uncovered: u64) -> Scan {
         let placed = node.visible & !node.surface;
-        let occupied = node.structured.count_ones() + (placed & KINGS).count_ones();
+        // the columns with structure cards and those with a placed King at the bottom,
+        // counted from a table (`count_ones` is a dozen instructions without `popcnt`)
+        let occupied =
+            BITS_SET[node.structured as usize] + BITS_SET[((placed & KINGS) >> 48) as usize];
         let mut room = (uncovered >> 4) & ALL & !KINGS;
-        if occupied < COLUMNS as u32 {
+        if (occupied as usize) < COLUMNS {
             room |= KINGS;
         }
         Scan { uncovered, room }
@@ -567,6 +583,13 @@ impl Layout {
         if home != 0 {
             return Some(Step::Home(self.card(home.trailing_zeros())));
         }
+        let talon = self.forced_talon(node);
+        (talon != 0).then(|| Step::TalonHome(self.card(talon.trailing_zeros())))
+    }
+
+    /// The talon cards [`Layout::forced`] may send home (as a card set).
+    #[inline(always)]
+    fn forced_talon(&self, node: &Node) -> u64 {
         let talon = if self.draw == 1 {
             node.talon
         } else if self.talon_last && node.waste == 0 && node.live != 0 {
@@ -574,8 +597,22 @@ impl Layout {
         } else {
             0
         };
-        let talon = talon & node.next_home & node.safe;
-        (talon != 0).then(|| Step::TalonHome(self.card(talon.trailing_zeros())))
+        talon & node.next_home & node.safe
+    }
+
+    /// [`Layout::settle`], but `Some(None)` when no safe move home can be played, known
+    /// without working out the tableau cards whose type lies uncovered (no safe next card
+    /// of a foundation in the tableau or sent home from the talon): most positions reached
+    /// are in the table already, and do not need them.
+    #[inline(always)]
+    fn settle_lazily(&self, node: &mut Node, forced: &mut Vec<Step>) -> Option<Option<u64>> {
+        if node.visible & node.next_home & node.safe == 0
+            && self.forced_talon(node) == 0
+            && !self.solved(node)
+        {
+            return Some(None);
+        }
+        self.settle(node, forced).map(Some)
     }
 
     /// Plays the safe moves home (adding them to `forced`) until none is left; `None` if
@@ -649,7 +686,9 @@ impl Layout {
             // A placed card can go home: send the lowest home, or put a card on it.
             let low = placed_home & placed_home.wrapping_neg();
             let twin = (0x3u64 << (low.trailing_zeros() & !1)) & !low;
-            if placed_home.count_ones() >= 3 {
+            // three or more: some bit is left once the lowest two are cleared
+            let rest = placed_home & (placed_home - 1);
+            if rest & rest.wrapping_sub(1) != 0 {
                 Moves {
                     home: low,
                     ..Moves::default()
@@ -698,8 +737,10 @@ impl Layout {
 
     /// Adds the moves of `moves` to `out`, by kind (reveals, cards home from the tableau,
     /// cards down from the talon, cards home from the talon, foundation cards back), and
-    /// within a kind lowest rank first.
-    #[inline]
+    /// within a kind lowest rank first. Inlined always, like [`Layout::moves`] that calls
+    /// it twice a position: as a call it had cost 8% of the instructions of a median
+    /// draw-1 deal (saving and restoring registers, and the lists' lengths kept in memory).
+    #[inline(always)]
     fn emit(&self, moves: &Moves, out: &mut Vec<Step>) {
         // generic in the step's constructor, so that each kind's loop is compiled on its
         // own (a `&dyn Fn` had cost an indirect call a move)
@@ -779,7 +820,10 @@ impl Context {
 
     /// The context of `node`, reached by `step` from `parent` (whose context was
     /// `before`); `forced` when safe moves home followed the step (then the position
-    /// reached is not one step from `parent`, and nothing is left out).
+    /// reached is not one step from `parent`, and nothing is left out). Inlined always:
+    /// it is worked out at every position searched, and as a call it had cost 2.6% of
+    /// the instructions of a median draw-1 deal.
+    #[inline(always)]
     fn after(
         layout: &Layout,
         parent: &Node,
@@ -855,20 +899,13 @@ fn uncovered(node: &Node) -> u64 {
 fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
     let mut state = Real::new(start)?;
     let mut moves = Vec::with_capacity(4 * steps.len() + 64);
-    // the first column other than `not` whose exposed card `card` fits on
-    let place = |state: &Real, card: u8, not: Option<usize>| -> Result<u8, String> {
-        (0..COLUMNS)
-            .find(|&j| Some(j) != not && fits_on(card, state.exposed(j)))
-            .map(|j| j as u8)
-            .ok_or_else(|| format!("no place for card {card}"))
-    };
     for &step in steps {
         match step {
             Step::Reveal(i) => {
                 let i = i as usize;
                 let start_at = state.hidden[i];
                 let card = state.columns[i][start_at as usize];
-                let to = place(&state, card, Some(i))?;
+                let to = state.place(card, Some(i))?;
                 state.play(
                     &mut moves,
                     Move::ColumnToColumn {
@@ -879,32 +916,22 @@ fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
                 )?;
             }
             Step::Home(card) => {
-                // a card going home is face up: only the face-up cards are looked through
-                let (i, at) = (0..COLUMNS)
-                    .find_map(|i| {
-                        let down = state.hidden[i] as usize;
-                        state.column(i)[down..]
-                            .iter()
-                            .position(|&c| c == card)
-                            .map(|at| (i, down + at))
-                    })
-                    .ok_or_else(|| format!("card {card} is not face up in the tableau"))?;
-                if at + 1 < state.len[i] as usize {
-                    // the run on it moves onto its uncovered twin
-                    let twin = (0..4u8)
-                        .filter(|&s| s != suit(card) && is_red(s * 13) == is_red(card))
-                        .map(|s| s * 13 + rank(card) - 1)
-                        .next()
-                        .expect("a card has a twin");
-                    let to = (0..COLUMNS)
-                        .find(|&j| state.exposed(j) == Some(twin))
-                        .ok_or_else(|| format!("card {card} is covered and so is its twin"))?;
+                // a card going home is face up in the tableau, where `Real` keeps its place
+                let (i, at) = state.place_of(card);
+                if at + 1 < state.len[i] {
+                    // the run on it moves onto its uncovered twin (the card of the other
+                    // suit of its colour and of its rank)
+                    let twin = (3 - suit(card)) * 13 + rank(card) - 1;
+                    let to = state.column_of[twin as usize];
+                    if state.tops[to as usize] != twin {
+                        return Err(format!("card {card} is covered and so is its twin"));
+                    }
                     state.play(
                         &mut moves,
                         Move::ColumnToColumn {
                             from: i as u8,
-                            to: to as u8,
-                            start: at as u8 + 1,
+                            to,
+                            start: at + 1,
                         },
                     )?;
                 }
@@ -917,13 +944,13 @@ fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
                 if matches!(step, Step::TalonHome(_)) {
                     state.play(&mut moves, Move::WasteToFoundation)?;
                 } else {
-                    let to = place(&state, card, None)?;
+                    let to = state.place(card, None)?;
                     state.play(&mut moves, Move::WasteToColumn(to))?;
                 }
             }
             Step::Back(s) => {
                 let card = s * 13 + state.foundation[s as usize] - 1;
-                let to = place(&state, card, None)?;
+                let to = state.place(card, None)?;
                 state.play(&mut moves, Move::FoundationToColumn { suit: s, to })?;
             }
         }
@@ -939,7 +966,7 @@ fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
             .map(|s| s * 13 + state.foundation[s as usize])
             .min_by_key(|&card| rank(card))
             .ok_or("every card is home but the position is not solved")?;
-        if let Some(i) = (0..COLUMNS).find(|&i| state.exposed(i) == Some(lowest)) {
+        if let Some(i) = (0..COLUMNS).find(|&i| state.tops[i] == lowest) {
             state.play(&mut moves, Move::ColumnToFoundation(i as u8))?;
             continue;
         }
@@ -960,6 +987,33 @@ fn realise(start: &Klondike, steps: &[Step]) -> Result<Vec<Move>, String> {
 /// most 24 cards.
 const PILE: usize = 24;
 
+/// [`Real::tops`] of an empty column.
+const NO_CARD: u8 = 52;
+
+/// The tableau cards (and [`NO_CARD`], an empty column) each card can be put on, as bits
+/// of their numbers: the two cards one rank higher of the other colour; for a King, an
+/// empty column.
+const GOES_ON: [u64; 52] = {
+    let mut table = [0u64; 52];
+    let mut card = 0;
+    while card < 52 {
+        let (rank, red) = (card % 13 + 1, matches!(card / 13, 1 | 2));
+        if rank == 13 {
+            table[card] = 1 << NO_CARD;
+        } else {
+            let mut suit = 0;
+            while suit < 4 {
+                if matches!(suit, 1 | 2) != red {
+                    table[card] |= 1 << (suit * 13 + rank);
+                }
+                suit += 1;
+            }
+        }
+        card += 1;
+    }
+    table
+};
+
 /// The real position as [`realise`] plays a line on it, its piles in arrays: a
 /// [`Klondike`] is nine vectors to allocate (and to grow as the line adds cards), which
 /// cost more than the moves themselves on an easy deal. The moves are legal by
@@ -970,6 +1024,12 @@ struct Real {
     /// The columns, first-dealt card first (`len[i]` cards of each).
     columns: [[u8; PILE]; COLUMNS],
     len: [u8; COLUMNS],
+    /// Each column's exposed card ([`NO_CARD`] when it is empty).
+    tops: [u8; COLUMNS],
+    /// Where each tableau card lies: its column and its index there (kept as cards come
+    /// onto the columns; out of date for the cards that have left the tableau).
+    column_of: [u8; 52],
+    index: [u8; 52],
     /// Face-down cards at the bottom of each column.
     hidden: [u8; COLUMNS],
     /// The talon in the order the draws turn it: the waste (`talon[..waste]`, top card
@@ -980,7 +1040,8 @@ struct Real {
     waste: u8,
     foundation: [u8; 4],
     /// Debug builds: the same position as the engine plays it.
-    check: Option<Klondike>,
+    #[cfg(debug_assertions)]
+    check: Klondike,
 }
 
 impl Real {
@@ -989,12 +1050,16 @@ impl Real {
             draw: start.draw,
             columns: [[0; PILE]; COLUMNS],
             len: [0; COLUMNS],
+            tops: [NO_CARD; COLUMNS],
+            column_of: [0; 52],
+            index: [0; 52],
             hidden: start.hidden,
             talon: [0; PILE],
             cards: (start.stock.len() + start.waste.len()) as u8,
             waste: start.waste.len() as u8,
             foundation: start.foundation,
-            check: cfg!(debug_assertions).then(|| start.clone()),
+            #[cfg(debug_assertions)]
+            check: start.clone(),
         };
         let too_long = || Err("a pile too long for a line to be realised".to_string());
         for (i, column) in start.columns.iter().enumerate() {
@@ -1002,8 +1067,9 @@ impl Real {
             if column.len() > PILE || start.hidden[i] as usize + 13 > PILE {
                 return too_long();
             }
-            state.columns[i][..column.len()].copy_from_slice(column);
-            state.len[i] = column.len() as u8;
+            for &card in column {
+                state.push_column(i, card);
+            }
         }
         if start.stock.len() + start.waste.len() > PILE {
             return too_long();
@@ -1018,14 +1084,24 @@ impl Real {
         Ok(state)
     }
 
+    /// The column and the index there of `card`, which lies face up in the tableau.
     #[inline]
-    fn column(&self, i: usize) -> &[u8] {
-        &self.columns[i][..self.len[i] as usize]
+    fn place_of(&self, card: u8) -> (usize, u8) {
+        (
+            self.column_of[card as usize] as usize,
+            self.index[card as usize],
+        )
     }
 
-    #[inline]
-    fn exposed(&self, i: usize) -> Option<u8> {
-        self.column(i).last().copied()
+    /// The first column other than `not` whose exposed card `card` fits on (an empty one
+    /// for a King).
+    #[inline(always)]
+    fn place(&self, card: u8, not: Option<usize>) -> Result<u8, String> {
+        let goes_on = GOES_ON[card as usize];
+        (0..COLUMNS)
+            .find(|&j| Some(j) != not && goes_on >> self.tops[j] & 1 != 0)
+            .map(|j| j as u8)
+            .ok_or_else(|| format!("no place for card {card}"))
     }
 
     fn is_solved(&self) -> bool {
@@ -1050,27 +1126,43 @@ impl Real {
         card
     }
 
-    /// Column `i` lost its top cards: the card under them turns up if it was face down.
+    /// Column `i` lost its top cards down to `len` cards: the card under them is exposed,
+    /// and turns up if it was face down.
     #[inline]
-    fn flip(&mut self, i: usize) {
-        if self.len[i] > 0 && self.hidden[i] == self.len[i] {
+    fn cut(&mut self, i: usize, len: u8) {
+        self.len[i] = len;
+        if len == 0 {
+            self.tops[i] = NO_CARD;
+            return;
+        }
+        self.tops[i] = self.columns[i][len as usize - 1];
+        if self.hidden[i] == len {
             self.hidden[i] -= 1;
         }
     }
 
     #[inline]
     fn push_column(&mut self, i: usize, card: u8) {
-        self.columns[i][self.len[i] as usize] = card;
-        self.len[i] += 1;
+        let at = self.len[i];
+        self.columns[i][at as usize] = card;
+        self.len[i] = at + 1;
+        self.tops[i] = card;
+        self.column_of[card as usize] = i as u8;
+        self.index[card as usize] = at;
     }
 
-    /// Plays `mv` (legal by construction) and adds it to `moves`.
+    /// Plays `mv` (legal by construction) and adds it to `moves`; `Err` only in debug
+    /// builds, when the engine finds it illegal. Inlined always: each call site plays
+    /// one kind of move, and the match on it folds away (a call a move had cost about a
+    /// third of the realisation).
+    #[inline(always)]
     fn play(&mut self, moves: &mut Vec<Move>, mv: Move) -> Result<(), String> {
-        if let Some(check) = &mut self.check {
-            if !check.is_legal(mv) {
+        #[cfg(debug_assertions)]
+        {
+            if !self.check.is_legal(mv) {
                 return Err(format!("{mv} is not legal"));
             }
-            check.apply(mv);
+            self.check.apply(mv);
         }
         moves.push(mv);
         match mv {
@@ -1086,19 +1178,17 @@ impl Real {
             }
             Move::ColumnToFoundation(from) => {
                 let from = from as usize;
-                self.len[from] -= 1;
-                let card = self.columns[from][self.len[from] as usize];
+                let card = self.tops[from];
                 self.foundation[suit(card) as usize] += 1;
-                self.flip(from);
+                self.cut(from, self.len[from] - 1);
             }
             Move::ColumnToColumn { from, to, start } => {
-                let (from, to, start) = (from as usize, to as usize, start as usize);
-                for at in start..self.len[from] as usize {
-                    let card = self.columns[from][at];
+                let (from, to) = (from as usize, to as usize);
+                for at in start..self.len[from] {
+                    let card = self.columns[from][at as usize];
                     self.push_column(to, card);
                 }
-                self.len[from] = start as u8;
-                self.flip(from);
+                self.cut(from, start);
             }
             Move::FoundationToColumn { suit, to } => {
                 let height = &mut self.foundation[suit as usize];
@@ -1113,6 +1203,7 @@ impl Real {
     /// Turns the talon (draws, and a recycle when the hand is empty) until `card` tops the
     /// waste, adding the moves to `moves`; `Err` if it never does. In draw 1 the draws up
     /// to the card are made at once (half a draw-1 certificate is draws).
+    #[inline(always)]
     fn turn_to(&mut self, moves: &mut Vec<Move>, card: u8) -> Result<(), ()> {
         if self.draw == 1 {
             let at = self.talon[..self.cards as usize]
@@ -1149,32 +1240,36 @@ impl Real {
     }
 
     /// Debug builds: `count` draws on the position played alongside.
+    #[inline]
     fn check_draws(&mut self, count: usize) {
-        if let Some(check) = &mut self.check {
-            for _ in 0..count {
-                check.apply(Move::Draw);
-            }
+        #[cfg(debug_assertions)]
+        for _ in 0..count {
+            self.check.apply(Move::Draw);
         }
+        #[cfg(not(debug_assertions))]
+        let _ = count;
     }
 
     /// Debug builds: `Err` unless the engine's position played alongside is this one.
     fn check_end(&self) -> Result<(), String> {
-        let Some(check) = &self.check else {
-            return Ok(());
-        };
-        let same = (0..COLUMNS).all(|i| check.columns[i] == self.column(i))
-            && check.hidden == self.hidden
-            && check.waste == self.talon[..self.waste as usize]
-            && check
-                .stock
-                .iter()
-                .rev()
-                .eq(&self.talon[self.waste as usize..self.cards as usize])
-            && check.foundation == self.foundation;
-        match same {
-            true => Ok(()),
-            false => Err("the realised line ends elsewhere in the engine".into()),
+        #[cfg(debug_assertions)]
+        {
+            let check = &self.check;
+            let same = (0..COLUMNS)
+                .all(|i| check.columns[i] == self.columns[i][..self.len[i] as usize])
+                && check.hidden == self.hidden
+                && check.waste == self.talon[..self.waste as usize]
+                && check
+                    .stock
+                    .iter()
+                    .rev()
+                    .eq(&self.talon[self.waste as usize..self.cards as usize])
+                && check.foundation == self.foundation;
+            if !same {
+                return Err("the realised line ends elsewhere in the engine".into());
+            }
         }
+        Ok(())
     }
 }
 
@@ -1351,43 +1446,30 @@ fn run(
             }));
         }
     }
-    // laid out only once the straight line has failed: most deals never need it
-    let relaxed = match (parts.contains(&Part::Relaxed), start.draw) {
-        (true, 3) => {
-            let mut easier = start.clone();
-            easier.draw = 1;
-            Layout::new(&easier, rules).ok()
-        }
-        _ => None,
-    };
-    let complete = Pass {
-        nodes: u64::MAX,
-        back: true,
-        shuffle: 0,
-        prune: false,
-    };
-    let mut searches = Vec::new();
+    // the draw-1 layout of a draw-3 deal, laid out at the relaxed search's first turn:
+    // most deals are decided before it
+    let relaxed = OnceCell::new();
+    let mut searches = Vec::with_capacity(parts.len());
     for part in parts {
         match part {
-            Part::Complete => searches.push(Searcher::Complete(Dfs::new(
-                &layout, root, budget, complete,
-            ))),
+            Part::Complete => searches.push(Searcher::Complete {
+                layout: &layout,
+                root,
+                dfs: None,
+            }),
             Part::Finder => searches.push(Searcher::Finder {
                 layout: &layout,
                 root,
                 round: 0,
                 dfs: None,
             }),
-            Part::Relaxed => {
-                if let Some((easier, easier_root)) = &relaxed {
-                    searches.push(Searcher::Relaxed(Dfs::new(
-                        easier,
-                        *easier_root,
-                        budget,
-                        complete,
-                    )));
-                }
-            }
+            Part::Relaxed if start.draw == 3 => searches.push(Searcher::Relaxed {
+                start,
+                rules,
+                layout: &relaxed,
+                dfs: None,
+            }),
+            Part::Relaxed => {}
         }
     }
     let outcome = Portfolio {
@@ -1429,13 +1511,34 @@ struct Portfolio<'a> {
     first_slice: u64,
 }
 
-/// One of the searches of a [`Portfolio`].
+/// The pass of the complete search and of the relaxed one.
+const COMPLETE: Pass = Pass {
+    nodes: u64::MAX,
+    back: true,
+    shuffle: 0,
+    prune: false,
+};
+
+/// One of the searches of a [`Portfolio`]. Each is set up at its first turn (its table,
+/// its lists, and for the relaxed search its layout): most deals are decided in the
+/// first search's first turn, and the set-up of the others had been a good part of their
+/// cost. Set up then or before, a search searches the same positions in the same order.
 enum Searcher<'a> {
     /// The complete search: its win is a win, its exhaustion a loss.
-    Complete(Dfs<'a>),
+    Complete {
+        layout: &'a Layout,
+        root: Node,
+        dfs: Option<Dfs<'a>>,
+    },
     /// The same position in draw 1 (from a draw-3 position): its exhaustion is a loss
-    /// in draw 3 too; its win says nothing.
-    Relaxed(Dfs<'a>),
+    /// in draw 3 too; its win says nothing. `layout` is its layout once laid out (`None`
+    /// inside if the position does not lay out in draw 1; the search is then dropped).
+    Relaxed {
+        start: &'a Klondike,
+        rules: Rules,
+        layout: &'a OnceCell<Option<(Layout, Node)>>,
+        dfs: Option<Dfs<'a>>,
+    },
     /// Searches trying only the moves preferred, each in its own random order (but the
     /// first), restarted with node limits of the Luby sequence: their wins are wins,
     /// their exhaustion says nothing.
@@ -1458,7 +1561,10 @@ impl Portfolio<'_> {
             while k < self.searches.len() {
                 let until = meter.nodes.saturating_add(slice);
                 let done = match &mut self.searches[k] {
-                    Searcher::Complete(dfs) => match dfs.run(meter, until) {
+                    Searcher::Complete { layout, root, dfs } => match dfs
+                        .get_or_insert_with(|| Dfs::new(layout, *root, budget, COMPLETE))
+                        .run(meter, until)
+                    {
                         Some(Phase::Won(line)) => return Ok(line),
                         Some(Phase::Exhausted) => return Err(Outcome::Unsolvable),
                         Some(Phase::Full) => {
@@ -1469,12 +1575,29 @@ impl Portfolio<'_> {
                         Some(Phase::Limit) => unreachable!("the complete search has no limit"),
                         None => false,
                     },
-                    Searcher::Relaxed(dfs) => match dfs.run(meter, until) {
-                        Some(Phase::Exhausted) => return Err(Outcome::Unsolvable),
-                        Some(Phase::Stopped(reason)) => return Err(Outcome::Unknown(reason)),
-                        Some(_) => true,
-                        None => false,
-                    },
+                    Searcher::Relaxed {
+                        start,
+                        rules,
+                        layout,
+                        dfs,
+                    } => {
+                        let laid_out: &Option<(Layout, Node)> =
+                            layout.get_or_init(|| Layout::with_draw(start, 1, *rules).ok());
+                        match laid_out {
+                            None => true,
+                            Some((easier, root)) => match dfs
+                                .get_or_insert_with(|| Dfs::new(easier, *root, budget, COMPLETE))
+                                .run(meter, until)
+                            {
+                                Some(Phase::Exhausted) => return Err(Outcome::Unsolvable),
+                                Some(Phase::Stopped(reason)) => {
+                                    return Err(Outcome::Unknown(reason))
+                                }
+                                Some(_) => true,
+                                None => false,
+                            },
+                        }
+                    }
                     Searcher::Finder {
                         layout,
                         root,
@@ -1550,7 +1673,12 @@ fn descend(layout: &Layout, root: Node, meter: &mut Meter) -> Option<Vec<Step>> 
         }
         let scan = layout.scan(&node, uncovered);
         steps.clear();
-        layout.moves(&node, &scan, &mut steps, true, &context, false);
+        // the first move of the whole list is the first preferred one, if there is one:
+        // the others are listed only when none is
+        layout.moves(&node, &scan, &mut steps, true, &context, true);
+        if steps.is_empty() {
+            layout.moves(&node, &scan, &mut steps, true, &context, false);
+        }
         let &step = steps.first()?;
         let parent = node;
         node = layout.apply(&parent, step);
@@ -1723,7 +1851,7 @@ impl<'a> Dfs<'a> {
                 return Some(Phase::Stopped(reason));
             }
             let before = forced.len();
-            let Some(uncovered) = layout.settle(&mut node, forced) else {
+            let Some(settled_uncovered) = layout.settle_lazily(&mut node, forced) else {
                 return Some(Phase::Won(line(stack, steps, forced)));
             };
             let settled = forced.len() != before;
@@ -1753,6 +1881,7 @@ impl<'a> Dfs<'a> {
                 node.talon = layout.reachable(&node);
                 node.stale = false;
             }
+            let uncovered = settled_uncovered.unwrap_or_else(|| uncovered(&node));
             let scan = layout.scan(&node, uncovered);
             let begin = steps.len();
             layout.moves(&node, &scan, steps, back, &context, prune);
@@ -1786,6 +1915,7 @@ fn line(stack: &[Frame], steps: &[Step], forced: &[Step]) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::klondike::is_red;
 
     fn replay(start: &Klondike, moves: &[Move]) -> Klondike {
         search::replay(start, moves, Klondike::legal_moves, Klondike::apply)
