@@ -196,6 +196,16 @@ def motion_held(page: Page) -> Iterator[None]:
         cdp.detach()
 
 
+def submit_typed(page: Page, move: str) -> None:
+    """``move`` put in the Move box and the box's form submitted, as a script would (the
+    phone's table hides the box, which still takes it)."""
+    page.evaluate(
+        """(move) => { document.getElementById('move-input').value = move;
+                       document.getElementById('typed').requestSubmit(); }""",
+        move,
+    )
+
+
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))

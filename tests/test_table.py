@@ -42,6 +42,7 @@ from tables import (
     screens,
     shot,
     start_server,
+    submit_typed,
 )
 
 
@@ -534,10 +535,7 @@ def test_a_question_open_keeps_the_moves_behind_it(table: Callable[..., Table]) 
     page.click("#end")
     assert page.locator("#confirm").is_visible()
     # whatever reaches the box behind the question (a script, a tool) is not played
-    page.evaluate(
-        """() => { document.getElementById('move-input').value = 'draw';
-                   document.getElementById('typed').requestSubmit(); }"""
-    )
+    submit_typed(page, "draw")
     page.keyboard.press("d")
     page.keyboard.press("1")
     assert page.locator("#confirm").is_visible()

@@ -38,6 +38,7 @@ from tables import (
     settled,
     shot,
     start_server,
+    submit_typed,
 )
 
 PASSWORD = "correct horse battery"
@@ -219,11 +220,7 @@ def test_the_play_out_takes_at_most_2_5_s_and_a_tap_skips_it(
     # could otherwise be over first)
     with motion_held(page):
         # the last move typed (the phone hides the move box, which still takes it)
-        page.evaluate(
-            """(move) => { document.getElementById('move-input').value = move;
-                           document.getElementById('typed').requestSubmit(); }""",
-            last,
-        )
+        submit_typed(page, last)
         page.wait_for_selector("#board[data-playing-out]")
         planned = page.evaluate(
             """() => Math.max(...document.getAnimations()

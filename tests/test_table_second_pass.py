@@ -24,7 +24,7 @@ from patience.games import new_game
 from patience.server import Settings, create_app
 from patience.solve import solve
 from patience.store.db import migrate_url
-from tables import Table, answered, box, end_game, motion_held, settled, shot
+from tables import Table, answered, box, end_game, motion_held, settled, shot, submit_typed
 
 PASSWORD = "correct horse battery"
 CODE = re.compile(r"#[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}")
@@ -362,11 +362,7 @@ def test_7_every_card_of_the_play_out_lands_on_a_foundation(table: Callable[...,
     # the flights held where they start until they are stopped (on a busy machine they could
     # land before the page is asked)
     with motion_held(page):
-        page.evaluate(
-            """(move) => { document.getElementById('move-input').value = move;
-                           document.getElementById('typed').requestSubmit(); }""",
-            last,
-        )
+        submit_typed(page, last)
         page.wait_for_selector("#board .flying")
         # every flight stopped, and each flying card looked at where its flight ends
         landings = page.evaluate(
@@ -416,11 +412,7 @@ def test_7_a_two_deck_play_out_starts_from_the_piles_as_they_were(
     # the flights held where they start until they are stopped (on a busy machine they could
     # land before the page is asked)
     with motion_held(page):
-        page.evaluate(
-            """(move) => { document.getElementById('move-input').value = move;
-                           document.getElementById('typed').requestSubmit(); }""",
-            last,
-        )
+        submit_typed(page, last)
         page.wait_for_selector("#board .flying")
         seen = page.evaluate(
             """() => {
