@@ -146,10 +146,6 @@ const FOUNDATION_BITS: [[[u64; 2]; 16]; 4] = {
     table
 };
 
-/// Every third bit from the lowest: the talon positions a draw-3 talon steps through
-/// ([`Layout::reachable`]), shifted to their start.
-const EVERY_THIRD: u32 = 0x4924_9249;
-
 /// How many bits of each byte are set.
 const BITS_SET: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -157,6 +153,31 @@ const BITS_SET: [u8; 256] = {
     while byte < 256 {
         table[byte] = (byte as u8).count_ones() as u8;
         byte += 1;
+    }
+    table
+};
+
+/// For each byte of talon places and each count (mod 3) of live cards before it, its
+/// bits by the rank class (mod 3) of their live card in the whole talon: class `c` in bits
+/// `8 * c ..`.
+const RANK_CLASSES: [[u32; 256]; 3] = {
+    let mut table = [[0u32; 256]; 3];
+    let mut before = 0;
+    while before < 3 {
+        let mut byte = 0;
+        while byte < 256 {
+            let (mut rank, mut bit, mut packed) = (before, 0, 0u32);
+            while bit < 8 {
+                if byte & (1 << bit) != 0 {
+                    packed |= 1 << (8 * (rank % 3) + bit);
+                    rank += 1;
+                }
+                bit += 1;
+            }
+            table[before][byte] = packed;
+            byte += 1;
+        }
+        before += 1;
     }
     table
 };
@@ -407,24 +428,42 @@ impl Layout {
         // The waste lengths reachable (draw 3): the present one, on from it three at a time
         // up to the end, then after a recycle three at a time from the start, and the end.
         // As the live cards' ranks in talon order (the top of a waste of length `l` is rank
-        // `l - 1`): every third rank from `waste - 1` and from 2, and the last.
-        let n = live.count_ones();
-        if n == 0 {
+        // `l - 1`): every third rank from `waste - 1` and from 2, and the last. The places
+        // of each rank class (mod 3) come a byte of places at a time from a table.
+        if live == 0 {
             return 0;
         }
+        let bytes = [
+            (live & 255) as usize,
+            ((live >> 8) & 255) as usize,
+            ((live >> 16) & 255) as usize,
+        ];
+        let r1 = BITS_SET[bytes[0]] % 3;
+        let r2 = (r1 + BITS_SET[bytes[1]]) % 3;
+        let packed = [
+            RANK_CLASSES[0][bytes[0]],
+            RANK_CLASSES[r1 as usize][bytes[1]],
+            RANK_CLASSES[r2 as usize][bytes[2]],
+        ];
+        let class = |c: u32| {
+            ((packed[0] >> (8 * c)) & 255)
+                | (((packed[1] >> (8 * c)) & 255) << 8)
+                | (((packed[2] >> (8 * c)) & 255) << 16)
+        };
+        // the last live card, and every third from rank 2
+        let mut places = class(2) | (1 << (31 - live.leading_zeros()));
         let w = node.waste as u32;
-        let mut ranks = (EVERY_THIRD << 2) | (1 << (n - 1));
-        if w > 0 {
-            ranks |= EVERY_THIRD << (w - 1);
+        if w > 0 && (w - 1) % 3 != 2 {
+            // every third from rank `w - 1`: its class less the ranks below `w - 1`
+            let mut above = live;
+            for _ in 0..w - 1 {
+                above &= above - 1;
+            }
+            places |= class((w - 1) % 3) & above;
         }
-        ranks &= (1u32 << n) - 1;
-        // the live cards whose ranks are in `ranks`, in one pass over them
-        let mut rank = 0u32;
-        while live != 0 {
-            let place = live.trailing_zeros();
-            live &= live - 1;
-            set |= self.talon_bit[place as usize] & 0u64.wrapping_sub(((ranks >> rank) & 1) as u64);
-            rank += 1;
+        while places != 0 {
+            set |= self.talon_bit[places.trailing_zeros() as usize];
+            places &= places - 1;
         }
         set
     }
