@@ -482,7 +482,7 @@ impl Layout {
     }
 
     /// Column `i`'s structure shrinks by its surface card; the card under it turns up.
-    #[inline]
+    #[inline(always)]
     fn uncover(&self, node: &mut Node, i: usize) {
         let gone = self.structure[i][node.left[i] as usize - 1];
         node.surface &= !(1 << bit_index(gone));
