@@ -146,6 +146,83 @@ const FOUNDATION_BITS: [[[u64; 2]; 16]; 4] = {
     table
 };
 
+/// [`FOUNDATION_BITS`] of two suits at once, by their two heights as a byte of
+/// [`Node::homes`] (clubs and diamonds in the low byte, hearts and spades in the high
+/// one): their next cards and their top cards.
+const PAIR_BITS: [[[u64; 2]; 256]; 2] = {
+    let mut table = [[[0u64; 2]; 256]; 2];
+    let mut pair = 0;
+    while pair < 2 {
+        let mut byte = 0;
+        while byte < 256 {
+            let [n0, t0] = FOUNDATION_BITS[2 * pair][byte & 15];
+            let [n1, t1] = FOUNDATION_BITS[2 * pair + 1][byte >> 4];
+            table[pair][byte] = [n0 | n1, t0 | t1];
+            byte += 1;
+        }
+        pair += 1;
+    }
+    table
+};
+
+const fn min(a: usize, b: usize) -> usize {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// For each [`Node::homes`], the suits whose next card is safe at home (bit `s`) and those
+/// whose top card would be safe there (bit `4 + s`): see [`Layout::foundations`].
+static SAFE_SUITS: [u8; 1 << 16] = {
+    let mut table = [0u8; 1 << 16];
+    let mut homes = 0;
+    while homes < 1 << 16 {
+        let h = [
+            homes & 15,
+            (homes >> 4) & 15,
+            (homes >> 8) & 15,
+            (homes >> 12) & 15,
+        ];
+        let black = if h[0] < h[3] { h[0] } else { h[3] };
+        let red = if h[1] < h[2] { h[1] } else { h[2] };
+        let limit = [
+            min(red + 2, h[3] + 3),
+            min(black + 2, h[2] + 3),
+            min(black + 2, h[1] + 3),
+            min(red + 2, h[0] + 3),
+        ];
+        table[homes] = (h[0] < limit[0]) as u8
+            | ((h[1] < limit[1]) as u8) << 1
+            | ((h[2] < limit[2]) as u8) << 2
+            | ((h[3] < limit[3]) as u8) << 3
+            | ((h[0] <= limit[0]) as u8) << 4
+            | ((h[1] <= limit[1]) as u8) << 5
+            | ((h[2] <= limit[2]) as u8) << 6
+            | ((h[3] <= limit[3]) as u8) << 7;
+        homes += 1;
+    }
+    table
+};
+
+/// The bits of the cards of each set of suits (bit `s` for suit `s`).
+const SUIT_CARDS: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut suits = 0;
+    while suits < 16 {
+        let mut card = 0;
+        while card < 52 {
+            if suits & (1 << (card / 13)) != 0 {
+                table[suits] |= 1 << BIT_INDEX[card];
+            }
+            card += 1;
+        }
+        suits += 1;
+    }
+    table
+};
+
 /// How many bits of each byte are set.
 const BITS_SET: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -576,35 +653,14 @@ impl Layout {
     /// down from a foundation or out of the talon onto the tableau.
     #[inline]
     fn foundations(&self, node: &mut Node) {
-        // heights as four-bit fields index the tables of 16 without a bounds check
+        // two suits a lookup, and which suits are safe from one table of every homes
         let homes = node.homes as usize;
-        let h = [
-            homes & 15,
-            (homes >> 4) & 15,
-            (homes >> 8) & 15,
-            (homes >> 12) & 15,
-        ];
-        // the lowest foundation of each colour (black: clubs and spades, 0 and 3; red:
-        // diamonds and hearts, 1 and 2); a suit's twin (the other of its colour) is 3 - s
-        let (black, red) = (h[0].min(h[3]), h[1].min(h[2]));
-        let limit = [
-            (red + 2).min(h[3] + 3),
-            (black + 2).min(h[2] + 3),
-            (black + 2).min(h[1] + 3),
-            (red + 2).min(h[0] + 3),
-        ];
-        let mut next_home = 0u64;
-        let mut safe = 0u64;
-        let mut safe_top = 0u64;
-        let mut tops = 0u64;
-        for s in 0..4 {
-            let height = h[s];
-            let [next, top] = FOUNDATION_BITS[s][height];
-            tops |= top;
-            next_home |= next;
-            safe |= next & 0u64.wrapping_sub((height < limit[s]) as u64);
-            safe_top |= top & 0u64.wrapping_sub((height <= limit[s]) as u64);
-        }
+        let [next0, top0] = PAIR_BITS[0][homes & 255];
+        let [next1, top1] = PAIR_BITS[1][homes >> 8];
+        let (next_home, tops) = (next0 | next1, top0 | top1);
+        let suits = SAFE_SUITS[homes] as usize;
+        let safe = next_home & SUIT_CARDS[suits & 15];
+        let safe_top = tops & SUIT_CARDS[suits >> 4];
         node.next_home = next_home;
         node.tops = tops;
         if self.safe_rule {
