@@ -1935,6 +1935,11 @@ impl<'a> Dfs<'a> {
         let steps = &mut self.steps;
         let forced = &mut self.forced;
         let stack = &mut self.stack;
+        // the meter and this search count each node together, so one count tells when
+        // either reaches its limit (the meter `until`, this search `pass.nodes`)
+        let stop = (self.count)
+            .saturating_add(until.saturating_sub(meter.nodes))
+            .min(self.pass.nodes);
         loop {
             let Some(frame) = stack.last_mut() else {
                 return Some(if self.full {
@@ -1952,10 +1957,10 @@ impl<'a> Dfs<'a> {
                 }
                 continue;
             }
-            if meter.nodes >= until {
-                return None;
-            }
-            if self.count >= self.pass.nodes {
+            if self.count >= stop {
+                if meter.nodes >= until {
+                    return None;
+                }
                 return Some(Phase::Limit);
             }
             let step = steps[at];
