@@ -384,6 +384,8 @@ struct Layout {
     talon_last: bool,
     /// The cards at the bottom of a column's structure.
     bottoms: u64,
+    /// The cards that began in the talon.
+    talon_cards: u64,
 }
 
 /// Why a position is outside what this search handles (the concrete search takes it).
@@ -467,6 +469,7 @@ impl Layout {
                 .filter(|&i| left[i] > 0)
                 .map(|i| 1u64 << bit_index(structure[i][0]))
                 .sum(),
+            talon_cards: talon_bit.iter().fold(0, |set, &bit| set | bit),
         };
         let homes = start
             .foundation
@@ -722,8 +725,10 @@ impl Layout {
     /// are in the table already, and do not need them.
     #[inline(always)]
     fn settle_lazily(&self, node: &mut Node, forced: &mut Vec<Step>) -> Option<Option<u64>> {
-        if node.visible & node.next_home & node.safe == 0
-            && self.forced_talon(node) == 0
+        // no safe next card of a foundation among the talon's cards: none from the talon
+        let home = node.next_home & node.safe;
+        if node.visible & home == 0
+            && (home & self.talon_cards == 0 || self.forced_talon(node) == 0)
             && !self.solved(node)
         {
             return Some(None);
