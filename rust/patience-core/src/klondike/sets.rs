@@ -847,7 +847,9 @@ impl Layout {
                 ..all
             }
         } else {
-            all
+            // every move preferred: none left after them
+            self.emit(&all, out);
+            return;
         };
         self.emit(&preferred, out);
         if !prune {
