@@ -54,7 +54,7 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     engine = make_engine(f"sqlite:///{database}")
     migrate(engine)
     with engine.begin() as connection:
-        for offset in range(5):  # one a tournament made here, and one for the lobby's form
+        for offset in range(6):  # one a tournament made here, and one for the lobby's form
             deal = Certified(SEED + offset, 9, 0.01, 40, None)
             add(connection, "golf", GOLF, deal, at=1.0 + offset, origin="random")
     operator = Accounts(engine).create("Olga", PASSWORD, operator=True)
@@ -72,7 +72,7 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
         max_entrants=10,
     )
     big_tournament(engine, operator, now)
-    for name in ("Closing Golf", "Resumed Golf"):
+    for name in ("Closing Golf", "Resumed Golf", "Entry Golf"):
         Tournaments(GameStore(engine)).create(
             operator,
             name=name,
@@ -528,6 +528,67 @@ def test_the_standings_show_the_page_asked_for_last(
     expected = [(str(rank), f"Player {index:02}") for index, rank in enumerate(ranks)]
     assert standings(page) == expected[20:]
     assert page.inner_text("#standings-summary") == "Places 21 to 25 of 25 with a finished attempt."
+    context.close()
+    assert not errors, errors
+
+
+ENTRY_READINGS = """
+window.__entryReadings = 0;
+window.__holdEntry = 0;
+window.__held = [];
+const reading = /\\/api\\/tournaments\\/[^/?]+$/;
+const fetched = window.fetch;
+window.fetch = function (input, init) {
+  const answer = fetched.call(this, input, init);
+  if (reading.test(String(input)) && window.__holdEntry > 0) {
+    window.__holdEntry -= 1;
+    return new Promise((resolve, reject) => {
+      window.__held.push(() => answer.then(resolve, reject));
+    });
+  }
+  return answer;
+};
+const text = Response.prototype.text;
+Response.prototype.text = function () {
+  const read = text.call(this);
+  if (reading.test(new URL(this.url).pathname)) {
+    read.then(() => { window.__entryReadings += 1; });
+  }
+  return read;
+};
+"""
+
+
+def test_the_entry_shows_the_reading_after_the_join(
+    browser: Browser,  # noqa: F811
+    tournament_server: tuple[str, str],
+) -> None:
+    """A live reading of the tournament still on its way when the player joins is never
+    drawn over the entry read after the join when its answer comes after."""
+    server, _ = tournament_server
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=BYPASS_CSP)
+    context.add_init_script(ENTRY_READINGS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_up(page, server, "Eve")
+    made = tournament_named(page, server, "Entry Golf")
+    page.goto(f"{server}/#/tournaments/{made['id']}")
+    page.wait_for_selector("#tournament-join")
+    # the next live reading (every 10 s) held on its way, from before the join
+    page.evaluate("window.__holdEntry = 1")
+    page.wait_for_function("window.__held.length === 1", timeout=WAIT)
+    page.click("#tournament-join")
+    page.wait_for_selector("#tournament-play")  # the reading after the join, drawn
+    readings = page.evaluate("window.__entryReadings")
+    page.evaluate("window.__held[0]()")  # the reading from before the join comes now
+    # counted as its text is read, just before the page goes on with it in the same
+    # task: once the count shows, the answer has been drawn or dropped
+    page.wait_for_function(
+        "(before) => window.__entryReadings > before", arg=readings, timeout=WAIT
+    )
+    assert page.locator("#tournament-play").count() == 1
+    assert page.locator("#tournament-join").count() == 0
     context.close()
     assert not errors, errors
 

@@ -176,9 +176,17 @@ export async function tournamentPage(page, id) {
     clockLine.replaceChildren(t.status === "open" ? "Opens in " : "Closes in ", clock);
     if (target - now <= 0) refresh();
   };
+  // An answer is drawn unless the answer to a later reading has been drawn already: a
+  // reading still on its way when the player joined or played is never drawn over what
+  // came after, and readings slower than the clock's second still show.
+  let asked = 0;
+  let shown = 0;
   const refresh = async () => {
+    const ticket = ++asked;
     try {
       const fresh = await tournaments.read(id);
+      if (ticket < shown) return;
+      shown = ticket;
       const changed = fresh.status !== t.status;
       // the entry is drawn again only when it changed: a redraw would take the keyboard's
       // focus off its buttons
@@ -436,14 +444,17 @@ async function drawStandings(section, t) {
     summary,
     h("div", { class: "pager" }, top, previous, next, ...(me ? [aroundMe, why] : [])),
     error);
-  // The page shown is the one asked for last: a live reading still on its way when another
-  // page is asked for (Next, Top...) is dropped when it comes after, never drawn over it.
+  // An answer is drawn unless the answer to a later request has been drawn already: a live
+  // reading still on its way when another page is asked for (Next, Top...) is never drawn
+  // over it, and readings slower than the live interval still show.
   let asked = 0;
+  let shown = 0;
   async function load() {
     const ticket = ++asked;
     try {
       const answer = around ? await tournaments.aroundMe(t.id) : await tournaments.standings(t.id, offset, PAGE);
-      if (ticket !== asked) return;
+      if (ticket < shown) return;
+      shown = ticket;
       body.replaceChildren(...answer.entries.map((row) => h("tr", { class: me && row.name === me.name ? "mine" : null, "aria-current": me && row.name === me.name ? "true" : null },
         h("td", { "data-label": "Rank" }, row.rank),
         h("th", { scope: "row", "data-label": "Player" }, row.name),
@@ -462,7 +473,7 @@ async function drawStandings(section, t) {
       aroundMe.setAttribute("aria-pressed", String(around));
       error.textContent = "";
     } catch (refusal) {
-      if (ticket === asked) error.textContent = refusal.message;
+      if (ticket >= shown) error.textContent = refusal.message;
     }
   }
   previous.addEventListener("click", () => { offset = Math.max(0, offset - PAGE); load(); });
