@@ -456,18 +456,27 @@ def test_standings_a_page_at_a_time_with_ties_across_the_page_edge(
     assert not errors, errors
 
 
-# The page's answers of the standings, each counted by its offset once read (the page draws
-# it, or drops it, in that same step); and readings of the first page held on their way
-# (``__holdFirstPage`` of them: ``__held`` lets each go on).
+# The page's readings of a tournament, each counted under its kind once its text is read
+# (the page draws it, or drops it, in that same step): "entry" (the tournament itself, with
+# the player's entry), "standings:OFFSET" (a page of the standings), "around" (the page
+# around the player). ``__hold[kind]`` readings of a kind are held on their way: ``__held``
+# lets each go on.
 READINGS = """
 window.__readings = {};
-window.__holdFirstPage = 0;
+window.__hold = {};
 window.__held = [];
+const kind = (url) => {
+  const { pathname, searchParams } = new URL(url, location.href);
+  if (/^\\/api\\/tournaments\\/[^/]+$/.test(pathname)) return 'entry';
+  if (!pathname.endsWith('/standings')) return null;
+  return searchParams.has('offset') ? `standings:${searchParams.get('offset')}` : 'around';
+};
 const fetched = window.fetch;
 window.fetch = function (input, init) {
   const answer = fetched.call(this, input, init);
-  if (String(input).includes('/standings?offset=0&') && window.__holdFirstPage > 0) {
-    window.__holdFirstPage -= 1;
+  const which = kind(String(input));
+  if (which !== null && (window.__hold[which] ?? 0) > 0) {
+    window.__hold[which] -= 1;
     return new Promise((resolve, reject) => {
       window.__held.push(() => answer.then(resolve, reject));
     });
@@ -477,9 +486,9 @@ window.fetch = function (input, init) {
 const text = Response.prototype.text;
 Response.prototype.text = function () {
   const read = text.call(this);
-  const offset = new URL(this.url).searchParams.get('offset');
-  if (this.url.includes('/standings') && offset !== null) {
-    read.then(() => { window.__readings[offset] = (window.__readings[offset] ?? 0) + 1; });
+  const which = kind(this.url);
+  if (which !== null) {
+    read.then(() => { window.__readings[which] = (window.__readings[which] ?? 0) + 1; });
   }
   return read;
 };
@@ -500,13 +509,15 @@ def test_the_standings_show_the_page_asked_for_last(
     page.on("pageerror", lambda error: errors.append(str(error)))
 
     def readings(offset: int) -> int:
-        counted: int = page.evaluate("(offset) => window.__readings[offset] ?? 0", str(offset))
+        counted: int = page.evaluate(
+            "(offset) => window.__readings[`standings:${offset}`] ?? 0", offset
+        )
         return counted
 
     def read_again(offset: int, before: int) -> None:
         page.wait_for_function(
-            "([offset, before]) => (window.__readings[offset] ?? 0) > before",
-            arg=[str(offset), before],
+            "([offset, before]) => (window.__readings[`standings:${offset}`] ?? 0) > before",
+            arg=[offset, before],
             timeout=WAIT,
         )
 
@@ -514,7 +525,7 @@ def test_the_standings_show_the_page_asked_for_last(
     page.click("#tournaments-running a >> text=Big Golf")
     page.wait_for_selector("#standings tbody tr >> text=Player 00")
     # the first page's next live reading held on its way; the second page asked for meanwhile
-    page.evaluate("window.__holdFirstPage = 1")
+    page.evaluate("window.__hold['standings:0'] = 1")
     page.wait_for_function("window.__held.length === 1", timeout=WAIT)
     second = readings(20)
     page.click("#standings-next")
@@ -532,33 +543,6 @@ def test_the_standings_show_the_page_asked_for_last(
     assert not errors, errors
 
 
-ENTRY_READINGS = """
-window.__entryReadings = 0;
-window.__holdEntry = 0;
-window.__held = [];
-const reading = /\\/api\\/tournaments\\/[^/?]+$/;
-const fetched = window.fetch;
-window.fetch = function (input, init) {
-  const answer = fetched.call(this, input, init);
-  if (reading.test(String(input)) && window.__holdEntry > 0) {
-    window.__holdEntry -= 1;
-    return new Promise((resolve, reject) => {
-      window.__held.push(() => answer.then(resolve, reject));
-    });
-  }
-  return answer;
-};
-const text = Response.prototype.text;
-Response.prototype.text = function () {
-  const read = text.call(this);
-  if (reading.test(new URL(this.url).pathname)) {
-    read.then(() => { window.__entryReadings += 1; });
-  }
-  return read;
-};
-"""
-
-
 def test_the_entry_shows_the_reading_after_the_join(
     browser: Browser,  # noqa: F811
     tournament_server: tuple[str, str],
@@ -567,7 +551,7 @@ def test_the_entry_shows_the_reading_after_the_join(
     drawn over the entry read after the join when its answer comes after."""
     server, _ = tournament_server
     context = browser.new_context(viewport=DESKTOP, bypass_csp=BYPASS_CSP)
-    context.add_init_script(ENTRY_READINGS)
+    context.add_init_script(READINGS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -576,16 +560,16 @@ def test_the_entry_shows_the_reading_after_the_join(
     page.goto(f"{server}/#/tournaments/{made['id']}")
     page.wait_for_selector("#tournament-join")
     # the next live reading (every 10 s) held on its way, from before the join
-    page.evaluate("window.__holdEntry = 1")
+    page.evaluate("window.__hold.entry = 1")
     page.wait_for_function("window.__held.length === 1", timeout=WAIT)
     page.click("#tournament-join")
     page.wait_for_selector("#tournament-play")  # the reading after the join, drawn
-    readings = page.evaluate("window.__entryReadings")
+    readings = page.evaluate("window.__readings.entry ?? 0")
     page.evaluate("window.__held[0]()")  # the reading from before the join comes now
     # counted as its text is read, just before the page goes on with it in the same
     # task: once the count shows, the answer has been drawn or dropped
     page.wait_for_function(
-        "(before) => window.__entryReadings > before", arg=readings, timeout=WAIT
+        "(before) => (window.__readings.entry ?? 0) > before", arg=readings, timeout=WAIT
     )
     assert page.locator("#tournament-play").count() == 1
     assert page.locator("#tournament-join").count() == 0
