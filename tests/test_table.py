@@ -9,6 +9,7 @@ at.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -878,6 +879,27 @@ def test_the_clock_turns_red_in_its_last_30_seconds(
     # (the clock is drawn at the frames after the board, and is red until the 3 s run out)
     page.wait_for_selector("#clock.low")
     desk.close()
+
+
+def test_an_idle_table_writes_its_clock_only_when_its_second_turns(
+    table: Callable[..., Table],
+) -> None:
+    # Written at every frame, the same text again and again, the clock kept an idle table's
+    # browser repainting (a fifth of a core here, a phone's battery): each write must now
+    # show a new second.
+    page = table().deal("klondike", 7)
+    page.evaluate(
+        """() => {
+          const clock = document.querySelector('#clock');
+          window.clockWrites = [];
+          new MutationObserver((records) => {
+            for (const record of records) window.clockWrites.push(clock.textContent);
+          }).observe(clock, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+    page.wait_for_function("window.clockWrites.length >= 3", timeout=WAIT)
+    writes: list[str] = page.evaluate("window.clockWrites")
+    assert all(a != b for a, b in itertools.pairwise(writes)), writes
 
 
 COVERED = """() => {

@@ -32,6 +32,7 @@ let games = [];
 let view = null; // the last answer of the server about the game on the table
 let auth = null; // { id, token, request }
 let clockBase = null; // { remaining, at, running }
+let clockTimer = 0; // the clock's next drawing (tick)
 const stuck = new StuckWatch();
 let stuckDismissed = false;
 
@@ -388,7 +389,7 @@ async function show(answer, { dealt = false } = {}) {
     $("deal").title = "This game's code (its deal is shown when the game is over)";
   }
   $("counters").textContent = counterText(answer);
-  clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
+  setClock(answer);
   updateSkip();
   if (!same) { stuck.reset(); stuckDismissed = false; resetFit(board); }
   // What moved, said and heard; the play-out flies home before the board after it.
@@ -1005,21 +1006,34 @@ document.addEventListener("pointerdown", (event) => {
 
 // -- the clock ---------------------------------------------------------------------------
 
+// The clock is written only when what it shows changes: a timer wakes it as the shown
+// second turns, and an answer that sets the clock draws it at once. (Drawn every frame, an
+// idle table kept the browser repainting the same text, and a phone's battery with it.)
 function tick() {
+  clearTimeout(clockTimer);
+  let wait = 1000; // nothing running: look again in a second (the table shown, a new clock)
   if (clockBase && view && !$("table").hidden) {
     const elapsed = clockBase.running ? (performance.now() - clockBase.at) / 1000 : 0;
     const remaining = Math.max(0, clockBase.remaining - elapsed);
     const whole = Math.ceil(remaining);
-    $("clock").textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    if ($("clock").textContent !== text) $("clock").textContent = text;
     $("clock").classList.toggle("low", clockBase.running && remaining < 30);
     if (clockBase.running && remaining <= 0) {
       clockBase.running = false;
       refresh(); // the server decides the timeout
+    } else if (clockBase.running) {
+      wait = (remaining - (whole - 1)) * 1000 + 5; // until the shown second turns
     }
   }
-  requestAnimationFrame(tick);
+  clockTimer = setTimeout(tick, wait);
 }
-requestAnimationFrame(tick);
+/** Sets the clock from a server's answer and draws it at once. */
+function setClock(answer) {
+  clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
+  tick();
+}
+tick();
 
 // A practice or relaxed game's clock stops while the page is hidden (a timed game's never).
 document.addEventListener("visibilitychange", async () => {
@@ -1028,7 +1042,7 @@ document.addEventListener("visibilitychange", async () => {
   try {
     const answer = document.hidden ? await api.pause(id, auth.token) : await api.resume(id, auth.token);
     if (view?.id === id && !document.hidden) {
-      clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
+      setClock(answer);
     }
   } catch (_) { /* the next move starts it again */ }
 });

@@ -216,17 +216,19 @@ export async function listResumable() {
     list.append(h("li", {}, button));
   }
   $("resume").hidden = !rows.length;
+  // Each row's time is written only when its text changes (a repaint otherwise, four a second).
+  const write = (row, text) => { if (row.time.textContent !== text) row.time.textContent = text; };
   const tick = () => {
     for (const row of rows) {
       const { answer } = row;
-      if (answer.mode === "relaxed") { row.time.textContent = "no clock"; continue; }
+      if (answer.mode === "relaxed") { write(row, "no clock"); continue; }
       const remaining = answer.clock.remaining - (answer.clock.running ? (performance.now() - row.at) / 1000 : 0);
       if (remaining <= 0) {
-        row.time.textContent = "time is up";
+        write(row, "time is up");
         row.button.disabled = true;
         row.button.closest("li")?.classList.add("expired");
         forgetGame(row.saved.id);
-      } else row.time.textContent = `${left(remaining)} left`;
+      } else write(row, `${left(remaining)} left`);
     }
   };
   tick();
