@@ -74,9 +74,11 @@ system-deps:
 test: system-deps lint test-python test-rust
 
 # The tests run in three processes (pytest-xdist), a test file to a process, and a file's
-# module fixtures (a browser, a server) are made once. Most of the suite waits on browsers,
-# servers and animations: with a process a core, a clean run on this project's two-core
-# machine kept the cores 57% busy, so a third process fills the waits. PYTEST_WORKERS=0 runs
+# module fixtures (a browser, a server) are made once. The third process was added when
+# `time` counted the cores 57% busy with a process a core; it misses Chromium's processes
+# (they leave the test process's tree), and the kernel's own count (/proc/stat) has the cores
+# 95-98% busy through a run with three: the suite is bound by CPU, over half of it
+# Chromium's (opening a page and dealing a table costs about 0.7 CPU s). PYTEST_WORKERS=0 runs
 # them in this process, PYTEST_WORKERS=auto one a core. Four processes were tried beside
 # other work (load 9-18): 616 tests in 22 min, with 7 failures, every one a hint or a limit
 # whose search ran out of its time; three processes at load 0.4-17 ran all 1,230 in 41 min
