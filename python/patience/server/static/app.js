@@ -1028,6 +1028,9 @@ function tick() {
   }
   clockTimer = setTimeout(tick, wait);
 }
+// A hidden page's timers may be held back (for a minute and more); shown again, the clock
+// is drawn at once.
+document.addEventListener("visibilitychange", () => { if (!document.hidden) tick(); });
 /** Sets the clock from a server's answer and draws it at once. */
 function setClock(answer) {
   clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
