@@ -110,7 +110,7 @@ def rate_for_catalog(
     if model is None:
         return _full(game, seed, node_limit)
     try:
-        evidence = gather(game, node_limit=node_limit)
+        evidence = gather(game, node_limit=node_limit, first_moves=model.first_moves)
     except NotCertifiedError:
         return None
     return _rated(game, seed, evidence, model.predict(evidence), model, policy, node_limit)
@@ -128,7 +128,7 @@ def rate_many_for_catalog(
     model = policy.model(games[0])
     if model is None:
         return [_full(game, seed, node_limit) for game, seed in zip(games, seeds, strict=True)]
-    gathered = gather_many(games, node_limit=node_limit)
+    gathered = gather_many(games, node_limit=node_limit, first_moves=model.first_moves)
     found = [item.evidence for item in gathered if item.evidence is not None]
     verdicts = iter(model.predict_many(found))
     return [

@@ -2,7 +2,9 @@
 
 A model file is JSON: what the model is (``format``, ``model``: its version, e.g.
 ``golf-wrap-1``), what it rates (``game``, ``variant``, ``rating_version``), what it reads
-(``features``, by name, from :func:`patience.ratings.evidence.gather`), what it predicts
+(``features``, by name, from :func:`patience.ratings.evidence.gather`, and, when they
+were not gathered with the full rating's search of the first moves, ``first_moves``: the
+:class:`~patience.ratings.evidence.FirstMoveSearch` they were), what it predicts
 (the mean progress of the ``strong_players`` of :data:`patience.rating.PLAYOUTS`: their
 mean share of playouts won, or of cards home in Kansas), how the catalog job uses it
 (``edge_margin``, ``full_share``), what it was trained on (``training``: the public stream,
@@ -29,7 +31,12 @@ from typing import Any
 from patience.errors import PatienceError
 from patience.games import variant_key
 from patience.rating import RATING_VERSION, calibration, difficulty_score, players, tier_of
-from patience.ratings.evidence import Evidence, strong_players
+from patience.ratings.evidence import (
+    RATING_FIRST_MOVES,
+    Evidence,
+    FirstMoveSearch,
+    strong_players,
+)
 
 __all__ = [
     "FORMAT",
@@ -94,6 +101,13 @@ class RatingModel:
         self.strong_players: list[str] = data["strong_players"]
         self.edge_margin: float = data["edge_margin"]
         self.full_share: float = data["full_share"]
+        self.first_moves: FirstMoveSearch = (
+            FirstMoveSearch.from_json(data["first_moves"])
+            if "first_moves" in data
+            else RATING_FIRST_MOVES
+        )
+        """How the deals' first moves are searched for the evidence the model reads (the
+        full rating's search when the file does not say)."""
         try:
             self._booster = lightgbm.Booster(model_str=data["booster"])
         except lightgbm.basic.LightGBMError as error:
@@ -174,6 +188,11 @@ def _check(data: Any, source: str) -> None:
         raise ModelError(f"{source}: 'features' must be a list of names")
     if not 0.0 <= data["full_share"] <= 1.0 or not 0.0 <= data["edge_margin"] <= 1.0:
         raise ModelError(f"{source}: full_share and edge_margin are shares from 0 to 1")
+    if "first_moves" in data:
+        try:
+            FirstMoveSearch.from_json(data["first_moves"])
+        except ValueError as error:
+            raise ModelError(f"{source}: 'first_moves': {error}") from None
     actual = hashlib.sha256(data["booster"].encode()).hexdigest()
     if actual != data["booster_sha256"]:
         raise ModelError(f"{source}: the booster's SHA-256 does not match (damaged or edited)")
