@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from patience.catalog import CERTIFY_NODES, public_seed_stream
+from patience.catalog import CERTIFY_NODES, public_seed_stream, rated_again
 from patience.dealkey import DealKey
 from patience.games import GAMES, new_game
 from patience.rating import RATING_VERSION, NotCertifiedError, difficulty_score, rate
@@ -304,6 +304,24 @@ def test_first_moves_searched_sharing_a_table() -> None:
     assert all(a >= b for a, b in zip(found["small, undecided win"], small, strict=True))
     assert found["small, undecided win"] != small
     assert all(a > 0 for a in found["small alone, undecided win"])
+
+
+def test_a_retired_model_still_rates_its_deals_again() -> None:
+    """A deal a catalog rated with golf-wrap-1 (the model golf-wrap-2 replaced) is rated
+    again by golf-wrap-1, kept in the package retired, as the catalog rated it."""
+    retired = shipped_model("golf", GOLF_WRAP, "golf-wrap-1")
+    assert retired is not None
+    assert retired.version == "golf-wrap-1"
+    assert retired.first_moves == RATING_FIRST_MOVES
+    assert shipped_model("golf", GOLF_WRAP, shipped().version) is shipped()
+    assert shipped_model("golf", {"wrap": False}, "golf-wrap-1") is None  # another variant's
+    policy = RatingPolicy(full_share=0.0, edge_margin=0.0, model_path=retired.source)
+    for seed in range(1, 30):
+        rating = rate_for_catalog(golf(seed), seed, node_limit=2_000_000, policy=policy)
+        if rating is None:
+            continue
+        assert rating["model"] == "golf-wrap-1"
+        assert rated_again("golf", GOLF_WRAP, seed, "golf-wrap-1") == rating["tier"]
 
 
 def test_only_golf_shares_a_table_among_the_first_moves() -> None:

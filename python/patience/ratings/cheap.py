@@ -56,6 +56,9 @@ class RatingPolicy:
     ladder (None: the model's own)."""
     model_path: str | None = None
     """A model file to use instead of the shipped one."""
+    model_version: str | None = None
+    """The version of the shipped model to use (the current one, or one it replaced);
+    None: the current one. A policy without such a model rates in full."""
 
     def __post_init__(self) -> None:
         for name in ("full_share", "edge_margin"):
@@ -69,7 +72,7 @@ class RatingPolicy:
             return None
         if self.model_path is not None:
             return _loaded(self.model_path, game.name, game.variant)
-        return shipped_model(game.name, game.variant)
+        return shipped_model(game.name, game.variant, self.model_version)
 
 
 MODEL = RatingPolicy()

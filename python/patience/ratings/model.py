@@ -14,7 +14,9 @@ format with its SHA-256. Nothing in the file is executed: a file that is not suc
 is refused with :class:`ModelError`, which says why.
 
 The models shipped with the package are in ``patience/ratings/models/``, one a game and
-variant (:func:`shipped_model`); ``patience deals train-model`` makes them.
+variant (:func:`shipped_model`); ``patience deals train-model`` makes them. A model a newer
+one replaced stays in ``models/retired/``, as ``VERSION.json``, so that a catalog's deals
+rated by it can still be rated again as they were (:func:`patience.catalog.rated_again`).
 """
 
 from __future__ import annotations
@@ -249,10 +251,23 @@ def model_file_name(name: str, variant: Mapping[str, object]) -> str:
     return "-".join(parts) + ".json"
 
 
-def shipped_model(name: str, variant: Mapping[str, object]) -> RatingModel | None:
+def shipped_model(
+    name: str, variant: Mapping[str, object], version: str | None = None
+) -> RatingModel | None:
     """The model shipped with the package for ``name`` and ``variant`` (checked), loaded once
-    a process; None when there is none (those deals are rated in full)."""
-    return _shipped(name, variant_key(variant))
+    a process; None when there is none (those deals are rated in full). With ``version``,
+    the shipped model of that version: the current one, or one it replaced (kept retired),
+    None when the package has no such model.
+
+    >>> shipped_model("golf", {"wrap": True}, "golf-wrap-1").version
+    'golf-wrap-1'
+    >>> shipped_model("golf", {"wrap": True}, "golf-wrap-0") is None
+    True
+    """
+    current = _shipped(name, variant_key(variant))
+    if version is None or (current is not None and current.version == version):
+        return current
+    return _retired(name, variant_key(variant), version)
 
 
 @cache
@@ -264,3 +279,15 @@ def _shipped(name: str, key: str) -> RatingModel | None:
         return None
     with resources.as_file(entry) as path:
         return load_model(path, game=name, variant=variant)
+
+
+@cache
+def _retired(name: str, key: str, version: str) -> RatingModel | None:
+    folder = resources.files("patience.ratings").joinpath("models", "retired")
+    entry = folder.joinpath(f"{version}.json")
+    if "/" in version or not entry.is_file():
+        return None
+    with resources.as_file(entry) as path:
+        found = load_model(path)
+    mine = found.game == name and variant_key(found.variant) == key
+    return found if mine and found.version == version else None
