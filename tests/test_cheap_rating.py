@@ -462,7 +462,7 @@ def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
         text=True,
     )
     assert refused.returncode == 1
-    assert "only Golf" in refused.stderr
+    assert "does not share a table" in refused.stderr
 
 
 def _won_within(name: str, position: Any, nodes: int) -> bool:

@@ -224,7 +224,8 @@ def _train_options(deal_commands: Any, game_parsers: Any) -> None:
         parser.add_argument(
             "--share-first-moves",
             action="store_true",
-            help="the features' first-move searches keep one table a deal (Golf only)",
+            help="the features' first-move searches keep one table a deal (for a game whose "
+            "solver can)",
         )
         parser.add_argument("--write", type=Path, help="the model file to write")
 
@@ -243,8 +244,10 @@ def _train_model(args: argparse.Namespace) -> int:
             raise PatienceError(f"cannot write {path}: no folder {path.parent}")
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
-    if args.share_first_moves and args.game != "golf":
-        raise PatienceError("only Golf's solver shares a table among the first moves' searches")
+    if args.share_first_moves and not cls.shares_first_moves:
+        raise PatienceError(
+            f"the {cls.title} solver does not share a table among the first moves' searches"
+        )
     first_moves = FirstMoveSearch(args.first_move_nodes, shared=args.share_first_moves)
     try:
         rows = read(args.training_set) if args.training_set.exists() else []
