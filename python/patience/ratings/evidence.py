@@ -85,7 +85,8 @@ class FirstMoveSearch:
     ``undecided_win``, as winning (not shown lost); and with ``shared`` the searches of one
     deal keeping one table of what the certifying search and those before them learnt, so
     that no position is searched out twice (``_core.evidence``'s ``share_first_moves``;
-    for a game whose solver can, :attr:`patience.games.Game.shares_first_moves`). A model records the search its features were gathered with
+    for a game whose solver can, :attr:`patience.games.Game.shares_first_moves`). A model
+    records the search its features were gathered with
     (:attr:`patience.ratings.model.RatingModel.first_moves`).
 
     >>> FirstMoveSearch.from_json(FirstMoveSearch(5_000, shared=True).to_json())
