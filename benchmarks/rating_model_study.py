@@ -36,7 +36,7 @@ from patience.games import GAMES
 from patience.rating import tier_of
 from patience.ratings import RatingModel, load_model, shipped_model
 from patience.ratings.cheap import in_sample
-from patience.ratings.evidence import Evidence
+from patience.ratings.evidence import RATING_FIRST_MOVES, Evidence, FirstMoveSearch
 from patience.ratings.fit import agreement, train
 from patience.ratings.training import collect, read, refresh
 
@@ -48,7 +48,9 @@ def _evidence(row: dict[str, Any], cheap: list[str]) -> Evidence:
     return Evidence(
         nodes=full["nodes"],
         moves=full["moves"],
-        first_moves=full["first_moves"],
+        # the evidence's own (the full rating's unless the model's features search the
+        # first moves another way)
+        first_moves=row["features"]["first_moves"],
         rates={p: full["players"][p] for p in cheap},
         progress={p: full["progress"][p] for p in cheap},
         playouts={p: full["playouts"][p] for p in cheap},
@@ -80,7 +82,10 @@ def main() -> None:
         else shipped_model(name, variant)
     )
     if known.folds:
-        verdicts, rows, fold = _cross_validated(name, variant, known.holdout, known.folds)
+        first_moves = RATING_FIRST_MOVES if model is None else model.first_moves
+        verdicts, rows, fold = _cross_validated(
+            name, variant, known.holdout, known.folds, first_moves
+        )
         _figures(name, variant, fold, rows, verdicts, f"{known.folds}-fold cross-validation")
         return
     if model is None:
@@ -95,10 +100,13 @@ def main() -> None:
             stream=STUDY_STREAM,
             ratings=2 if known.twice else 1,
             jobs=known.jobs,
+            first_moves=model.first_moves,
         )
 
     fill()
-    refreshed = refresh(known.holdout, name, variant, jobs=known.jobs)
+    refreshed = refresh(
+        known.holdout, name, variant, jobs=known.jobs, first_moves=model.first_moves
+    )
     if refreshed.dropped:
         # deals an older solver certified and today's does not: others take their place
         print(f"dropped, no longer certified: {list(refreshed.dropped)}", file=sys.stderr)
@@ -110,10 +118,11 @@ def main() -> None:
 
 
 def _cross_validated(
-    name: str, variant: dict[str, object], path: Path, folds: int
+    name: str, variant: dict[str, object], path: Path, folds: int, first_moves: FirstMoveSearch
 ) -> tuple[list[Any], list[dict[str, Any]], RatingModel]:
-    """Each deal of the training set ``path`` judged by a model trained on the other folds."""
-    refresh(path, name, variant)
+    """Each deal of the training set ``path`` judged by a model trained on the other folds
+    (its features gathered with the first moves searched as ``first_moves`` says)."""
+    refresh(path, name, variant, first_moves=first_moves)
     rows = read(path)
     verdicts: list[Any] = [None] * len(rows)
     for fold in range(folds):
@@ -126,6 +135,7 @@ def _cross_validated(
             training={"stream": "the other folds'"},
             edge_margin=0.0,
             full_share=0.0,
+            first_moves=first_moves,
         )
         model = RatingModel(data, source=f"fold {fold}")
         cheap = [p for p in rows[0]["full"][0]["players"] if p not in model.strong_players]

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from patience.catalog import CERTIFY_NODES, public_seed_stream
+from patience.catalog import CERTIFY_NODES, public_seed_stream, rated_again
 from patience.dealkey import DealKey
 from patience.games import GAMES, new_game
 from patience.rating import RATING_VERSION, NotCertifiedError, difficulty_score, rate
 from patience.ratings import FULL, ModelError, RatingPolicy, load_model, shipped_model
 from patience.ratings.cheap import in_sample, rate_for_catalog, rate_many_for_catalog
-from patience.ratings.evidence import gather, gather_many
+from patience.ratings.evidence import RATING_FIRST_MOVES, FirstMoveSearch, gather, gather_many
 from patience.ratings.model import model_file_name
 from patience.ratings.training import refresh
 from patience.store.catalog import generate, model_agreement
@@ -56,10 +56,14 @@ def test_the_cheap_path_gives_a_tier_and_records_the_model() -> None:
     progress = rating["progress"] | rating["predicted"]
     score = difficulty_score(progress, rating["first_moves"], rating["nodes"])
     assert rating["score"] == pytest.approx(score, abs=1e-5)
-    # the evidence it shares with a full rating is the full rating's
+    # the evidence it shares with a full rating is the full rating's; its first moves are
+    # searched as the model's features were
     full = rate(golf(3), seed=3)
     assert (rating["nodes"], rating["moves"]) == (full.nodes, full.moves)
-    assert rating["first_moves"] == pytest.approx(full.first_moves, abs=1e-6)
+    own = gather(golf(3), node_limit=2_000_000, first_moves=model.first_moves)
+    assert rating["first_moves"] == pytest.approx(own.first_moves, abs=1e-6)
+    if model.first_moves == RATING_FIRST_MOVES:
+        assert rating["first_moves"] == pytest.approx(full.first_moves, abs=1e-6)
     assert rating["players"] == {p: full.players[p] for p in ("random", "greedy")}
     assert rate_for_catalog(golf(3), 3, node_limit=2_000_000, policy=CHEAP) == rating
 
@@ -214,6 +218,8 @@ def _model_text(**changes: Any) -> str:
         ("EDITED", "SHA-256 does not match"),
         ("NOT_A_BOOSTER", "not a LightGBM model"),
         ("BAD_SHARE", "shares from 0 to 1"),
+        ("BAD_FIRST_MOVES", "'first_moves'"),
+        ("NO_NODES", "'first_moves'"),
     ],
 )
 def test_bad_model_files_are_refused_with_the_reason(
@@ -229,11 +235,103 @@ def test_bad_model_files_are_refused_with_the_reason(
             booster=garbage, booster_sha256=hashlib.sha256(garbage.encode()).hexdigest()
         ),
         "BAD_SHARE": lambda: _model_text(full_share=5.0),
+        "BAD_FIRST_MOVES": lambda: _model_text(first_moves={"nodes": 5000}),
+        "NO_NODES": lambda: _model_text(
+            first_moves={"nodes": 0, "shared": True, "undecided_win": False}
+        ),
     }
     path = tmp_path / "model.json"
     path.write_text(made[text]() if text in made else text)
     with pytest.raises(ModelError, match=reason):
         load_model(path)
+
+
+def test_a_model_reads_the_evidence_its_features_were_gathered_with(tmp_path: Path) -> None:
+    """A model file that names no search of the first moves (as golf-wrap-1's) reads the
+    full rating's; one that names one reads it, and a catalog job gathers so."""
+    data = json.loads(Path(shipped().source).read_text())
+    data.pop("first_moves", None)
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(data))
+    assert load_model(older).first_moves == RATING_FIRST_MOVES
+    cheap = FirstMoveSearch(5_000, shared=True)
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps(data | {"first_moves": cheap.to_json()}))
+    assert load_model(newer).first_moves == cheap
+    for path, search in ((older, RATING_FIRST_MOVES), (newer, cheap)):
+        policy = RatingPolicy(full_share=0.0, edge_margin=0.0, model_path=str(path))
+        rating = rate_for_catalog(golf(11), 11, node_limit=2_000_000, policy=policy)
+        assert rating is not None
+        own = gather(golf(11), node_limit=2_000_000, first_moves=search)
+        assert rating["first_moves"] == round(own.first_moves, 6)
+        (many,) = rate_many_for_catalog([golf(11)], [11], node_limit=2_000_000, policy=policy)
+        assert many == rating
+
+
+def test_first_moves_searched_sharing_a_table() -> None:
+    """The searches of a deal's first moves sharing one table (Golf): what the core gives
+    in one call for many deals is what it gives deal by deal; within the full rating's
+    budget it finds every first move the rating finds winning (and perhaps some the
+    rating's own searches leave undecided); within a small budget it finds fewer, and
+    counting the undecided as winning more."""
+    seeds = list(range(40))
+    games = [golf(seed) for seed in seeds]
+    searches = {
+        "rating": RATING_FIRST_MOVES,
+        "shared": FirstMoveSearch(shared=True),
+        "small": FirstMoveSearch(300, shared=True),
+        "small, undecided win": FirstMoveSearch(300, shared=True, undecided_win=True),
+        "small alone, undecided win": FirstMoveSearch(300, undecided_win=True),
+    }
+    found: dict[str, list[float]] = {}
+    for label, search in searches.items():
+        many = gather_many(games, node_limit=CERTIFY_NODES["golf"], first_moves=search)
+        shares = []
+        for game, item in zip(games, many, strict=True):
+            if item.evidence is None:
+                continue
+            one = gather(game, node_limit=CERTIFY_NODES["golf"], first_moves=search)
+            assert item.evidence == one, label
+            assert one.features["first_moves"] == one.first_moves
+            shares.append(one.first_moves)
+        found[label] = shares
+    pairs = list(zip(found["rating"], found["shared"], strict=True))
+    assert all(shared >= rating for rating, shared in pairs)
+    assert sum(shared == rating for rating, shared in pairs) >= len(pairs) - 2
+    small = found["small"]
+    assert all(a <= b for a, b in zip(small, found["shared"], strict=True))
+    assert small != found["shared"]
+    assert all(a >= b for a, b in zip(found["small, undecided win"], small, strict=True))
+    assert found["small, undecided win"] != small
+    assert all(a > 0 for a in found["small alone, undecided win"])
+
+
+def test_a_retired_model_still_rates_its_deals_again() -> None:
+    """A deal a catalog rated with golf-wrap-1 (the model golf-wrap-2 replaced) is rated
+    again by golf-wrap-1, kept in the package retired, as the catalog rated it."""
+    retired = shipped_model("golf", GOLF_WRAP, "golf-wrap-1")
+    assert retired is not None
+    assert retired.version == "golf-wrap-1"
+    assert retired.first_moves == RATING_FIRST_MOVES
+    assert shipped_model("golf", GOLF_WRAP, shipped().version) is shipped()
+    assert shipped_model("golf", {"wrap": False}, "golf-wrap-1") is None  # another variant's
+    policy = RatingPolicy(full_share=0.0, edge_margin=0.0, model_path=retired.source)
+    for seed in range(1, 30):
+        rating = rate_for_catalog(golf(seed), seed, node_limit=2_000_000, policy=policy)
+        if rating is None:
+            continue
+        assert rating["model"] == "golf-wrap-1"
+        assert rated_again("golf", GOLF_WRAP, seed, "golf-wrap-1") == rating["tier"]
+
+
+def test_only_golf_shares_a_table_among_the_first_moves() -> None:
+    klondike = GAMES["klondike"].from_seed(3, {"draw": 3})
+    with pytest.raises(ValueError, match="shares its table"):
+        gather_many(
+            [klondike],
+            node_limit=CERTIFY_NODES["klondike"],
+            first_moves=FirstMoveSearch(shared=True),
+        )
 
 
 def test_a_model_for_another_game_or_variant_is_refused(tmp_path: Path) -> None:
@@ -338,7 +436,33 @@ def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
         [*command, *options, "--version", "Not A Version"], capture_output=True, text=True
     )
     assert refused.returncode == 1
+
     assert "a model's version is" in refused.stderr
+
+    # features with the first moves searched another way: recorded in the model
+    cheap = tmp_path / "cheap.json"
+    search = ["--first-move-nodes", "5000", "--share-first-moves"]
+    made = subprocess.run(
+        [*command, *options, *search, "--version", "golf-wrap-cheap", "--write", str(cheap)],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    assert load_model(cheap).first_moves == FirstMoveSearch(5_000, shared=True)
+    assert json.loads(made.stdout)["first_moves"] == {
+        "nodes": 5000,
+        "shared": True,
+        "undecided_win": False,
+    }
+    klondike = [sys.executable, "-m", "patience.cli", "deals", "train-model", "klondike"]
+    asked = ["--training-set", str(tmp_path / "k.jsonl"), "--version", "k-1"]
+    refused = subprocess.run(
+        [*klondike, *asked, "--share-first-moves"],
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 1
+    assert "does not share a table" in refused.stderr
 
 
 def _won_within(name: str, position: Any, nodes: int) -> bool:

@@ -73,12 +73,17 @@ def evidence(
     suffixes: list[str],
     still_won: list[int] = ...,
     still_won_nodes: int = 0,
+    share_first_moves: bool = False,
+    undecided_first_moves_win: bool = False,
 ) -> list[tuple[str, list[str], int, int, int, list[list[tuple[bool, int, int, int | None]]]]]:
     """The cheap evidence of each position in one call: ``(outcome, certificate, nodes,
     first moves that still win, legal first moves, playouts)``, each certificate replayed
     in the core's engine, each playout ``(won, counted moves, moves, moves still won)``:
     the last for the first ``still_won[i]`` playouts of the ``i``-th player (as
-    :func:`still_won`), else None."""
+    :func:`still_won`), else None. With ``share_first_moves`` (for a game whose solver
+    can) the searches of a deal's first moves keep one table of what the certifying search
+    and those before them learnt; with ``undecided_first_moves_win`` a first move not
+    decided within ``first_move_nodes`` counts as winning."""
 
 def still_won(
     game: str,

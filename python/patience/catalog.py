@@ -63,11 +63,12 @@ def rated_again(
 ) -> int | None:
     """The tier of the deal of ``seed``, rated again the way a catalog rated it: in full
     at the catalog's node limit when ``model`` is None, else by the verdict of the rating
-    model of version ``model`` (the shipped one, or the file ``model_path``) on the deal's
-    cheap evidence: what a tournament's check needs, since most catalog deals' tiers are a
-    model's. Raises :class:`patience.errors.PatienceError` when this patience has no model
-    of that version, and :class:`patience.rating.NotCertifiedError` when the solver does
-    not win the deal within the catalog's node limit."""
+    model of version ``model`` (the shipped one, one it replaced, kept retired, or the file
+    ``model_path``) on the deal's cheap evidence: what a tournament's check needs, since
+    most catalog deals' tiers are a model's. Raises
+    :class:`patience.errors.PatienceError` when this patience has no model of that
+    version, and :class:`patience.rating.NotCertifiedError` when the solver does not win
+    the deal within the catalog's node limit."""
     from patience.rating import NotCertifiedError, rate
 
     game = game_class(name).from_seed(seed, dict(variant))
@@ -76,7 +77,12 @@ def rated_again(
         return rate(game, seed=seed, node_limit=node_limit).tier
     # the model's verdict alone: no sample, no edge sent to the full ladder (a deal whose
     # tier was the model's was in neither)
-    policy = RatingPolicy(full_share=0.0, edge_margin=0.0, model_path=model_path)
+    policy = RatingPolicy(
+        full_share=0.0,
+        edge_margin=0.0,
+        model_path=model_path,
+        model_version=None if model_path is not None else model,
+    )
     found = policy.model(game)
     if found is None or found.version != model:
         have = "no rating model" if found is None else f"rating model {found.version}"

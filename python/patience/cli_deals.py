@@ -26,7 +26,13 @@ from patience.catalog import CERTIFY_NODES, public_seed_stream, rated_again
 from patience.dealkey import DealKey, default_key_path
 from patience.errors import PatienceError
 from patience.games import GAMES, Game, variant_key, variant_words
-from patience.rating import PLAYER_GAMES, RATING_VERSION, NotCertifiedError, rate_seed
+from patience.rating import (
+    FIRST_MOVE_NODES,
+    PLAYER_GAMES,
+    RATING_VERSION,
+    NotCertifiedError,
+    rate_seed,
+)
 from patience.ratings.cheap import RatingPolicy
 from patience.ratings.model import load_model
 from patience.ratings.training import TRAINING_STREAM
@@ -208,10 +214,24 @@ def _train_options(deal_commands: Any, game_parsers: Any) -> None:
             default=0.0,
             help="rate in full deals whose model score is this near a tier's edge (default 0)",
         )
+        parser.add_argument(
+            "--first-move-nodes",
+            type=cli_types.positive,
+            default=FIRST_MOVE_NODES,
+            help="the features' search of each first move, in nodes (default: the full "
+            f"rating's, {FIRST_MOVE_NODES:,})",
+        )
+        parser.add_argument(
+            "--share-first-moves",
+            action="store_true",
+            help="the features' first-move searches keep one table a deal (for a game whose "
+            "solver can)",
+        )
         parser.add_argument("--write", type=Path, help="the model file to write")
 
 
 def _train_model(args: argparse.Namespace) -> int:
+    from patience.ratings.evidence import FirstMoveSearch
     from patience.ratings.fit import train
     from patience.ratings.training import collect, digest, read, refresh
 
@@ -224,6 +244,11 @@ def _train_model(args: argparse.Namespace) -> int:
             raise PatienceError(f"cannot write {path}: no folder {path.parent}")
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
+    if args.share_first_moves and not cls.shares_first_moves:
+        raise PatienceError(
+            f"the {cls.title} solver does not share a table among the first moves' searches"
+        )
+    first_moves = FirstMoveSearch(args.first_move_nodes, shared=args.share_first_moves)
     try:
         rows = read(args.training_set) if args.training_set.exists() else []
     except (OSError, ValueError) as error:
@@ -236,10 +261,18 @@ def _train_model(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         collect(
-            args.training_set, args.game, variant, args.count, stream=args.stream, jobs=args.jobs
+            args.training_set,
+            args.game,
+            variant,
+            args.count,
+            stream=args.stream,
+            jobs=args.jobs,
+            first_moves=first_moves,
         )
         rows = read(args.training_set)
-    refreshed = refresh(args.training_set, args.game, variant, jobs=args.jobs)
+    refreshed = refresh(
+        args.training_set, args.game, variant, jobs=args.jobs, first_moves=first_moves
+    )
     if refreshed.changed:
         print(f"the features of {args.training_set} were gathered again", file=sys.stderr)
     if refreshed.dropped:
@@ -251,7 +284,13 @@ def _train_model(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         collect(
-            args.training_set, args.game, variant, args.count, stream=args.stream, jobs=args.jobs
+            args.training_set,
+            args.game,
+            variant,
+            args.count,
+            stream=args.stream,
+            jobs=args.jobs,
+            first_moves=first_moves,
         )
     rows = read(args.training_set)[: args.count]
     model = train(
@@ -266,6 +305,7 @@ def _train_model(args: argparse.Namespace) -> int:
         },
         edge_margin=args.edge_margin,
         full_share=args.full_share,
+        first_moves=first_moves,
     )
     summary = {
         key: value for key, value in model.items() if key not in ("booster", "booster_sha256")

@@ -243,6 +243,10 @@ class Game(abc.ABC):
     redeals: ClassVar[int] = 0
     """How many times a cheap rating deals again what a player cannot see
     (:meth:`redealt`) and asks the solver whether the table still wins (0: never)."""
+    shares_first_moves: ClassVar[bool] = False
+    """Whether the native solver can search a deal's first moves keeping one table of
+    positions for all of them (``_core.evidence``'s ``share_first_moves``; see
+    :class:`patience.ratings.evidence.FirstMoveSearch`)."""
     still_won: ClassVar[Mapping[str, int]] = {}
     """How many playouts of each cheap player (the first ones of the full rating's) a cheap
     rating follows to the move that lost the deal (``_core.still_won``): the share of its

@@ -107,6 +107,7 @@ class Golf(Game):
     cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
     cleared_moves: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = (("t",), ())
     cleared_cards: ClassVar[int | None] = 35
+    shares_first_moves: ClassVar[bool] = True
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Streak", "streak"),)
     score_order: ClassVar[tuple[str, ...]] = ("Cards cleared", "Streak bonus", "Tableau cleared")
     terminal_help: ClassVar[str] = """\

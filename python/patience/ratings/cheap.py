@@ -56,6 +56,9 @@ class RatingPolicy:
     ladder (None: the model's own)."""
     model_path: str | None = None
     """A model file to use instead of the shipped one."""
+    model_version: str | None = None
+    """The version of the shipped model to use (the current one, or one it replaced);
+    None: the current one. A policy without such a model rates in full."""
 
     def __post_init__(self) -> None:
         for name in ("full_share", "edge_margin"):
@@ -69,7 +72,7 @@ class RatingPolicy:
             return None
         if self.model_path is not None:
             return _loaded(self.model_path, game.name, game.variant)
-        return shipped_model(game.name, game.variant)
+        return shipped_model(game.name, game.variant, self.model_version)
 
 
 MODEL = RatingPolicy()
@@ -110,7 +113,7 @@ def rate_for_catalog(
     if model is None:
         return _full(game, seed, node_limit)
     try:
-        evidence = gather(game, node_limit=node_limit)
+        evidence = gather(game, node_limit=node_limit, first_moves=model.first_moves)
     except NotCertifiedError:
         return None
     return _rated(game, seed, evidence, model.predict(evidence), model, policy, node_limit)
@@ -128,7 +131,7 @@ def rate_many_for_catalog(
     model = policy.model(games[0])
     if model is None:
         return [_full(game, seed, node_limit) for game, seed in zip(games, seeds, strict=True)]
-    gathered = gather_many(games, node_limit=node_limit)
+    gathered = gather_many(games, node_limit=node_limit, first_moves=model.first_moves)
     found = [item.evidence for item in gathered if item.evidence is not None]
     verdicts = iter(model.predict_many(found))
     return [

@@ -44,7 +44,9 @@ from patience.rating import (
 from patience.solve import replayed, solve
 
 __all__ = [
+    "RATING_FIRST_MOVES",
     "Evidence",
+    "FirstMoveSearch",
     "Gathered",
     "feature_names",
     "gather",
@@ -76,6 +78,55 @@ def strong_players(name: str) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class FirstMoveSearch:
+    """How the cheap evidence searches a certified deal's legal first moves for the share
+    that still win (:attr:`Evidence.first_moves`): each within ``nodes`` nodes, a move not
+    decided within them counting as not winning (as in the full rating) or, with
+    ``undecided_win``, as winning (not shown lost); and with ``shared`` the searches of one
+    deal keeping one table of what the certifying search and those before them learnt, so
+    that no position is searched out twice (``_core.evidence``'s ``share_first_moves``;
+    for a game whose solver can, :attr:`patience.games.Game.shares_first_moves`). A model
+    records the search its features were gathered with
+    (:attr:`patience.ratings.model.RatingModel.first_moves`).
+
+    >>> FirstMoveSearch.from_json(FirstMoveSearch(5_000, shared=True).to_json())
+    FirstMoveSearch(nodes=5000, shared=True, undecided_win=False)
+    """
+
+    nodes: int = FIRST_MOVE_NODES
+    shared: bool = False
+    undecided_win: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.nodes, bool) or not isinstance(self.nodes, int) or self.nodes < 1:
+            raise ValueError(
+                f"a first move's search needs a whole number of nodes, not {self.nodes!r}"
+            )
+        for name in ("shared", "undecided_win"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name!r} is true or false, not {getattr(self, name)!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """As a model file keeps it."""
+        return {"nodes": self.nodes, "shared": self.shared, "undecided_win": self.undecided_win}
+
+    @classmethod
+    def from_json(cls, data: Any) -> FirstMoveSearch:
+        """From :meth:`to_json`'s form; ``ValueError`` for anything else."""
+        if not isinstance(data, dict) or set(data) != {"nodes", "shared", "undecided_win"}:
+            raise ValueError(
+                "a first moves' search is {'nodes': N, 'shared': B, 'undecided_win': B}, "
+                f"not {data!r}"
+            )
+        return cls(**data)
+
+
+RATING_FIRST_MOVES = FirstMoveSearch()
+"""The full rating's search of the first moves (:func:`patience.rating.rate`): each alone,
+within :data:`patience.rating.FIRST_MOVE_NODES` nodes."""
+
+
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """A certified deal's cheap evidence."""
 
@@ -84,7 +135,8 @@ class Evidence:
     moves: int
     """The certificate's length."""
     first_moves: float
-    """The share of legal first moves after which the deal is still won."""
+    """The share of legal first moves after which the deal is still won (found so by the
+    :class:`FirstMoveSearch` it was gathered with; the full rating's by default)."""
     rates: dict[str, float]
     """Each cheap player's share of playouts won."""
     progress: dict[str, float]
@@ -209,13 +261,21 @@ def _evidence(
 
 
 def gather(
-    game: Game, *, node_limit: int, playout_seed: int = 0, time_limit: float = 60.0
+    game: Game,
+    *,
+    node_limit: int,
+    playout_seed: int = 0,
+    time_limit: float = 60.0,
+    first_moves: FirstMoveSearch = RATING_FIRST_MOVES,
 ) -> Evidence:
     """Certify ``game`` (the solver looking for a win within ``node_limit`` nodes, its
     certificate replayed by the engine of record) and gather its cheap evidence; raises
     :class:`patience.rating.NotCertifiedError` when the solver does not win it. The cheap
     players play with the seeds :func:`patience.rating.rate` gives them for
-    ``playout_seed``. The reference for :func:`gather_many`, which a catalog job uses."""
+    ``playout_seed``; the first moves are searched as ``first_moves`` says (the full
+    rating's search by default). The reference for :func:`gather_many`, which a catalog job
+    uses (a search of the first moves that shares its table is the core's only, asked of it
+    here for this deal alone)."""
     certified = solve(game, time_limit=time_limit, node_limit=node_limit, wins_only=True)
     if certified.outcome != "solved":
         raise NotCertifiedError(
@@ -244,12 +304,30 @@ def gather(
             counted = sum(move.startswith(starts) or move.endswith(ends) for move in moves)
             playouts[player].append((won, counted, len(moves), kept))
     legal = len(game.legal_moves())
+    if first_moves.shared or first_moves.undecided_win:
+        (answer,) = _core.evidence(
+            game.name,
+            [position],
+            max_nodes=node_limit,
+            max_seconds=time_limit,
+            max_states=type(game).budgets.solve_states,
+            first_move_nodes=first_moves.nodes,
+            players=[],
+            max_moves=MAX_MOVES,
+            prefixes=[],
+            suffixes=[],
+            share_first_moves=first_moves.shared,
+            undecided_first_moves_win=first_moves.undecided_win,
+        )
+        first_won = int(answer[3])
+    else:
+        first_won = round(_winning_first_moves(game, first_moves.nodes) * legal)
     return _evidence(
         game,
         position,
         nodes=certified.nodes,
         moves=len(certified.moves),
-        first_won=round(_winning_first_moves(game) * legal),
+        first_won=first_won,
         first_legal=legal,
         playouts=playouts,
         playout_seed=playout_seed,
@@ -273,10 +351,12 @@ def native_answers(
     node_limit: int,
     playout_seed: int = 0,
     time_limit: float = 60.0,
+    first_moves: FirstMoveSearch = RATING_FIRST_MOVES,
 ) -> list[Any]:
     """The native core's raw evidence (``_core.evidence``) for ``positions`` of game
-    ``cls``, with the rating's budgets and cheap players: what :func:`gather_many` reads,
-    unreplayed (the tests keep digests of it)."""
+    ``cls``, with the rating's budgets and cheap players and the first moves searched as
+    ``first_moves`` says: what :func:`gather_many` reads, unreplayed (the tests keep
+    digests of it)."""
     ladder = _cheap_ladder(cls.name, playout_seed)
     starts, ends = cls.cleared_moves
     answers: list[Any] = _core.evidence(
@@ -285,7 +365,9 @@ def native_answers(
         max_nodes=node_limit,
         max_seconds=time_limit,
         max_states=cls.budgets.solve_states,
-        first_move_nodes=FIRST_MOVE_NODES,
+        first_move_nodes=first_moves.nodes,
+        share_first_moves=first_moves.shared,
+        undecided_first_moves_win=first_moves.undecided_win,
         players=ladder,
         max_moves=MAX_MOVES,
         prefixes=list(starts),
@@ -297,7 +379,12 @@ def native_answers(
 
 
 def gather_many(
-    games: Sequence[Game], *, node_limit: int, playout_seed: int = 0, time_limit: float = 60.0
+    games: Sequence[Game],
+    *,
+    node_limit: int,
+    playout_seed: int = 0,
+    time_limit: float = 60.0,
+    first_moves: FirstMoveSearch = RATING_FIRST_MOVES,
 ) -> list[Gathered]:
     """:func:`gather` for many deals of one game in one call into the native core
     (``_core.evidence``), which certifies each, solves each first move, and plays the
@@ -314,7 +401,12 @@ def gather_many(
     positions = [game.native_position() for game in games]
     ladder = _cheap_ladder(cls.name, playout_seed)  # (whose playouts the answers hold)
     answers = native_answers(
-        cls, positions, node_limit=node_limit, playout_seed=playout_seed, time_limit=time_limit
+        cls,
+        positions,
+        node_limit=node_limit,
+        playout_seed=playout_seed,
+        time_limit=time_limit,
+        first_moves=first_moves,
     )
     found = []
     for game, position, answer in zip(games, positions, answers, strict=True):

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from patience.rating import RATING_VERSION
-from patience.ratings.evidence import strong_players
+from patience.ratings.evidence import RATING_FIRST_MOVES, FirstMoveSearch, strong_players
 from patience.ratings.model import FORMAT
 
 __all__ = ["PARAMS", "Agreement", "agreement", "strong_progress", "train"]
@@ -114,10 +114,14 @@ def train(
     edge_margin: float,
     full_share: float,
     rounds: int | None = None,
+    first_moves: FirstMoveSearch = RATING_FIRST_MOVES,
 ) -> dict[str, Any]:
     """A model file's contents, trained on the training set ``rows`` (each a deal's
     ``features`` and its ``full`` ratings, the first the target). ``rounds`` of boosting,
-    by default as many as five-fold cross-validation finds best (at most 2,000)."""
+    by default as many as five-fold cross-validation finds best (at most 2,000).
+    ``first_moves`` is the search of the first moves the rows' features were gathered with,
+    recorded in the file when it is not the full rating's (a catalog job then gathers its
+    deals' evidence so)."""
     import lightgbm
     import numpy as np
 
@@ -152,6 +156,7 @@ def train(
         "target": f"mean progress of {', '.join(strong)} in the full rating",
         "strong_players": strong,
         "features": features,
+        **({} if first_moves == RATING_FIRST_MOVES else {"first_moves": first_moves.to_json()}),
         "edge_margin": edge_margin,
         "full_share": full_share,
         "training": {

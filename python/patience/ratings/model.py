@@ -2,7 +2,9 @@
 
 A model file is JSON: what the model is (``format``, ``model``: its version, e.g.
 ``golf-wrap-1``), what it rates (``game``, ``variant``, ``rating_version``), what it reads
-(``features``, by name, from :func:`patience.ratings.evidence.gather`), what it predicts
+(``features``, by name, from :func:`patience.ratings.evidence.gather`, and, when they
+were not gathered with the full rating's search of the first moves, ``first_moves``: the
+:class:`~patience.ratings.evidence.FirstMoveSearch` they were), what it predicts
 (the mean progress of the ``strong_players`` of :data:`patience.rating.PLAYOUTS`: their
 mean share of playouts won, or of cards home in Kansas), how the catalog job uses it
 (``edge_margin``, ``full_share``), what it was trained on (``training``: the public stream,
@@ -12,7 +14,9 @@ format with its SHA-256. Nothing in the file is executed: a file that is not suc
 is refused with :class:`ModelError`, which says why.
 
 The models shipped with the package are in ``patience/ratings/models/``, one a game and
-variant (:func:`shipped_model`); ``patience deals train-model`` makes them.
+variant (:func:`shipped_model`); ``patience deals train-model`` makes them. A model a newer
+one replaced stays in ``models/retired/``, as ``VERSION.json``, so that a catalog's deals
+rated by it can still be rated again as they were (:func:`patience.catalog.rated_again`).
 """
 
 from __future__ import annotations
@@ -29,7 +33,12 @@ from typing import Any
 from patience.errors import PatienceError
 from patience.games import variant_key
 from patience.rating import RATING_VERSION, calibration, difficulty_score, players, tier_of
-from patience.ratings.evidence import Evidence, strong_players
+from patience.ratings.evidence import (
+    RATING_FIRST_MOVES,
+    Evidence,
+    FirstMoveSearch,
+    strong_players,
+)
 
 __all__ = [
     "FORMAT",
@@ -94,6 +103,13 @@ class RatingModel:
         self.strong_players: list[str] = data["strong_players"]
         self.edge_margin: float = data["edge_margin"]
         self.full_share: float = data["full_share"]
+        self.first_moves: FirstMoveSearch = (
+            FirstMoveSearch.from_json(data["first_moves"])
+            if "first_moves" in data
+            else RATING_FIRST_MOVES
+        )
+        """How the deals' first moves are searched for the evidence the model reads (the
+        full rating's search when the file does not say)."""
         try:
             self._booster = lightgbm.Booster(model_str=data["booster"])
         except lightgbm.basic.LightGBMError as error:
@@ -174,6 +190,11 @@ def _check(data: Any, source: str) -> None:
         raise ModelError(f"{source}: 'features' must be a list of names")
     if not 0.0 <= data["full_share"] <= 1.0 or not 0.0 <= data["edge_margin"] <= 1.0:
         raise ModelError(f"{source}: full_share and edge_margin are shares from 0 to 1")
+    if "first_moves" in data:
+        try:
+            FirstMoveSearch.from_json(data["first_moves"])
+        except ValueError as error:
+            raise ModelError(f"{source}: 'first_moves': {error}") from None
     actual = hashlib.sha256(data["booster"].encode()).hexdigest()
     if actual != data["booster_sha256"]:
         raise ModelError(f"{source}: the booster's SHA-256 does not match (damaged or edited)")
@@ -230,10 +251,23 @@ def model_file_name(name: str, variant: Mapping[str, object]) -> str:
     return "-".join(parts) + ".json"
 
 
-def shipped_model(name: str, variant: Mapping[str, object]) -> RatingModel | None:
+def shipped_model(
+    name: str, variant: Mapping[str, object], version: str | None = None
+) -> RatingModel | None:
     """The model shipped with the package for ``name`` and ``variant`` (checked), loaded once
-    a process; None when there is none (those deals are rated in full)."""
-    return _shipped(name, variant_key(variant))
+    a process; None when there is none (those deals are rated in full). With ``version``,
+    the shipped model of that version: the current one, or one it replaced (kept retired),
+    None when the package has no such model.
+
+    >>> shipped_model("golf", {"wrap": True}, "golf-wrap-1").version
+    'golf-wrap-1'
+    >>> shipped_model("golf", {"wrap": True}, "golf-wrap-0") is None
+    True
+    """
+    current = _shipped(name, variant_key(variant))
+    if version is None or (current is not None and current.version == version):
+        return current
+    return _retired(name, variant_key(variant), version)
 
 
 @cache
@@ -245,3 +279,15 @@ def _shipped(name: str, key: str) -> RatingModel | None:
         return None
     with resources.as_file(entry) as path:
         return load_model(path, game=name, variant=variant)
+
+
+@cache
+def _retired(name: str, key: str, version: str) -> RatingModel | None:
+    folder = resources.files("patience.ratings").joinpath("models", "retired")
+    entry = folder.joinpath(f"{version}.json")
+    if "/" in version or not entry.is_file():
+        return None
+    with resources.as_file(entry) as path:
+        found = load_model(path)
+    mine = found.game == name and variant_key(found.variant) == key
+    return found if mine and found.version == version else None

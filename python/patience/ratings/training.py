@@ -22,7 +22,7 @@ from patience.batch import run
 from patience.catalog import CERTIFY_NODES, public_seed_stream
 from patience.games import game_class
 from patience.rating import NotCertifiedError, rate
-from patience.ratings.evidence import gather
+from patience.ratings.evidence import RATING_FIRST_MOVES, FirstMoveSearch, gather
 
 __all__ = ["TRAINING_STREAM", "Refreshed", "collect", "digest", "read", "refresh"]
 
@@ -31,12 +31,14 @@ TRAINING_STREAM = 4_000_000
 (keyed, 0 and up), the calibration's (1,000,000) and the studies' (2,000,000, 3,000,000)."""
 
 
-def _training_row(task: tuple[str, dict[str, object], int, int]) -> dict[str, Any] | None:
-    name, variant, seed, ratings = task
+def _training_row(
+    task: tuple[str, dict[str, object], int, int, FirstMoveSearch],
+) -> dict[str, Any] | None:
+    name, variant, seed, ratings, first_moves = task
     game = game_class(name).from_seed(seed, dict(variant))
     limit = CERTIFY_NODES[name]
     try:
-        evidence = gather(game, node_limit=limit)
+        evidence = gather(game, node_limit=limit, first_moves=first_moves)
     except NotCertifiedError:
         return None
     full = [
@@ -45,11 +47,11 @@ def _training_row(task: tuple[str, dict[str, object], int, int]) -> dict[str, An
     return {"seed": seed, "features": evidence.features, "full": full}
 
 
-def _features(task: tuple[str, dict[str, object], int]) -> dict[str, float] | None:
-    name, variant, seed = task
+def _features(task: tuple[str, dict[str, object], int, FirstMoveSearch]) -> dict[str, float] | None:
+    name, variant, seed, first_moves = task
     game = game_class(name).from_seed(seed, dict(variant))
     try:
-        return gather(game, node_limit=CERTIFY_NODES[name]).features
+        return gather(game, node_limit=CERTIFY_NODES[name], first_moves=first_moves).features
     except NotCertifiedError:
         return None
 
@@ -69,11 +71,17 @@ class Refreshed:
 
 
 def refresh(
-    path: Path, name: str, variant: Mapping[str, object], *, jobs: int | None = None
+    path: Path,
+    name: str,
+    variant: Mapping[str, object],
+    *,
+    jobs: int | None = None,
+    first_moves: FirstMoveSearch = RATING_FIRST_MOVES,
 ) -> Refreshed:
     """Gather the cheap evidence of every deal of the training set ``path`` again (a few
-    milliseconds a deal) and write the file again if a feature changed (its full ratings are
-    kept): so a model is always trained on the features this code gives. A deal the solver
+    milliseconds a deal; the first moves searched as ``first_moves`` says) and write the
+    file again if a feature changed (its full ratings are kept): so a model is always
+    trained on the features this code gives. A deal the solver
     no longer certifies within the catalog's node limit is dropped from the file (a
     :func:`collect` after it tops the file up again).
 
@@ -81,7 +89,7 @@ def refresh(
     (False, True)
     """
     rows = read(path)
-    tasks = [(name, dict(variant), int(row["seed"])) for row in rows]
+    tasks = [(name, dict(variant), int(row["seed"]), first_moves) for row in rows]
     fresh = list(run(_features, tasks, jobs=jobs))
     pairs = list(zip(rows, fresh, strict=True))
     dropped = tuple(int(row["seed"]) for row, features in pairs if features is None)
@@ -121,10 +129,12 @@ def collect(
     ratings: int = 1,
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
+    first_moves: FirstMoveSearch = RATING_FIRST_MOVES,
 ) -> int:
     """Make the training set ``path`` hold the first ``count`` certified deals of public
     stream ``stream`` of ``name`` and ``variant``, each rated in full ``ratings`` times
-    (playout seeds 0, 1, ...); rows already in the file are kept. How many rows it holds."""
+    (playout seeds 0, 1, ...), its features gathered with the first moves searched as
+    ``first_moves`` says; rows already in the file are kept. How many rows it holds."""
     have = read(path) if path.exists() else []
     done = {row["seed"] for row in have}
     seeds = public_seed_stream(name, dict(variant), stream)
@@ -137,7 +147,7 @@ def collect(
                 if seed not in done:
                     batch.append(seed)
                 done.add(seed)
-            tasks = [(name, dict(variant), seed, ratings) for seed in batch]
+            tasks = [(name, dict(variant), seed, ratings, first_moves) for seed in batch]
             for row in run(_training_row, tasks, jobs=jobs):
                 if row is not None and rows < count:
                     out.write(json.dumps(row, sort_keys=True) + "\n")

@@ -79,6 +79,24 @@ pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
         (self.solve(budget, options, stop), Vec::new())
     }
 
+    /// [`NativeGame::solve_noting_first_moves`] and, for a position it wins, how many of
+    /// its legal first moves are won, and how many undecided (out of budget), by a search
+    /// of the position after each within `first_moves`, the searches keeping one table of what the certifying search and
+    /// those before them learnt (positions searched out, positions on a win's line), so
+    /// that no position is searched out twice: the same verdict as a search alone wherever
+    /// both decide a move, for fewer nodes, and a move a search alone leaves undecided
+    /// within the budget may be decided (Golf: `golf::solve_sharing_first_moves`). None
+    /// (the default) for a game whose solver has no such search.
+    fn solve_sharing_first_moves(
+        &self,
+        _budget: &Budget,
+        _first_moves: &Budget,
+        _options: SolveOptions,
+        _stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(Report<Self::Move>, u32, u32)> {
+        None
+    }
+
     /// For a game whose moves have few distinct names: one move of each name, so that a
     /// host makes each name's string once and reuses it ([`NativeGame::name_index`] finds
     /// a move's). Empty (the default): each move's name is written when it is needed.
@@ -97,8 +115,38 @@ pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
 /// `$won` and whose solver is `$solve` (it takes no options); for a game's own folder.
 ///
 /// With a sixth argument, `$noting` gives [`NativeGame::solve_noting_first_moves`] (it
-/// takes what `$solve` takes).
+/// takes what `$solve` takes); with a seventh, `$sharing` gives
+/// [`NativeGame::solve_sharing_first_moves`] (it takes the certifying budget, the first
+/// moves' budget and `stop`, and answers the report and each first move's search, as
+/// `golf::solve_sharing_first_moves` does).
 macro_rules! native_game {
+    ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path, $sharing:path) => {
+        $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,
+            fn solve_noting_first_moves(
+                &self,
+                budget: &$crate::search::Budget,
+                _options: $crate::game::SolveOptions,
+                stop: &mut dyn FnMut() -> bool,
+            ) -> (
+                $crate::search::Report<$move>,
+                $crate::search::FirstMoves<$move>,
+            ) {
+                $noting(self, budget, stop)
+            }
+            fn solve_sharing_first_moves(
+                &self,
+                budget: &$crate::search::Budget,
+                first_moves: &$crate::search::Budget,
+                _options: $crate::game::SolveOptions,
+                stop: &mut dyn FnMut() -> bool,
+            ) -> Option<($crate::search::Report<$move>, u32, u32)> {
+                let (report, searched) = $sharing(self, budget, first_moves, stop);
+                let won = searched.iter().filter(|first| first.won).count() as u32;
+                let undecided = searched.iter().filter(|first| first.undecided).count() as u32;
+                Some((report, won, undecided))
+            }
+        );
+    };
     ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path) => {
         $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,
             fn solve_noting_first_moves(
@@ -117,7 +165,7 @@ macro_rules! native_game {
     ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path) => {
         $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,);
     };
-    (@impl $game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $($extra:item)?) => {
+    (@impl $game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $($extra:item)*) => {
         impl $crate::game::NativeGame for $game {
             type Move = $move;
             const NAME: &'static str = $name;
@@ -143,7 +191,7 @@ macro_rules! native_game {
                 $solve(self, budget, stop)
             }
 
-            $($extra)?
+            $($extra)*
         }
     };
 }

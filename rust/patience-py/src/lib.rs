@@ -438,7 +438,11 @@ impl Counted {
 /// after it solved again within `first_move_nodes` nodes (and four times as many
 /// positions; a won position counts as winning, an undecided one as not; a first move whose
 /// search the certifying one already answers, [`NativeGame::solve_noting_first_moves`], is
-/// judged by that answer, not searched again), and each
+/// judged by that answer, not searched again; with `share_first_moves`, the searches keep
+/// one table of what the certifying search and those before them learnt,
+/// [`NativeGame::solve_sharing_first_moves`], for a game whose solver has it, a
+/// `ValueError` for another; with `undecided_first_moves_win`, a move whose search runs out
+/// of budget counts as winning, as one not shown lost), and each
 /// `(player, seeds)` of `players` plays a playout a seed of at most `max_moves` moves, the
 /// player seeing what a person sees; a playout's counted moves are those whose name starts
 /// with one of `prefixes` or ends with one of `suffixes` (the cards it cleared, as the
@@ -450,7 +454,8 @@ impl Counted {
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (
     game, positions, *, max_nodes, max_seconds, max_states, first_move_nodes, players,
-    max_moves, prefixes, suffixes, still_won = Vec::new(), still_won_nodes = 0
+    max_moves, prefixes, suffixes, still_won = Vec::new(), still_won_nodes = 0,
+    share_first_moves = false, undecided_first_moves_win = false
 ))]
 fn evidence(
     py: Python<'_>,
@@ -466,6 +471,8 @@ fn evidence(
     suffixes: Vec<String>,
     still_won: Vec<u32>,
     still_won_nodes: u64,
+    share_first_moves: bool,
+    undecided_first_moves_win: bool,
 ) -> PyResult<Vec<DealEvidence>> {
     #[allow(clippy::too_many_arguments)]
     fn each<G: Players>(
@@ -478,6 +485,8 @@ fn evidence(
         counted: &Counted,
         followed: &[u32],
         still_won: &Budget,
+        share: bool,
+        undecided_win: bool,
     ) -> PyResult<Vec<DealEvidence>> {
         let states: Vec<G> = positions
             .iter()
@@ -493,8 +502,26 @@ fn evidence(
             states
                 .iter()
                 .map(|state| {
-                    let (report, known) =
-                        state.solve_noting_first_moves(budget, options, &mut interrupted);
+                    let (report, known, shared) = if share {
+                        let Some((report, won, undecided)) = state.solve_sharing_first_moves(
+                            budget,
+                            first_moves,
+                            options,
+                            &mut interrupted,
+                        ) else {
+                            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                                "the {} solver has no search of the first moves that \
+                                 shares its table",
+                                G::NAME
+                            )));
+                        };
+                        let counted = won + if undecided_win { undecided } else { 0 };
+                        (report, Vec::new(), Some(counted))
+                    } else {
+                        let (report, known) =
+                            state.solve_noting_first_moves(budget, options, &mut interrupted);
+                        (report, known, None)
+                    };
                     let Outcome::Solved(certificate) = report.outcome else {
                         let outcome = match report.outcome {
                             Outcome::Unsolvable => "unsolvable",
@@ -529,13 +556,20 @@ fn evidence(
                     }
                     let legal = state.moves();
                     // a first move the certifying search already judged is not searched again
-                    let winning =
-                        winning_first_moves(state, &known, first_moves.max_nodes, |after| {
-                            matches!(
-                                after.solve(first_moves, options, &mut interrupted).outcome,
-                                Outcome::Solved(_)
-                            )
-                        });
+                    let winning = shared.unwrap_or_else(|| {
+                        let limit = if undecided_win {
+                            u64::MAX // a win noted after the budget is undecided within it
+                        } else {
+                            first_moves.max_nodes
+                        };
+                        winning_first_moves(state, &known, limit, |after| {
+                            match after.solve(first_moves, options, &mut interrupted).outcome {
+                                Outcome::Solved(_) => true,
+                                Outcome::Unsolvable => false,
+                                Outcome::Unknown(_) => undecided_win,
+                            }
+                        })
+                    });
                     // whether a move counts, by move: its name written once, not at every move
                     let mut counts: HashMap<G::Move, bool> = HashMap::new();
                     let playouts = ladder
@@ -604,7 +638,8 @@ fn evidence(
     let counted = Counted { prefixes, suffixes };
     let followed = still_won_budget(still_won_nodes);
     by_game!(game, G => each::<G>(
-        py, &positions, &budget, &first_moves, &players, max_moves, &counted, &still_won, &followed
+        py, &positions, &budget, &first_moves, &players, max_moves, &counted, &still_won, &followed,
+        share_first_moves, undecided_first_moves_win
     ))
 }
 

@@ -442,14 +442,30 @@ thread_local! {
 }
 
 impl Table {
-    /// Runs `search` with this thread's table, emptied first, and an empty stack.
-    fn with<T>(search: impl FnOnce(&mut Table, &mut Vec<Frame>) -> T) -> T {
+    /// Runs `search` with this thread's table, emptied first unless `fresh` is false (then
+    /// as the last search left it), and an empty stack.
+    fn with<T>(fresh: bool, search: impl FnOnce(&mut Table, &mut Vec<Frame>) -> T) -> T {
         KEPT.with(|cell| {
             let kept = &mut *cell.borrow_mut();
-            kept.table.clear();
+            if fresh || kept.table.slots.is_empty() {
+                kept.table.clear();
+            }
             kept.stack.clear();
             search(&mut kept.table, &mut kept.stack)
         })
+    }
+
+    /// Forgets the position at `index`: as if never seen.
+    #[inline]
+    fn forget(&mut self, index: usize) {
+        self.slots[index] = 0;
+    }
+
+    /// Notes that the position at `index` is won with `drawn` cards drawn (so with as few
+    /// or fewer too).
+    #[inline]
+    fn won(&mut self, index: usize, drawn: u8) {
+        self.slots[index] = (drawn + 1) | WON;
     }
 
     fn clear(&mut self) {
@@ -465,7 +481,8 @@ impl Table {
     }
 
     /// Records a position; whether it is to be searched (never seen with as few cards
-    /// drawn), and whether it was searched on before, with more cards drawn.
+    /// drawn), and whether it was searched on before, with more cards drawn. For a table
+    /// that holds no position known won ([`WON`]): a fresh one.
     #[inline]
     fn visit(&mut self, index: usize, drawn: u8) -> Visit {
         let slot = &mut self.slots[index];
@@ -473,6 +490,31 @@ impl Table {
             self.touched.push(index as u32);
         } else if *slot & !SEARCHED_ON <= drawn + 1 {
             return Visit::Seen;
+        }
+        let before = *slot & SEARCHED_ON;
+        *slot = (drawn + 1) | before;
+        if before == 0 {
+            Visit::New
+        } else {
+            Visit::SearchedOn
+        }
+    }
+
+    /// [`Table::visit`] for a table kept from an earlier search, which may hold positions
+    /// known won: [`Visit::Won`] for one won with as many cards drawn or more.
+    #[inline]
+    fn visit_kept(&mut self, index: usize, drawn: u8) -> Visit {
+        let slot = &mut self.slots[index];
+        if *slot == 0 {
+            self.touched.push(index as u32);
+        } else if *slot & !SEARCHED_ON <= drawn + 1 {
+            return Visit::Seen;
+        } else if *slot & WON != 0 {
+            if drawn < *slot & !WON {
+                return Visit::Won;
+            }
+            *slot = drawn + 1; // won with fewer cards drawn only: to be searched
+            return Visit::New;
         }
         let before = *slot & SEARCHED_ON;
         *slot = (drawn + 1) | before;
@@ -498,6 +540,11 @@ impl Table {
 /// Kings' count; so `is_lost` is not asked again.
 const SEARCHED_ON: u8 = 0x80;
 
+/// A slot's flag in `Table`: the position is won with the cards drawn the slot holds, or
+/// fewer (it was on the line of a search that won; see [`solve_sharing_first_moves`]).
+/// Only a table kept from one search to the next holds it.
+const WON: u8 = 0x40;
+
 /// What [`Table::visit`] found.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Visit {
@@ -507,6 +554,8 @@ enum Visit {
     New,
     /// To be searched, and searched on before with more cards drawn: not lost.
     SearchedOn,
+    /// Won with as many cards drawn or more (only in a table kept from an earlier search).
+    Won,
 }
 
 /// A move of the search: draw until `drawn` cards are drawn (none if already), then play
@@ -564,7 +613,7 @@ pub fn solve_with(
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
 ) -> Report<GolfMove> {
-    search(start, budget, pruning, stop).0
+    search(start, budget, pruning, stop, None).0
 }
 
 /// [`solve`], with what the search learned of the start's first moves by the way, for a
@@ -588,16 +637,90 @@ pub fn solve_noting_first_moves(
     budget: &Budget,
     stop: &mut dyn FnMut() -> bool,
 ) -> (Report<GolfMove>, FirstMoves<GolfMove>) {
-    search(start, budget, Pruning::Full, stop)
+    search(start, budget, Pruning::Full, stop, None)
 }
 
-/// [`solve_with`] and what [`solve_noting_first_moves`] notes.
+/// A first move's search by [`solve_sharing_first_moves`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstMoveSearch {
+    /// The move.
+    pub mv: GolfMove,
+    /// Whether a win was found within the budget (or the move wins the game at once).
+    pub won: bool,
+    /// Whether its search ran out of budget first (neither won nor lost within it).
+    pub undecided: bool,
+    /// The nodes its own search took (0 when the certifying search's notes answered it).
+    pub nodes: u64,
+}
+
+/// Certifies `start` within `budget` as [`solve_noting_first_moves`] does (the same report,
+/// node for node) and, for a deal it wins, searches each legal first move (in the order of
+/// [`Golf::legal_moves`]) within `first_moves`, each search keeping the table the searches
+/// before it left: a position one of them searched out (lost, with as few cards drawn) is
+/// not searched again, and one on the line of a win (won, with as many cards drawn or
+/// more) ends the search in a win at once. The positions on the line of a search that ran
+/// out of budget are forgotten (not known). So a search decides its move as a search alone
+/// would (the same verdict, won or lost, when both decide it), in as many nodes or fewer;
+/// a move whose search alone would run out of budget may be decided within it. A first
+/// move the certifying search answers (see [`solve_noting_first_moves`]) is judged by that
+/// answer and not searched: lost, or won (its position is on the certifying win's line).
+pub fn solve_sharing_first_moves(
+    start: &Golf,
+    budget: &Budget,
+    first_moves: &Budget,
+    stop: &mut dyn FnMut() -> bool,
+) -> (Report<GolfMove>, Vec<FirstMoveSearch>) {
+    let (report, known) = search(start, budget, Pruning::Full, stop, None);
+    if !matches!(report.outcome, Outcome::Solved(_)) {
+        return (report, Vec::new());
+    }
+    let searched = start
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut after = start.clone();
+            after.apply(mv);
+            let (won, undecided, nodes) = if after.is_won() {
+                (true, false, 0)
+            } else {
+                match known.iter().find(|(first, _)| *first == mv) {
+                    Some((_, FirstMove::Lost)) => (false, false, 0),
+                    Some((_, FirstMove::WonAt(_))) => (true, false, 0),
+                    None => {
+                        let drawn = u8::from(mv == GolfMove::Draw);
+                        let (alone, _) =
+                            search(&after, first_moves, Pruning::Full, stop, Some(drawn));
+                        let won = matches!(alone.outcome, Outcome::Solved(_));
+                        let undecided = matches!(alone.outcome, Outcome::Unknown(_));
+                        (won, undecided, alone.nodes)
+                    }
+                }
+            };
+            FirstMoveSearch {
+                mv,
+                won,
+                undecided,
+                nodes,
+            }
+        })
+        .collect();
+    (report, searched)
+}
+
+/// [`solve_with`] and what [`solve_noting_first_moves`] notes. With `shared` (`Some(d)`)
+/// the search keeps the table the last search on this thread left (a search of the same
+/// deal, `start` being `d` cards further drawn than its start) instead of emptying it;
+/// without, a fresh table. Either way, on the way out, the positions on its line are noted
+/// won when it won (its path then ends at the first position known won, in a kept table)
+/// and forgotten when it ran out (see [`solve_sharing_first_moves`]).
 fn search(
     start: &Golf,
     budget: &Budget,
     pruning: Pruning,
     stop: &mut dyn FnMut() -> bool,
+    shared: Option<u8>,
 ) -> (Report<GolfMove>, FirstMoves<GolfMove>) {
+    let offset = shared.unwrap_or(0);
     let mut meter = Meter::new(budget, stop);
     if start.is_won() {
         return (meter.report(Outcome::Solved(Vec::new())), Vec::new());
@@ -628,9 +751,59 @@ fn search(
         return (meter.report(Outcome::Unsolvable), Vec::new());
     }
     let mut noted = Vec::new();
-    let outcome = Table::with(|seen, stack| {
-        seen.visit(root.index(), 0);
+    let outcome = Table::with(shared.is_none(), |seen, stack| {
+        match seen.visit_kept(root.index(), offset) {
+            Visit::Seen => return Outcome::Unsolvable, // searched out by an earlier search
+            Visit::Won => return Outcome::Solved(Vec::new()), // on an earlier search's win
+            Visit::New | Visit::SearchedOn => {}
+        }
         layout.expand(&root, stack);
+        let walk = if shared.is_some() {
+            search_loop::<true>
+        } else {
+            search_loop::<false>
+        };
+        let outcome = walk(
+            &layout,
+            seen,
+            stack,
+            &mut meter,
+            pruning,
+            offset,
+            wrap,
+            &draws,
+            &stock_left,
+            &mut noted,
+        );
+        // the positions on the line are won, or not known: not to be taken for lost
+        for frame in stack.iter() {
+            if matches!(outcome, Outcome::Solved(_)) {
+                seen.won(frame.node.index(), frame.node.drawn + offset);
+            } else {
+                seen.forget(frame.node.index());
+            }
+        }
+        outcome
+    });
+    (meter.report(outcome), noted)
+}
+
+/// The loop of [`search`]; `KEPT` when its table is kept from an earlier search (then its
+/// cards drawn are counted from `offset` and it may meet positions known won).
+#[allow(clippy::too_many_arguments)]
+fn search_loop<const KEPT: bool>(
+    layout: &Layout,
+    seen: &mut Table,
+    stack: &mut Vec<Frame>,
+    meter: &mut Meter<'_>,
+    pruning: Pruning,
+    offset: u8,
+    wrap: bool,
+    draws: &[u8],
+    stock_left: &[Counts],
+    noted: &mut FirstMoves<GolfMove>,
+) -> Outcome<GolfMove> {
+    {
         while let Some(frame) = stack.last_mut() {
             if frame.next == frame.count {
                 stack.pop();
@@ -651,19 +824,18 @@ fn search(
             node.left.0[Counts::slot(node.top)] -= 1;
             node.drawn = step.drawn;
             if node.cards == 0 {
-                // each frame's current step, the last of them `step`
-                let mut path = Vec::new();
-                for frame in stack.iter() {
-                    let step = frame.step(frame.next - 1);
-                    path.extend((frame.node.drawn..step.drawn).map(|_| GolfMove::Draw));
-                    path.push(GolfMove::Play(step.column));
-                }
-                noted = first_moves(&stack[0], meter.nodes);
-                return Outcome::Solved(path);
+                *noted = first_moves(&stack[0], meter.nodes);
+                return Outcome::Solved(line(stack));
             }
             let index = node.index();
-            match seen.visit(index, node.drawn) {
+            let visit = if KEPT {
+                seen.visit_kept(index, node.drawn + offset)
+            } else {
+                seen.visit(index, node.drawn)
+            };
+            match visit {
                 Visit::Seen => continue,
+                Visit::Won => return Outcome::Solved(line(stack)),
                 Visit::New if pruning == Pruning::Full => {
                     if is_lost(
                         &node,
@@ -680,8 +852,19 @@ fn search(
             layout.expand(&node, stack);
         }
         Outcome::Unsolvable
-    });
-    (meter.report(outcome), noted)
+    }
+}
+
+/// The moves of the line the search is on: each frame's current step, the last of them
+/// the step just taken.
+fn line(stack: &[Frame]) -> Vec<GolfMove> {
+    let mut path = Vec::new();
+    for frame in stack {
+        let step = frame.step(frame.next - 1);
+        path.extend((frame.node.drawn..step.drawn).map(|_| GolfMove::Draw));
+        path.push(GolfMove::Play(step.column));
+    }
+    path
 }
 
 /// What [`solve_noting_first_moves`] notes of the first moves from the start's frame
@@ -945,6 +1128,81 @@ mod tests {
             }
         }
         assert!(skipped > 500, "{skipped}");
+    }
+
+    #[test]
+    fn first_moves_searched_sharing_a_table_keep_their_verdicts_for_fewer_nodes() {
+        let budget = Budget {
+            max_nodes: 2_000_000, // a catalog's certifying search
+            ..Budget::default()
+        };
+        let exact = Budget {
+            max_nodes: 5_000_000,
+            ..Budget::default()
+        };
+        let (mut decided_more, mut cheaper, mut won_at_once) = (0, 0, 0);
+        for seed in 0..120 {
+            for wrap in [false, true] {
+                let start = deal(seed, wrap);
+                let plain = solve(&start, &budget, &mut || false);
+                for max_nodes in [300, 5_000, 200_000] {
+                    let first_moves = Budget {
+                        max_nodes,
+                        ..Budget::default()
+                    };
+                    let (report, searched) =
+                        solve_sharing_first_moves(&start, &budget, &first_moves, &mut || false);
+                    // the certifying search is the plain one, node for node
+                    assert_eq!(
+                        (&report.outcome, report.nodes),
+                        (&plain.outcome, plain.nodes)
+                    );
+                    if !matches!(report.outcome, Outcome::Solved(_)) {
+                        assert!(searched.is_empty());
+                        continue;
+                    }
+                    let legal = start.legal_moves();
+                    assert_eq!(searched.iter().map(|s| s.mv).collect::<Vec<_>>(), legal);
+                    for first in &searched {
+                        let mut after = start.clone();
+                        after.apply(first.mv);
+                        let what = format!("seed {seed}, wrap {wrap}, {max_nodes}: {}", first.mv);
+                        assert!(!(first.won && first.undecided), "{what}");
+                        assert!(first.nodes <= max_nodes + 1, "{what}");
+                        // a verdict it reaches is the exact one
+                        let truth = solve(&after, &exact, &mut || false).outcome;
+                        if first.won {
+                            assert!(matches!(truth, Outcome::Solved(_)), "{what}");
+                        } else if !first.undecided {
+                            assert!(matches!(truth, Outcome::Unsolvable), "{what}");
+                        }
+                        // a move its own search decides within the budget is decided alike,
+                        // in as many nodes or fewer
+                        let alone = solve(&after, &first_moves, &mut || false);
+                        match alone.outcome {
+                            Outcome::Unknown(_) => decided_more += usize::from(!first.undecided),
+                            Outcome::Solved(_) => {
+                                assert!(first.won, "{what}");
+                                assert!(first.nodes <= alone.nodes, "{what}");
+                                cheaper += usize::from(first.nodes < alone.nodes);
+                                won_at_once += usize::from(first.nodes == 0);
+                            }
+                            Outcome::Unsolvable => {
+                                assert!(!first.won && !first.undecided, "{what}");
+                                assert!(first.nodes <= alone.nodes, "{what}");
+                                cheaper += usize::from(first.nodes < alone.nodes);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // the table pays: searches cut short, moves decided only with it, wins found at once
+        let counts = format!("{cheaper} cheaper, {decided_more} decided, {won_at_once} at once");
+        assert!(
+            cheaper > 100 && decided_more > 5 && won_at_once > 10,
+            "{counts}"
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Golf in the core's registry of games: [`crate::game::NativeGame`] and its position as
 //! plain parts ([`Plain`]).
 
-use super::{solve, solve_noting_first_moves, Golf, GolfMove, InvalidPosition};
+use super::{
+    solve, solve_noting_first_moves, solve_sharing_first_moves, Golf, GolfMove, InvalidPosition,
+};
 use crate::game::{exactly, native_game, piles_part, Part, Parts, Plain, Shape};
 
 native_game!(
@@ -10,7 +12,8 @@ native_game!(
     "golf",
     is_won,
     solve,
-    solve_noting_first_moves
+    solve_noting_first_moves,
+    solve_sharing_first_moves
 );
 
 /// `(wrap, columns, stock, waste_top)`: card indices, each column's exposed card and the
