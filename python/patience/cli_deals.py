@@ -255,11 +255,8 @@ def _train_model(args: argparse.Namespace) -> int:
         raise PatienceError(f"{args.training_set} is not a training set: {error}") from None
     if rows and (rows[0].get("features") is None or not rows[0].get("full")):
         raise PatienceError(f"{args.training_set} is not a training set: no features or ratings")
-    if len(rows) < args.count:
-        print(
-            f"rating {args.count - len(rows)} deals of stream {args.stream} in full ...",
-            file=sys.stderr,
-        )
+
+    def fill() -> None:  # the training set's deals up to --count, each rated in full
         collect(
             args.training_set,
             args.game,
@@ -269,6 +266,13 @@ def _train_model(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             first_moves=first_moves,
         )
+
+    if len(rows) < args.count:
+        print(
+            f"rating {args.count - len(rows)} deals of stream {args.stream} in full ...",
+            file=sys.stderr,
+        )
+        fill()
         rows = read(args.training_set)
     refreshed = refresh(
         args.training_set, args.game, variant, jobs=args.jobs, first_moves=first_moves
@@ -283,15 +287,7 @@ def _train_model(args: argparse.Namespace) -> int:
             + "); rating others in their place ...",
             file=sys.stderr,
         )
-        collect(
-            args.training_set,
-            args.game,
-            variant,
-            args.count,
-            stream=args.stream,
-            jobs=args.jobs,
-            first_moves=first_moves,
-        )
+        fill()
     rows = read(args.training_set)[: args.count]
     model = train(
         args.game,
