@@ -11,7 +11,7 @@ import { accounts, api, ApiError, daily, SEED_WORDS, whoAmI } from "./api.js";
 import * as sound from "./audio.js";
 import { drawBoard, fitBoard, resetFit } from "./board.js";
 import { ask, asking } from "./dialog.js";
-import { dealLabel, variantWords } from "./dom.js";
+import { dealLabel, variantWords, writeText } from "./dom.js";
 import { gameOf, layoutOf, loadGames, wordOf } from "./games.js";
 import { attachInput } from "./input.js";
 import { keepMessagePlaced } from "./messages.js";
@@ -1016,8 +1016,7 @@ function tick() {
     const elapsed = clockBase.running ? (performance.now() - clockBase.at) / 1000 : 0;
     const remaining = Math.max(0, clockBase.remaining - elapsed);
     const whole = Math.ceil(remaining);
-    const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-    if ($("clock").textContent !== text) $("clock").textContent = text;
+    writeText($("clock"), `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`);
     $("clock").classList.toggle("low", clockBase.running && remaining < 30);
     if (clockBase.running && remaining <= 0) {
       clockBase.running = false;
@@ -1028,9 +1027,6 @@ function tick() {
   }
   clockTimer = setTimeout(tick, wait);
 }
-// A hidden page's timers may be held back (for a minute and more); shown again, the clock
-// is drawn at once.
-document.addEventListener("visibilitychange", () => { if (!document.hidden) tick(); });
 /** Sets the clock from a server's answer and draws it at once. */
 function setClock(answer) {
   clockBase = { remaining: answer.clock.remaining, at: performance.now(), running: answer.clock.running && answer.mode !== "relaxed" };
@@ -1039,7 +1035,10 @@ function setClock(answer) {
 tick();
 
 // A practice or relaxed game's clock stops while the page is hidden (a timed game's never).
+// Shown again, the clock is drawn at once: a hidden page's timers may be held back (for a
+// minute and more).
 document.addEventListener("visibilitychange", async () => {
+  if (!document.hidden) tick();
   if (!view || !auth || view.outcome || view.mode === "timed") return;
   const id = auth.id;
   try {

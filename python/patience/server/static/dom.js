@@ -18,6 +18,15 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/**
+ * Sets `element`'s text, unless it shows that text already: writing the same text again
+ * still has the browser lay the page out and paint it (a clock written at every frame kept
+ * an idle table busy).
+ */
+export function writeText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 /** A definition list of [term, value] pairs. */
 export function facts(pairs, attributes = {}) {
   return h("dl", { class: "facts", ...attributes }, pairs.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));

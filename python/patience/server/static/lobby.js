@@ -3,7 +3,7 @@
 // the mode (timed, practice, relaxed), the difficulty and a deal number.
 
 import { accounts, api, currentPlayer, daily, whoAmI } from "./api.js";
-import { dailyResultWords, dealLabel, h, streakWords, variantWords } from "./dom.js";
+import { dailyResultWords, dealLabel, h, streakWords, variantWords, writeText } from "./dom.js";
 import { optionWords, valueWords } from "./games.js";
 import { gamePicture } from "./pictures.js";
 import { forgetGame, keepGame, savedGames } from "./saved.js";
@@ -216,19 +216,18 @@ export async function listResumable() {
     list.append(h("li", {}, button));
   }
   $("resume").hidden = !rows.length;
-  // Each row's time is written only when its text changes (a repaint otherwise, four a second).
-  const write = (row, text) => { if (row.time.textContent !== text) row.time.textContent = text; };
+  // (each row's time written only when its text changes: the tick comes four times a second)
   const tick = () => {
     for (const row of rows) {
       const { answer } = row;
-      if (answer.mode === "relaxed") { write(row, "no clock"); continue; }
+      if (answer.mode === "relaxed") { writeText(row.time, "no clock"); continue; }
       const remaining = answer.clock.remaining - (answer.clock.running ? (performance.now() - row.at) / 1000 : 0);
       if (remaining <= 0) {
-        write(row, "time is up");
+        writeText(row.time, "time is up");
         row.button.disabled = true;
         row.button.closest("li")?.classList.add("expired");
         forgetGame(row.saved.id);
-      } else write(row, `${left(remaining)} left`);
+      } else writeText(row.time, `${left(remaining)} left`);
     }
   };
   tick();
