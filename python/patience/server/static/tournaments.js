@@ -19,6 +19,31 @@ function policyWords(t) {
     : `a deal of difficulty tier ${t.tier} of 10 for each attempt (every entrant's deals of the same tier)`;
 }
 
+/**
+ * A series of readings whose answers are drawn in order: `read(request)` awaits
+ * `request()` and answers its answer, or null when a later reading's answer has been drawn
+ * already (so a reading still on its way is never drawn over what came after it, and
+ * readings slower than their interval still show). A refusal is thrown on unless a later
+ * answer has been drawn (then null too).
+ */
+function inOrder() {
+  let asked = 0;
+  let shown = 0;
+  return async (request) => {
+    const ticket = ++asked;
+    let answer;
+    try {
+      answer = await request();
+    } catch (refusal) {
+      if (ticket < shown) return null;
+      throw refusal;
+    }
+    if (ticket < shown) return null;
+    shown = ticket;
+    return answer;
+  };
+}
+
 const gameWords = (t) => `${t.title}${variantWords(t.variant) ? `, ${variantWords(t.variant)}` : ""}`;
 
 /** #/tournaments: every tournament, by status. */
@@ -176,17 +201,13 @@ export async function tournamentPage(page, id) {
     clockLine.replaceChildren(t.status === "open" ? "Opens in " : "Closes in ", clock);
     if (target - now <= 0) refresh();
   };
-  // An answer is drawn unless the answer to a later reading has been drawn already: a
-  // reading still on its way when the player joined or played is never drawn over what
-  // came after, and readings slower than the clock's second still show.
-  let asked = 0;
-  let shown = 0;
+  // (a reading still on its way when the player joined or played is never drawn over what
+  // came after)
+  const read = inOrder();
   const refresh = async () => {
-    const ticket = ++asked;
     try {
-      const fresh = await tournaments.read(id);
-      if (ticket < shown) return;
-      shown = ticket;
+      const fresh = await read(() => tournaments.read(id));
+      if (!fresh) return;
       const changed = fresh.status !== t.status;
       // the entry is drawn again only when it changed: a redraw would take the keyboard's
       // focus off its buttons
@@ -444,17 +465,13 @@ async function drawStandings(section, t) {
     summary,
     h("div", { class: "pager" }, top, previous, next, ...(me ? [aroundMe, why] : [])),
     error);
-  // An answer is drawn unless the answer to a later request has been drawn already: a live
-  // reading still on its way when another page is asked for (Next, Top...) is never drawn
-  // over it, and readings slower than the live interval still show.
-  let asked = 0;
-  let shown = 0;
+  // (a live reading still on its way when another page is asked for, Next, Top..., is
+  // never drawn over it)
+  const read = inOrder();
   async function load() {
-    const ticket = ++asked;
     try {
-      const answer = around ? await tournaments.aroundMe(t.id) : await tournaments.standings(t.id, offset, PAGE);
-      if (ticket < shown) return;
-      shown = ticket;
+      const answer = await read(() => around ? tournaments.aroundMe(t.id) : tournaments.standings(t.id, offset, PAGE));
+      if (!answer) return;
       body.replaceChildren(...answer.entries.map((row) => h("tr", { class: me && row.name === me.name ? "mine" : null, "aria-current": me && row.name === me.name ? "true" : null },
         h("td", { "data-label": "Rank" }, row.rank),
         h("th", { scope: "row", "data-label": "Player" }, row.name),
@@ -473,7 +490,7 @@ async function drawStandings(section, t) {
       aroundMe.setAttribute("aria-pressed", String(around));
       error.textContent = "";
     } catch (refusal) {
-      if (ticket >= shown) error.textContent = refusal.message;
+      error.textContent = refusal.message;
     }
   }
   previous.addEventListener("click", () => { offset = Math.max(0, offset - PAGE); load(); });
