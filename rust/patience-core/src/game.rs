@@ -121,18 +121,7 @@ pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
 /// `golf::solve_sharing_first_moves` does).
 macro_rules! native_game {
     ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path, $sharing:path) => {
-        $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,
-            fn solve_noting_first_moves(
-                &self,
-                budget: &$crate::search::Budget,
-                _options: $crate::game::SolveOptions,
-                stop: &mut dyn FnMut() -> bool,
-            ) -> (
-                $crate::search::Report<$move>,
-                $crate::search::FirstMoves<$move>,
-            ) {
-                $noting(self, budget, stop)
-            }
+        $crate::game::native_game!(@noting $game, $move, $name, $won, $solve, $noting,
             fn solve_sharing_first_moves(
                 &self,
                 budget: &$crate::search::Budget,
@@ -148,6 +137,13 @@ macro_rules! native_game {
         );
     };
     ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path) => {
+        $crate::game::native_game!(@noting $game, $move, $name, $won, $solve, $noting,);
+    };
+    ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path) => {
+        $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,);
+    };
+    (@noting $game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path,
+        $($extra:item)*) => {
         $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,
             fn solve_noting_first_moves(
                 &self,
@@ -160,10 +156,8 @@ macro_rules! native_game {
             ) {
                 $noting(self, budget, stop)
             }
+            $($extra)*
         );
-    };
-    ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path) => {
-        $crate::game::native_game!(@impl $game, $move, $name, $won, $solve,);
     };
     (@impl $game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $($extra:item)*) => {
         impl $crate::game::NativeGame for $game {

@@ -803,56 +803,54 @@ fn search_loop<const KEPT: bool>(
     stock_left: &[Counts],
     noted: &mut FirstMoves<GolfMove>,
 ) -> Outcome<GolfMove> {
-    {
-        while let Some(frame) = stack.last_mut() {
-            if frame.next == frame.count {
-                stack.pop();
-                continue;
-            }
-            let step = frame.step(frame.next);
-            frame.next += 1;
-            if let Err(reason) = meter.tick(u64::MAX) {
-                return Outcome::Unknown(reason);
-            }
-            let mut node = frame.node;
-            let i = usize::from(step.column);
-            node.heights[i] -= 1;
-            node.heights_index -= HEIGHT_WEIGHTS[i];
-            node.cards -= 1;
-            node.top = node.ranks[i];
-            node.ranks[i] = layout.exposed[i][usize::from(node.heights[i] & 7)];
-            node.left.0[Counts::slot(node.top)] -= 1;
-            node.drawn = step.drawn;
-            if node.cards == 0 {
-                *noted = first_moves(&stack[0], meter.nodes);
-                return Outcome::Solved(line(stack));
-            }
-            let index = node.index();
-            let visit = if KEPT {
-                seen.visit_kept(index, node.drawn + offset)
-            } else {
-                seen.visit(index, node.drawn)
-            };
-            match visit {
-                Visit::Seen => continue,
-                Visit::Won => return Outcome::Solved(line(stack)),
-                Visit::New if pruning == Pruning::Full => {
-                    if is_lost(
-                        &node,
-                        stock_left[usize::from(node.drawn)],
-                        draws.len() as u8 - node.drawn,
-                        wrap,
-                    ) {
-                        continue;
-                    }
-                    seen.searched_on(index);
-                }
-                Visit::New | Visit::SearchedOn => {}
-            }
-            layout.expand(&node, stack);
+    while let Some(frame) = stack.last_mut() {
+        if frame.next == frame.count {
+            stack.pop();
+            continue;
         }
-        Outcome::Unsolvable
+        let step = frame.step(frame.next);
+        frame.next += 1;
+        if let Err(reason) = meter.tick(u64::MAX) {
+            return Outcome::Unknown(reason);
+        }
+        let mut node = frame.node;
+        let i = usize::from(step.column);
+        node.heights[i] -= 1;
+        node.heights_index -= HEIGHT_WEIGHTS[i];
+        node.cards -= 1;
+        node.top = node.ranks[i];
+        node.ranks[i] = layout.exposed[i][usize::from(node.heights[i] & 7)];
+        node.left.0[Counts::slot(node.top)] -= 1;
+        node.drawn = step.drawn;
+        if node.cards == 0 {
+            *noted = first_moves(&stack[0], meter.nodes);
+            return Outcome::Solved(line(stack));
+        }
+        let index = node.index();
+        let visit = if KEPT {
+            seen.visit_kept(index, node.drawn + offset)
+        } else {
+            seen.visit(index, node.drawn)
+        };
+        match visit {
+            Visit::Seen => continue,
+            Visit::Won => return Outcome::Solved(line(stack)),
+            Visit::New if pruning == Pruning::Full => {
+                if is_lost(
+                    &node,
+                    stock_left[usize::from(node.drawn)],
+                    draws.len() as u8 - node.drawn,
+                    wrap,
+                ) {
+                    continue;
+                }
+                seen.searched_on(index);
+            }
+            Visit::New | Visit::SearchedOn => {}
+        }
+        layout.expand(&node, stack);
     }
+    Outcome::Unsolvable
 }
 
 /// The moves of the line the search is on: each frame's current step, the last of them
