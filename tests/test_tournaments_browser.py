@@ -144,9 +144,15 @@ def open_page(
     browser: Browser,  # noqa: F811
     server: str,
     viewport: dict[str, int],
+    *,
+    init_script: str | None = None,
     **options: Any,
 ) -> tuple[BrowserContext, Page, list[str]]:
+    """A page on the server's lobby, in a context of its own (``options``; ``init_script``
+    run in each page before the page's own scripts), and the page's errors as they come."""
     context = browser.new_context(viewport=viewport, bypass_csp=BYPASS_CSP, **options)
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -502,11 +508,7 @@ def test_the_standings_show_the_page_asked_for_last(
     """A live reading of the standings still on its way when the player asks for the next
     page is never drawn over that page when its answer comes after."""
     server, _ = tournament_server
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=BYPASS_CSP)
-    context.add_init_script(READINGS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, errors = open_page(browser, server, DESKTOP, init_script=READINGS)
 
     def readings(offset: int) -> int:
         counted: int = page.evaluate(
@@ -550,11 +552,7 @@ def test_the_entry_shows_the_reading_after_the_join(
     """A live reading of the tournament still on its way when the player joins is never
     drawn over the entry read after the join when its answer comes after."""
     server, _ = tournament_server
-    context = browser.new_context(viewport=DESKTOP, bypass_csp=BYPASS_CSP)
-    context.add_init_script(READINGS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, errors = open_page(browser, server, DESKTOP, init_script=READINGS)
     sign_up(page, server, "Eve")
     made = tournament_named(page, server, "Entry Golf")
     page.goto(f"{server}/#/tournaments/{made['id']}")
