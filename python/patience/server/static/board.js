@@ -352,8 +352,11 @@ export function fitBoard(container) {
     return;
   }
   // (the classes that change the board's own width first: its width is then the one the
-  // board is laid out in, from the first draw of a game on)
+  // board is laid out in, from the first draw of a game on; a board whose piles stand
+  // beside its columns on a wide window widens the page)
   container.classList.toggle("upright", arrangement.upright);
+  container.classList.toggle("beside-when-short", Boolean(layout.beside_when_short));
+  container.classList.toggle("beside-when-wide", Boolean(layout.beside_when_wide));
   let width = container.clientWidth || window.innerWidth;
   const top = container.getBoundingClientRect().top + window.scrollY;
   // (what follows the board on the page, its help line and its foot, keeps its room: the
@@ -372,8 +375,6 @@ export function fitBoard(container) {
     container.classList.toggle("crowded", crowded);
     width = container.clientWidth || window.innerWidth;
   }
-  container.classList.toggle("beside-when-short", Boolean(layout.beside_when_short));
-  container.classList.toggle("beside-when-wide", Boolean(layout.beside_when_wide));
   // (piles beside the columns, on a short wide screen: half the gaps, for wider cards; on
   // a wide window, where the width is to spare, the usual gaps)
   const beside = getComputedStyle(container).display === "grid" && !window.matchMedia(WIDE).matches;
@@ -406,7 +407,11 @@ export function fitBoard(container) {
   // their width (down to MIN_SHARE of it, never under MIN_CORNER pixels), as a player of a
   // desktop solitaire knows them: the cards larger, the corner as large as the longest
   // column then lets it be.
+  // (each try lays the board out: the page's most costly work while a deal is drawn, so
+  // the size is found in as few as it can be, and the one chosen is not laid out twice)
+  let tried = null;
   const fitsAt = (cardW, strip, corner) => {
+    tried = `${cardW}|${strip}|${corner}`;
     const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, corner, sized: sizedFor(layout, cardW) });
     return laid.fits && bottomOf(container, top) <= height;
   };
@@ -420,30 +425,37 @@ export function fitBoard(container) {
     return fitsAt(cardW, strip, least < usual ? least : null);
   };
   for (const strip of finger ? [finger, 0] : [0]) {
-    // the widest that fits, by halves (a narrower card fits wherever a wider one does)
+    // the widest that fits, by halves (a narrower card fits wherever a wider one does;
+    // the narrowest, which fits nearly every window, tried first only where a finger's
+    // strip may not fit at all)
     let low = MIN_CARD;
     let high = start;
     if (fits(high, strip)) low = high;
-    else if (!fits(low, strip)) {
-      if (strip !== 0) continue; // the finger's strip cannot be kept: without it
-      high = low;
-    } else {
+    else if (strip !== 0 && !fits(low, strip)) continue; // the finger's strip cannot be kept: without it
+    else {
       while (high - low > 1) {
         const middle = Math.floor((low + high) / 2);
         if (fits(middle, strip)) low = middle;
         else high = middle;
       }
     }
-    // the largest corner the cards chosen fit with (their usual one where it fits)
+    // the largest corner the cards chosen fit with: their usual one where it fits, else
+    // by halves (a smaller corner fits wherever a larger one does), the least at worst
     const { usual, least } = corners(low);
     let corner = null;
     if (least < usual) {
       corner = least;
-      for (let size = usual; size > least; size--) {
-        if (fitsAt(low, strip, size)) { corner = size; break; }
+      if (fitsAt(low, strip, usual)) corner = usual;
+      else {
+        let over = usual;
+        while (over - corner > 1) {
+          const middle = Math.floor((corner + over) / 2);
+          if (fitsAt(low, strip, middle)) corner = middle;
+          else over = middle;
+        }
       }
     }
-    fitsAt(low, strip, corner); // laid out at the size chosen
+    if (tried !== `${low}|${strip}|${corner}`) fitsAt(low, strip, corner); // laid out at the size chosen
     container.fixedSize = { key, cardW: low, finger: strip, corner };
     return;
   }
@@ -492,12 +504,13 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // corner's size chosen for large cards)
   const share = large ? 0.34 : cardW < 44 && portrait ? 0.31 : 0.25;
   const indexSize = corner ?? Math.max(cardW < 36 ? 9 : 10, Math.round(cardW * share));
+  // (the corner measured first, before the board's sizes change: see cornerOf)
+  const { step, reach } = cornerStep(container, cardW, indexSize);
   container.style.setProperty("--card-w", `${cardW}px`);
   container.style.setProperty("--card-h", `${cardH}px`);
   container.style.setProperty("--gap", `${gap}px`);
   container.style.setProperty("--index-size", `${indexSize}px`);
   container.classList.toggle("small-cards", cardW < 48); // corners only: no pip to peek out
-  const { step, reach } = cornerStep(container, cardW);
   container.style.setProperty("--fan-step", `${step}px`);
   // Each column fans as far as it can without running past the bottom.
   const tableauTop = columnsRow.getBoundingClientRect().top + window.scrollY - top;
@@ -655,21 +668,39 @@ function loosened(lengths, { cardH, room, wantUp, wantDown }) {
 // card size and corner size. And how far down a covered card's corner reaches: the foot of
 // its rank's and suit's ink (measured on the corner's own font), the tightest strip a
 // column's face-up card keeps.
-function cornerStep(container, cardW) {
-  const probe = cardElement("Ts");
-  probe.style.visibility = "hidden";
-  probe.style.position = "absolute";
-  container.append(probe);
-  const corner = probe.querySelector(".corner");
-  const box = corner.getBoundingClientRect();
-  const needed = corner.offsetLeft + box.width + 3;
-  const style = getComputedStyle(corner);
-  const lineTop = box.top - probe.getBoundingClientRect().top;
-  const reach = lineTop + inkFoot(style);
-  probe.remove();
+function cornerStep(container, cardW, indexSize) {
+  const { needed, reach } = cornerOf(indexSize);
   const step = Math.ceil(Math.max(cardW * 0.3, needed));
   container.style.setProperty("--hand-step", `${Math.ceil(Math.max(cardW * 0.6, needed))}px`);
   return { step, reach };
+}
+
+// A corner's measures at each size: the room "10♠" takes from the card's left edge, and the
+// foot of its ink from the card's top. Measured once a size (they depend on the size and
+// the page's font alone), on a card of their own, out of sight and off the board, in a
+// box whose layout is its own: a measure taken while a board is fitted lays out that card
+// alone, not the board.
+const cornerSizes = new Map();
+let measuring = null;
+function cornerOf(indexSize) {
+  if (!cornerSizes.has(indexSize)) {
+    if (!measuring?.isConnected) {
+      measuring = document.createElement("div");
+      measuring.setAttribute("aria-hidden", "true");
+      measuring.style.cssText = "position: fixed; left: 0; top: 0; width: 400px; height: 400px; visibility: hidden; pointer-events: none; contain: strict; --card-w: 150px; --card-h: 210px;";
+      document.body.append(measuring);
+    }
+    const probe = cardElement("Ts");
+    probe.style.setProperty("--index-size", `${indexSize}px`);
+    measuring.replaceChildren(probe);
+    const corner = probe.querySelector(".corner");
+    const box = corner.getBoundingClientRect();
+    const needed = corner.offsetLeft + box.width + 3;
+    const lineTop = box.top - probe.getBoundingClientRect().top;
+    cornerSizes.set(indexSize, { needed, reach: lineTop + inkFoot(getComputedStyle(corner)) });
+    measuring.replaceChildren();
+  }
+  return cornerSizes.get(indexSize);
 }
 
 // The foot of the ink of a corner's every rank and suit, from the top of its line, in the

@@ -78,8 +78,10 @@ function origin(before, card, used) {
   return { item: null, flip: true };
 }
 
-function slide(board, card, from, { flip, duration = SLIDE, delay = 0 }) {
-  const now = card.getBoundingClientRect();
+// (`now`: where the card is laid out, read by the caller with every other card's before any
+// of them moves: a card's box read after another card was set moving lays the page out
+// again, once a card)
+function slide(board, card, from, { flip, now, duration = SLIDE, delay = 0 }) {
   const dx = from ? from.left - now.left : 0;
   const dy = from ? from.top - now.top : 0;
   if (!flip && Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) return null;
@@ -129,6 +131,7 @@ export function animate(board, before, { origins = null } = {}) {
   const counts = { moved: 0, flipped: 0, drawn: 0 };
   if (!before) return counts;
   const used = new Set();
+  const moves = [];
   for (const card of board.querySelectorAll(".card[data-key]")) {
     const found = origin(before, card, used);
     if (!found) continue;
@@ -138,7 +141,12 @@ export function animate(board, before, { origins = null } = {}) {
     if (card.classList.contains("under") && !override) {
       if (found.flip) continue; // a card under a pile's top that was not drawn before
     }
-    const played = reducedMotion() ? null : slide(board, card, from, { flip: found.flip && Boolean(card.dataset.card) });
+    moves.push({ card, found, from });
+  }
+  const still = reducedMotion();
+  const places = still ? [] : moves.map(({ card }) => card.getBoundingClientRect());
+  for (const [k, { card, found, from }] of moves.entries()) {
+    const played = still ? null : slide(board, card, from, { flip: found.flip && Boolean(card.dataset.card), now: places[k] });
     if (found.flip && card.dataset.card && !card.classList.contains("under")) {
       if (found.item?.place === "stock") counts.drawn += 1;
       else counts.flipped += 1;
@@ -166,8 +174,9 @@ export function deal(board) {
   }).sort((a, b) => a.index - b.index || a.across - b.across);
   const step = Math.min(35, (DEAL_TOTAL - DEAL_CARD) / Math.max(1, order.length - 1));
   const start = document.timeline.currentTime;
+  const places = order.map(({ card }) => card.getBoundingClientRect());
   order.forEach(({ card }, k) => {
-    const flight = slide(board, card, stock, { flip: false, duration: DEAL_CARD, delay: k * step });
+    const flight = slide(board, card, stock, { flip: false, now: places[k], duration: DEAL_CARD, delay: k * step });
     if (flight && start !== null) flight.startTime = start;
   });
 }
@@ -180,11 +189,13 @@ export function deal(board) {
 export function flyHome(board, flights, { total = 2500, flight = 220 } = {}) {
   if (!flights.length || reducedMotion()) return Promise.resolve();
   const gap = flights.length > 1 ? Math.min(90, (total - flight) / (flights.length - 1)) : 0;
+  // (every card's place read before any of them flies: see slide)
+  const places = flights.map(({ card }) => placeOf(card));
   const animations = flights.map(({ card, to }, k) => {
     // from the card's place on the board, not from where a slide still running shows it
     // (a card the last move brought to its column): the flight is added to that slide,
     // so it leaves from where the card is seen and lands on its pile all the same
-    const from = placeOf(card);
+    const from = places[k];
     card.classList.add("flying");
     card.style.zIndex = String(40 + k);
     const shift = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
