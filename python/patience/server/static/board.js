@@ -387,12 +387,20 @@ export function fitBoard(container) {
   const portrait = window.innerHeight > window.innerWidth * 1.3;
   const key = `${width}x${Math.round(height)}|${large}|${finger}`;
   const settings = { gap, height, top, finger, layout, rows: arrangement.rows, portrait, beside, upright: arrangement.upright };
+  // (a phone on its side whose piles stand beside its columns: the piles grown, at the size
+  // chosen only, for they never change whether a size fits)
+  const grown = (laid) => {
+    if (beside && window.innerHeight < 500) growBeside(container, columnsRow, { cardW: laid.cardW, indexSize: laid.indexSize, height, top });
+  };
   const fixed = container.fixedSize;
   // The size chosen for this game and window, while the columns fit it (a column of a real
   // game always does: the size holds the longest the game's columns reach).
   if (fixed?.key === key) {
     const laid = layOut(container, columnsRow, lengths, { ...settings, cardW: fixed.cardW, finger: fixed.finger, corner: fixed.corner, sized: sizedFor(layout, fixed.cardW) });
-    if (laid.fits && bottomOf(container, top) <= height) return;
+    if (laid.fits) {
+      grown(laid);
+      if (bottomOf(container, top) <= height) return;
+    }
   }
   const fromWidth = (width - gap * Math.ceil(across)) / across;
   const start = Math.floor(Math.max(MIN_CARD, Math.min(fromWidth, MAX_CARD)));
@@ -410,9 +418,10 @@ export function fitBoard(container) {
   // (each try lays the board out: the page's most costly work while a deal is drawn, so
   // the size is found in as few as it can be, and the one chosen is not laid out twice)
   let tried = null;
+  let laid = null;
   const fitsAt = (cardW, strip, corner) => {
     tried = `${cardW}|${strip}|${corner}`;
-    const laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, corner, sized: sizedFor(layout, cardW) });
+    laid = layOut(container, columnsRow, lengths, { ...settings, cardW, finger: strip, corner, sized: sizedFor(layout, cardW) });
     return laid.fits && bottomOf(container, top) <= height;
   };
   const corners = (cardW) => {
@@ -456,6 +465,7 @@ export function fitBoard(container) {
       }
     }
     if (tried !== `${low}|${strip}|${corner}`) fitsAt(low, strip, corner); // laid out at the size chosen
+    grown(laid);
     container.fixedSize = { key, cardW: low, finger: strip, corner };
     return;
   }
@@ -571,7 +581,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
       spread = design.up ? Math.floor((room - cardH) / (design.up + 0.4 * design.down)) : usual;
     }
   }
-  if (beside && short) growBeside(container, columnsRow, { cardW, indexSize, height, top });
+  ungrow(container); // (grown again once the size is chosen: see growBeside)
   // (every column fans alike: where the usual longest does not fit at the usual strip,
   // the strip it fits at)
   let wantUp = Math.min(Math.max(usual, Math.min(spread, Math.round(cardH * most))), Math.max(floorUp, spread));
@@ -618,7 +628,7 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
   // The tableau keeps the whole height there is: what is below it (a row of piles under
   // the columns, the help line) stays at the board's foot as the columns grow and shorten.
   columnsRow.style.minHeight = `${Math.max(cardH, room + edge)}px`;
-  return { fits, cardW };
+  return { fits, cardW, indexSize };
 }
 
 // A phone on its side where a game's piles stand beside its columns as on a wide window
@@ -626,23 +636,52 @@ function layOut(container, columnsRow, lengths, { cardW, gap, height, top, finge
 // beside the columns, their cards drawn larger in it, up to half as large again, as far as
 // the height and the width beside the columns allow.
 const GROW_BESIDE = 1.5;
-function growBeside(container, columnsRow, { cardW, indexSize, height, top }) {
-  const piles = container.classList.contains("beside-when-wide") && !container.classList.contains("beside-when-short")
+const GROWN = ["--card-w", "--card-h", "--index-size"];
+// The scales tried, largest first (a smaller one fits wherever a larger one does).
+const GROW_SCALES = [];
+for (let scale = GROW_BESIDE; scale > 1.001; scale -= 0.05) GROW_SCALES.push(scale);
+
+function besidePiles(container) {
+  return container.classList.contains("beside-when-wide") && !container.classList.contains("beside-when-short")
     ? container.querySelector(":scope > .row.top") : null;
+}
+
+// The piles beside the columns drawn at the board's card size again (every try of a size
+// is laid out so; the size chosen then grows them).
+function ungrow(container) {
+  const piles = besidePiles(container);
+  if (piles) for (const name of GROWN) piles.style.removeProperty(name);
+}
+
+// Called once the board is laid out at the size chosen: the largest scale that fits, found
+// by halves (each try a layout).
+function growBeside(container, columnsRow, { cardW, indexSize, height, top }) {
+  const piles = besidePiles(container);
   if (!piles) return;
-  const names = ["--card-w", "--card-h", "--index-size"];
-  for (const name of names) piles.style.removeProperty(name);
+  for (const name of GROWN) piles.style.removeProperty(name);
   const right = container.getBoundingClientRect().right;
-  for (let scale = GROW_BESIDE; scale > 1.001; scale -= 0.05) {
+  const grow = (scale) => {
     const grownW = Math.floor(cardW * scale);
     piles.style.setProperty("--card-w", `${grownW}px`);
     piles.style.setProperty("--card-h", `${Math.round(grownW * 1.4)}px`);
     piles.style.setProperty("--index-size", `${Math.round(indexSize * grownW / cardW)}px`);
+  };
+  const fitsAt = (scale) => {
+    grow(scale);
     const box = piles.getBoundingClientRect();
     const foot = Math.max(...[...piles.querySelectorAll(".pile")].map((pile) => pile.getBoundingClientRect().bottom));
-    if (foot + window.scrollY - top <= height && box.right <= right + 1 && columnsRow.getBoundingClientRect().right <= box.left) return;
+    return foot + window.scrollY - top <= height && box.right <= right + 1 && columnsRow.getBoundingClientRect().right <= box.left;
+  };
+  // the first of the scales that fits (none: the piles as large as the board's cards)
+  let low = 0;
+  let high = GROW_SCALES.length;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (fitsAt(GROW_SCALES[middle])) high = middle;
+    else low = middle + 1;
   }
-  for (const name of names) piles.style.removeProperty(name);
+  if (low < GROW_SCALES.length) grow(GROW_SCALES[low]);
+  else for (const name of GROWN) piles.style.removeProperty(name);
 }
 
 // A phone held upright has height to spare under its columns (their cards are as wide as
