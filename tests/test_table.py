@@ -910,7 +910,7 @@ def test_a_deal_is_fitted_to_the_window_in_few_layouts(
     # of drawing a deal, and a slow phone's pause). A board whose piles stand beside its
     # columns widened the page after it was fitted, and was fitted all over again; and the
     # corner's size was tried one pixel at a time: Kansas took 97 layouts to open in this
-    # window and Klondike 50; 27 each now. (Without motion, whose frames lay the page out
+    # window and Klondike 50; 26 and 27 now. (Without motion, whose frames lay the page out
     # too, as many as the machine's load lets it draw.)
     desk = table(reduced_motion="reduce")
     session = desk.context.new_cdp_session(desk.page)
