@@ -716,13 +716,14 @@ function cornerStep(container, cardW, indexSize) {
 
 // A corner's measures at each size: the room "10♠" takes from the card's left edge, and the
 // foot of its ink from the card's top. Measured once a size (they depend on the size and
-// the page's font alone), on a card of their own, out of sight and off the board, in a
-// box whose layout is its own: a measure taken while a board is fitted lays out that card
-// alone, not the board.
+// the page's font alone; and, by a fraction of a pixel, on the zoom, which the key
+// holds), on a card of their own, out of sight and off the board, in a box whose layout is
+// its own: a measure taken while a board is fitted lays out that card alone, not the board.
 const cornerSizes = new Map();
 let measuring = null;
 function cornerOf(indexSize) {
-  if (!cornerSizes.has(indexSize)) {
+  const key = `${indexSize}|${window.devicePixelRatio}`;
+  if (!cornerSizes.has(key)) {
     if (!measuring?.isConnected) {
       measuring = document.createElement("div");
       measuring.setAttribute("aria-hidden", "true");
@@ -736,10 +737,10 @@ function cornerOf(indexSize) {
     const box = corner.getBoundingClientRect();
     const needed = corner.offsetLeft + box.width + 3;
     const lineTop = box.top - probe.getBoundingClientRect().top;
-    cornerSizes.set(indexSize, { needed, reach: lineTop + inkFoot(getComputedStyle(corner)) });
+    cornerSizes.set(key, { needed, reach: lineTop + inkFoot(getComputedStyle(corner)) });
     measuring.replaceChildren();
   }
-  return cornerSizes.get(indexSize);
+  return cornerSizes.get(key);
 }
 
 // The foot of the ink of a corner's every rank and suit, from the top of its line, in the
