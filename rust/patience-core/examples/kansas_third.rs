@@ -3,17 +3,26 @@
 //! `cargo run --release -p patience-core --example kansas_third -- FIRST COUNT PLAYER...`
 //! takes the first COUNT deals from seed FIRST that the solver wins within 200,000 nodes,
 //! and prints for each player its wins, mean share of cards home, CPU milliseconds a game,
-//! and its paired difference in share of cards home against `greedy` and `rollout`
-//! with a 95% bootstrap interval over deals. A PLAYER is `lookahead` (the ladder's fourth),
-//! `look:DEPTH:WEIGHT` (a lookahead of DEPTH moves that show nothing new,
-//! scored by WEIGHT a card home plus the cards that could move at once), `peek:NODES` (not a
-//! player: it sees every card), `hindsight:SAMPLES:NODES` (each candidate move scored by the most cards home a
-//! clairvoyant depth-first search reaches within NODES positions, summed over SAMPLES
-//! samples of the hidden cards) or `mixed:SAMPLES:PERCENT` (rollouts whose policy plays a
-//! random move PERCENT% of the time, `greedy`'s otherwise).
+//! and its paired difference in share of cards home against `greedy` and `rollout` with a
+//! 95% bootstrap interval over deals. A PLAYER is one of
 //!
-//! Every candidate sees only a [`KansasView`]: the hidden cards are dealt again by the
-//! player's own random numbers before any search.
+//! - `lookahead`: the ladder's fourth player;
+//! - `look:DEPTH:WEIGHT`: a lookahead of DEPTH moves that show nothing new, scored by
+//!   WEIGHT a card home plus the cards that could move at once (`look:1:100` is
+//!   `lookahead`);
+//! - `looknogroups`: `look:1:100` without group moves;
+//! - `lookroll:SAMPLES`: rollouts of `look:1:100`;
+//! - `lookthenroll`: `lookahead` with `rollout`'s move where it plays `greedy`'s;
+//! - `hindsight:SAMPLES:NODES`: each move scored by the most cards home a depth-first
+//!   search of a sample of the hidden cards (every card known) reaches within NODES
+//!   positions, summed over SAMPLES samples;
+//! - `mixed:SAMPLES:PERCENT`: rollouts of every move whose policy plays a random move
+//!   PERCENT% of the time, `greedy`'s otherwise;
+//! - `peek:NODES`: not a player, it sees every card: each move chosen by that depth-first
+//!   search of the position itself, to tell how much the search is worth.
+//!
+//! Every player but `peek` sees only a [`KansasView`]: the hidden cards are dealt again by
+//! the player's own random numbers before any search.
 
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -100,6 +109,12 @@ fn main() {
                 })
             }
             ["lookahead"] => measure(name, &deals, |deal, seed| playout(deal, 3, seed, MAX_MOVES)),
+            ["lookthenroll"] => measure(name, &deals, |deal, seed| {
+                let mut opened = false;
+                playout_with(deal, seed, MAX_MOVES, |view, _, rng| {
+                    look_then_rollout(view, rng, &mut opened)
+                })
+            }),
             ["looknogroups"] => measure(name, &deals, |deal, seed| {
                 playout_with(deal, seed, MAX_MOVES, |view, _, _| look_no_groups(view))
             }),
@@ -258,6 +273,24 @@ fn look_rollout(view: &KansasView, rng: &mut SplitMix64, samples: usize) -> Opti
         }
     }
     best.map(|(_, mv)| mv)
+}
+
+/// `lookahead`, with `rollout`'s move where it would play `greedy`'s.
+fn look_then_rollout(
+    view: &KansasView,
+    rng: &mut SplitMix64,
+    opened: &mut bool,
+) -> Option<KansasMove> {
+    if !*opened {
+        // the lookahead's own move, when it has one other than greedy's
+        let mv = look(view, 1, 100, &mut Vec::new(), &mut false);
+        if mv != greedy(view) {
+            return mv;
+        }
+    }
+    let mv = Kansas::choose(view, &mut KansasMemory::default(), 2, rng);
+    *opened = matches!(mv, Some(KansasMove::ColumnTo { .. }));
+    mv
 }
 
 /// `look:1:100` without group moves: of the moves that show nothing new and move no

@@ -21,10 +21,10 @@
 //!   group between columns; not the reserve's top, whose move turns the next, nor `draw`),
 //!   it plays the one after which the table looks best ([`looks`]: cards home first, then
 //!   how many of the cards it could meet next would go somewhere at once) when that is
-//!   better than now, and `greedy`'s move otherwise, twice running after a group moved by
-//!   `greedy` (which moves one only to play what it opens). It sends clearly more cards
-//!   home than `greedy` at about the same cost, and no more than `rollout` within the
-//!   intervals.
+//!   better than now, and `greedy`'s move otherwise; right after `greedy`'s own group
+//!   move it plays `greedy`'s next move too (`greedy` moves a group only to play what that
+//!   opens). It sends clearly more cards home than `greedy` at about the same cost, and no
+//!   more than `rollout` within the intervals.
 //!
 //! Kansas is seldom won by a player who cannot see the stock (one pass, one card at a
 //! time): on 30 deals the solver wins, `greedy` and `rollout` won one each. So a playout's
