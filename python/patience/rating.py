@@ -18,7 +18,7 @@ formula and the calibration carry :data:`RATING_VERSION`, stored with every rate
 >>> players("golf")
 ('random', 'greedy', 'hindsight')
 >>> players("kansas")
-('random', 'greedy', 'rollout')
+('random', 'greedy', 'rollout', 'lookahead')
 >>> game = playout(new_game("golf", seed=1, variant={"wrap": True}), "greedy", seed=0)
 >>> game.won, game.moves[:3]
 (False, ('t4', 't6', 'draw'))
