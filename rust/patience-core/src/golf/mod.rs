@@ -360,14 +360,37 @@ fn predecessors_suffice(node: &Node, stock_left: Counts, wrap: bool) -> bool {
         let (met, before) = walk(supplies[6], &demands, &supplies, 7..12);
         return met && demands[12] <= before;
     }
-    let (first, last) = (demands[0], supplies[12]);
-    for f in 0..=first.min(last) {
-        let (met, before) = walk(f, &demands, &supplies, 0..12);
-        if met {
-            return demands[12] <= before + (last - f);
+    cycle_suffices(&demands, &supplies)
+}
+
+/// The wrap case of [`predecessors_suffice`] in one pass instead of a walk for each flow `f`
+/// over the cut edge in turn: the same answer (see `packed_is_lost_agrees_with_the_first_one`).
+///
+/// The walk from `f` leaves `b(k + 1) = min(s(k), b(k) + e(k))` of supply `k` after demand
+/// `k` (`e(k) = s(k) - d(k)`), and fails at demand `k` when `b(k) + e(k) < 0`. Unrolled,
+/// `b(k) = min(f + Q(k), R(k))`, `Q(k)` the sum of `e` before `k` and `R(k + 1) = min(s(k),
+/// R(k) + e(k))` (`R(0)` infinite): so the walk fails at `k` for every `f` when `R(k) + e(k)
+/// < 0`, and else only for `f < -Q(k + 1)`. The first `f` that meets every demand before
+/// the last is thus `f* = max(0, -min Q)` (never more than `d(0)`: at `f = d(0)` the walk
+/// is the one from the supply after the first demand, which `R` already follows), found
+/// when `f* <= s(12)`, and the last demand is met when `d(12) <= b(12) + s(12) - f*`.
+#[inline]
+fn cycle_suffices(demands: &[u8; 16], supplies: &[u8; 16]) -> bool {
+    let mut sum = 0i32; // Q
+    let mut least = 0i32; // min(0, Q so far)
+    let mut cap = i32::from(u8::MAX); // R
+    for k in 0..12 {
+        let (d, s) = (i32::from(demands[k]), i32::from(supplies[k]));
+        let rest = cap + s - d;
+        if rest < 0 {
+            return false;
         }
+        cap = s.min(rest);
+        sum += s - d;
+        least = least.min(sum);
     }
-    false
+    let (f, last) = (-least, i32::from(supplies[12]));
+    f <= last && i32::from(demands[12]) <= (f + sum).min(cap) + last - f
 }
 
 /// The greedy walk of [`predecessors_suffice`] over the places `places` of the demands and
@@ -813,25 +836,32 @@ fn search_loop<const KEPT: bool>(
         if let Err(reason) = meter.tick(u64::MAX) {
             return Outcome::Unknown(reason);
         }
-        let mut node = frame.node;
+        // the child's place in the table first: most children were seen already (with as
+        // few cards drawn), and are left without being made
         let i = usize::from(step.column);
-        node.heights[i] -= 1;
-        node.heights_index -= HEIGHT_WEIGHTS[i];
-        node.cards -= 1;
-        node.top = node.ranks[i];
-        node.ranks[i] = layout.exposed[i][usize::from(node.heights[i] & 7)];
-        node.left.0[Counts::slot(node.top)] -= 1;
-        node.drawn = step.drawn;
-        if node.cards == 0 {
+        let top = frame.node.ranks[i];
+        if frame.node.cards == 1 {
             *noted = first_moves(&stack[0], meter.nodes);
             return Outcome::Solved(line(stack));
         }
-        let index = node.index();
+        let index = (frame.node.heights_index - HEIGHT_WEIGHTS[i]) as usize + usize::from(top) - 1;
         let visit = if KEPT {
-            seen.visit_kept(index, node.drawn + offset)
+            seen.visit_kept(index, step.drawn + offset)
         } else {
-            seen.visit(index, node.drawn)
+            seen.visit(index, step.drawn)
         };
+        if visit == Visit::Seen {
+            continue;
+        }
+        let mut node = frame.node;
+        node.heights[i] -= 1;
+        node.heights_index -= HEIGHT_WEIGHTS[i];
+        node.cards -= 1;
+        node.top = top;
+        node.ranks[i] = layout.exposed[i][usize::from(node.heights[i] & 7)];
+        node.left.0[Counts::slot(top)] -= 1;
+        node.drawn = step.drawn;
+        debug_assert_eq!(node.index(), index);
         match visit {
             Visit::Seen => continue,
             Visit::Won => return Outcome::Solved(line(stack)),
