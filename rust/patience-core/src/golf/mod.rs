@@ -50,8 +50,20 @@ impl fmt::Display for GolfMove {
 /// The rank of a card index, 1 (Ace) to 13 (King).
 #[inline]
 fn rank(card: u8) -> u8 {
-    card % 13 + 1
+    RANKS[usize::from(card)]
 }
+
+/// `card % 13 + 1` for every byte: [`rank`] read from a table (a playout asks at every
+/// move, for every column).
+const RANKS: [u8; 256] = {
+    let mut ranks = [0u8; 256];
+    let mut card = 0;
+    while card < 256 {
+        ranks[card] = (card % 13 + 1) as u8;
+        card += 1;
+    }
+    ranks
+};
 
 /// Whether a card of rank `card` may go onto a waste whose top card has rank `top`.
 #[inline]
@@ -198,6 +210,19 @@ impl Golf {
     pub fn legal_moves(&self) -> Vec<GolfMove> {
         let exposed = self.columns.iter().map(|column| column.last().copied());
         table_moves(exposed, self.waste_top, self.wrap, !self.stock.is_empty()).to_vec()
+    }
+
+    /// Whether [`Golf::legal_moves`] lists `mv` (without listing them).
+    pub fn allows(&self, mv: GolfMove) -> bool {
+        let has_cards = || self.columns.iter().any(|column| !column.is_empty());
+        match mv {
+            GolfMove::Play(i) => self.columns.get(usize::from(i)).is_some_and(|column| {
+                column
+                    .last()
+                    .is_some_and(|&card| neighbours(rank(card), rank(self.waste_top), self.wrap))
+            }),
+            GolfMove::Draw => !self.stock.is_empty() && has_cards(),
+        }
     }
 
     /// Plays a move that [`Golf::legal_moves`] listed.
@@ -1401,6 +1426,31 @@ mod tests {
         assert_eq!(report.nodes, 0, "lost before any move is searched");
         let none = solve_with(&start, &Budget::default(), Pruning::None, &mut || false);
         assert_eq!(none.outcome, Outcome::Unsolvable);
+    }
+
+    #[test]
+    fn allows_answers_as_the_legal_moves_list() {
+        // every move a Golf position could be asked about, along random lines of play
+        let mut rng = crate::shuffle::SplitMix64::new(3);
+        let (mut allowed, mut refused) = (0, 0);
+        for seed in 0..60 {
+            for wrap in [false, true] {
+                let mut state = deal(seed, wrap);
+                loop {
+                    let legal = state.legal_moves();
+                    for mv in (0..9).map(GolfMove::Play).chain([GolfMove::Draw]) {
+                        assert_eq!(state.allows(mv), legal.contains(&mv), "seed {seed}: {mv}");
+                        allowed += usize::from(legal.contains(&mv));
+                        refused += usize::from(!legal.contains(&mv));
+                    }
+                    if legal.is_empty() {
+                        break;
+                    }
+                    state.apply(legal[rng.below(legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(allowed > 1000 && refused > 1000, "{allowed} {refused}");
     }
 
     #[test]
