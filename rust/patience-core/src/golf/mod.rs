@@ -851,6 +851,49 @@ fn search_loop<const KEPT: bool>(
     stock_left: &[Counts],
     noted: &mut FirstMoves<GolfMove>,
 ) -> Outcome<GolfMove> {
+    // the nodes are counted here, and the meter asked only at the count where it looks at
+    // more than the count (`Meter::next_check`): the same answers, at the same nodes
+    let mut nodes = meter.nodes;
+    let mut check_at = meter.next_check();
+    let outcome = search_steps::<KEPT>(
+        layout,
+        seen,
+        stack,
+        pruning,
+        offset,
+        wrap,
+        draws,
+        stock_left,
+        noted,
+        &mut || {
+            nodes += 1;
+            if nodes >= check_at {
+                meter.nodes = nodes - 1;
+                meter.tick(u64::MAX)?;
+                check_at = meter.next_check();
+            }
+            Ok(nodes)
+        },
+    );
+    meter.nodes = nodes;
+    outcome
+}
+
+/// [`search_loop`]'s steps, `tick` counting each node (the count, or why to stop).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn search_steps<const KEPT: bool>(
+    layout: &Layout,
+    seen: &mut Table,
+    stack: &mut Vec<Frame>,
+    pruning: Pruning,
+    offset: u8,
+    wrap: bool,
+    draws: &[u8],
+    stock_left: &[Counts],
+    noted: &mut FirstMoves<GolfMove>,
+    tick: &mut impl FnMut() -> Result<u64, String>,
+) -> Outcome<GolfMove> {
     while let Some(frame) = stack.last_mut() {
         if frame.next == frame.count {
             stack.pop();
@@ -858,15 +901,16 @@ fn search_loop<const KEPT: bool>(
         }
         let step = frame.step(frame.next);
         frame.next += 1;
-        if let Err(reason) = meter.tick(u64::MAX) {
-            return Outcome::Unknown(reason);
-        }
+        let nodes = match tick() {
+            Ok(nodes) => nodes,
+            Err(reason) => return Outcome::Unknown(reason),
+        };
         // the child's place in the table first: most children were seen already (with as
         // few cards drawn), and are left without being made
         let i = usize::from(step.column);
         let top = frame.node.ranks[i];
         if frame.node.cards == 1 {
-            *noted = first_moves(&stack[0], meter.nodes);
+            *noted = first_moves(&stack[0], nodes);
             return Outcome::Solved(line(stack));
         }
         let index = (frame.node.heights_index - HEIGHT_WEIGHTS[i]) as usize + usize::from(top) - 1;
@@ -939,19 +983,23 @@ fn first_moves(root: &Frame, nodes: u64) -> FirstMoves<GolfMove> {
     noted
 }
 
-/// What the search reads of the start, laid out for it: each column's ranks, which ranks
-/// go on which, and how many cards a play needs drawn. Rank 0 stands for no card (an
-/// empty column's), which goes on nothing, so that the search needs no test for it.
+/// What the search reads of the start, laid out for it: each column's ranks, and for each
+/// cards drawn and top rank, how many cards a play of each rank needs drawn. Rank 0 stands
+/// for no card (an empty column's), which goes on nothing, so that the search needs no test
+/// for it.
 struct Layout {
     /// For each column and height (0 to 7), the rank of the card exposed at that height
     /// (0 at height 0, and above the column's cards).
     exposed: [[u8; 8]; COLUMNS],
-    /// For each top rank (1 to 13), bit `r` set when a card of rank `r` may go on it.
-    plays_on: [u16; 14],
-    /// For every number of cards drawn, `next_draws` by rank (index rank, 0 for no card),
-    /// `None` as 0 (a play never needs 0 cards drawn from it).
-    next_draws: Vec<[u8; 16]>,
+    /// For every number of cards drawn and top rank (1 to 13; 0 unused), the cards drawn
+    /// after which a card of each rank (index rank) plays on the waste: as many as now when
+    /// it goes on the top, else `next_draws`'s, [`NEVER`] when no card left in the stock
+    /// takes it (or for no card).
+    drawn_to_play: Vec<[[u8; 16]; 14]>,
 }
+
+/// In [`Layout::drawn_to_play`]: no card drawn from here on lets the card play.
+const NEVER: u8 = u8::MAX;
 
 impl Layout {
     fn new(start: &Golf, draws: &[u8]) -> Layout {
@@ -961,25 +1009,33 @@ impl Layout {
                 *slot = rank(card);
             }
         }
-        let plays_on = std::array::from_fn(|top| {
+        // the ranks that go on each top rank
+        let on: [Vec<usize>; 14] = std::array::from_fn(|top| {
             (1..=13u8)
                 .filter(|&r| top > 0 && neighbours(r, top as u8, start.wrap))
-                .fold(0u16, |bits, r| bits | 1 << r)
+                .map(usize::from)
+                .collect()
         });
-        let next_draws = next_draws(draws, start.wrap)
+        let drawn_to_play = next_draws(draws, start.wrap)
             .iter()
-            .map(|row| {
-                let mut by_rank = [0u8; 16];
-                for (slot, drawn) in by_rank[1..].iter_mut().zip(row) {
-                    *slot = drawn.unwrap_or(0);
+            .enumerate()
+            .map(|(drawn, row)| {
+                let mut later = [NEVER; 16];
+                for (slot, next) in later[1..].iter_mut().zip(row) {
+                    *slot = next.unwrap_or(NEVER);
                 }
-                by_rank
+                std::array::from_fn(|top| {
+                    let mut by_rank = later;
+                    for &r in &on[top] {
+                        by_rank[r] = drawn as u8;
+                    }
+                    by_rank
+                })
             })
             .collect();
         Layout {
             exposed,
-            plays_on,
-            next_draws,
+            drawn_to_play,
         }
     }
 
@@ -987,18 +1043,12 @@ impl Layout {
     /// draws as it needs, in the order they are searched.
     #[inline]
     fn expand(&self, node: &Node, stack: &mut Vec<Frame>) {
-        let plays = self.plays_on[usize::from(node.top)];
-        let draws = &self.next_draws[usize::from(node.drawn)];
+        let drawn_to_play = &self.drawn_to_play[usize::from(node.drawn)][usize::from(node.top)];
         let mut keys = [0u16; COLUMNS];
         let mut count = 0;
         for (i, (&card, &h)) in node.ranks.iter().zip(&node.heights).enumerate() {
-            let playable = plays >> card & 1 != 0;
-            let drawn = if playable {
-                node.drawn
-            } else {
-                draws[usize::from(card & 15)]
-            };
-            if !playable && drawn == 0 {
+            let drawn = drawn_to_play[usize::from(card & 15)];
+            if drawn == NEVER {
                 continue; // no card, or none left in the stock to go on
             }
             // Kept in order of cards drawn, fewest first (plays that need no draw are tried
