@@ -182,15 +182,21 @@ def scaled_time_bonus(*, limit: int, elapsed: float, done: int, total: int) -> i
     return math.floor((Fraction(limit) - Fraction(elapsed)) * done / total)
 
 
+_CONTAINERS = (list, set, dict)
+
+
 def _fresh(value: object) -> object:
     """``value`` with its mutable containers copied (lists recursively); immutable values
-    are shared."""
+    are shared (an item that is no container is taken as it is, without a call a card)."""
     if isinstance(value, list):
-        return [_fresh(item) for item in value]
+        return [_fresh(item) if isinstance(item, _CONTAINERS) else item for item in value]
     if isinstance(value, set):
         return set(value)
     if isinstance(value, dict):
-        return {key: _fresh(item) for key, item in value.items()}
+        return {
+            key: _fresh(item) if isinstance(item, _CONTAINERS) else item
+            for key, item in value.items()
+        }
     return value
 
 
