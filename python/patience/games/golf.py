@@ -20,8 +20,7 @@ time bonus at the end. Undo takes back plays, never a draw.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from patience.cards import Card, Rank
 from patience.errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
@@ -84,11 +83,12 @@ def golf_neighbours(card: Card, top: Card, *, wrap: bool) -> bool:
     return gap == 1 or (wrap and gap == Rank.KING - Rank.ACE)
 
 
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
+class _Snapshot(NamedTuple):
     """What undoing a play needs: the column its card came from (the card is the waste's
     top until then: the plays since the last draw are undone last first), and the score
-    and streak before it."""
+    and streak before it. A named tuple: one is made at every play, a certificate's
+    replay included, and a tuple is made in little more than half a frozen dataclass's
+    time."""
 
     column: int
     score: int
