@@ -540,7 +540,7 @@ fn evidence(
                             kept = index;
                             break;
                         }
-                        if !replay.moves().contains(mv) {
+                        if !replay.allows(mv) {
                             return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
                                 "the {} solver's certificate does not replay: move {index} \
                                  ({mv}) is not legal",
