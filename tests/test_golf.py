@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import random
+
 import pytest
 
 from layouts import golf_deal
@@ -186,3 +189,67 @@ def test_malformed_deals() -> None:
         Golf(golf_deal()[:51])
     with pytest.raises(InvalidDealError):
         Golf([*golf_deal()[:51], "Ac"])
+
+
+def _played_one_by_one(game: Golf, moves: list[str]) -> tuple[int, str | None]:
+    """What :meth:`Game.play_through` answers, by :meth:`Game.play` a move at a time."""
+    for index, move in enumerate(moves):
+        if game.is_over():
+            return index, None
+        try:
+            game.play(move)
+        except ValueError as error:
+            return index, str(error)
+    return len(moves), None
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_play_through_decides_and_plays_as_play_does(wrap: bool) -> None:
+    # Random lines on seeded deals (legal moves, with now and then a move that is not
+    # legal, undo or end): the cheaper replay of certificates answers as play does, move
+    # for move, and leaves the same game, score and undo included.
+
+    rng = random.Random(5)
+    refused = over = 0
+    for seed in range(40):
+        start = Golf.from_seed(seed, {"wrap": wrap})
+        line: list[str] = []
+        walker = start.copy()
+        while not walker.is_over() and len(line) < 60:
+            legal = [str(move) for move in walker.legal_moves()]
+            move = rng.choice(legal)
+            if rng.random() < 0.05:
+                move = rng.choice(["t1", "t4", "t7", "t8", "draw", "undo", "end", "w>f"])
+            line.append(move)
+            with contextlib.suppress(ValueError):
+                walker.play(move)
+        line += ["draw", "t3"]  # a move after the end, when the line ended the game
+        fast, slow = start.copy(), start.copy()
+        count, refusal = fast.play_through(line)
+        assert (count, None if refusal is None else str(refusal)) == _played_one_by_one(slow, line)
+        assert (fast.piles(), fast.score(), fast.observation()) == (
+            slow.piles(),
+            slow.score(),
+            slow.observation(),
+        )
+        assert fast.can_undo() == slow.can_undo()
+        assert fast.outcome() == slow.outcome()
+        refused += refusal is not None
+        over += refusal is None and count < len(line)
+    assert refused > 5, refused
+    assert over > 5, over
+
+
+def test_a_golf_certificate_with_an_illegal_move_or_no_win_is_refused() -> None:
+    from patience.solve import CertificateError, replayed
+
+    game, moves = clearing_deal()
+    assert replayed(game, moves) == tuple(moves)
+    assert replayed(game, [*moves, "draw"]) == tuple(moves)  # won: the rest not played
+    with pytest.raises(CertificateError, match=r"move 3 \('t2'\) was refused: .* not one rank"):
+        replayed(game, [*moves[:3], "t2", *moves[3:]])
+    with pytest.raises(CertificateError, match=r"move 0 \('t9'\) was refused: there is no t9"):
+        replayed(game, ["t9", *moves])
+    with pytest.raises(CertificateError, match="does not win"):
+        replayed(game, moves[:-1])
+    assert game.cards_on_foundation() == 0  # the start is never played on

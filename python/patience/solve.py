@@ -168,24 +168,18 @@ def replayed(start: Game, moves: list[str]) -> tuple[str, ...]:
     game (the engine plays out a solved position by itself, so the solver's last moves may
     be ones the engine made on its own)."""
     game = start.copy()
-    played: list[str] = []
-    for index, move in enumerate(moves):
-        if game.is_over():
-            break
-        try:
-            game.play(move)
-        except ValueError as error:
-            raise CertificateError(
-                f"solver certificate move {index} ({move!r}) was refused: {error}"
-            ) from error
-        played.append(move)
+    count, refusal = game.play_through(moves)
+    if refusal is not None:
+        raise CertificateError(
+            f"solver certificate move {count} ({moves[count]!r}) was refused: {refusal}"
+        ) from refusal
     outcome = game.outcome()
     if outcome is None or not outcome.won:
         raise CertificateError(
             f"solver certificate of {len(moves)} moves does not win "
             f"({game.cards_on_foundation()} cards home)"
         )
-    return tuple(played)
+    return tuple(moves[:count])
 
 
 def solve_deal(

@@ -182,15 +182,21 @@ def scaled_time_bonus(*, limit: int, elapsed: float, done: int, total: int) -> i
     return math.floor((Fraction(limit) - Fraction(elapsed)) * done / total)
 
 
+_CONTAINERS = (list, set, dict)
+
+
 def _fresh(value: object) -> object:
     """``value`` with its mutable containers copied (lists recursively); immutable values
-    are shared."""
+    are shared (an item that is no container is taken as it is, without a call a card)."""
     if isinstance(value, list):
-        return [_fresh(item) for item in value]
+        return [_fresh(item) if isinstance(item, _CONTAINERS) else item for item in value]
     if isinstance(value, set):
         return set(value)
     if isinstance(value, dict):
-        return {key: _fresh(item) for key, item in value.items()}
+        return {
+            key: _fresh(item) if isinstance(item, _CONTAINERS) else item
+            for key, item in value.items()
+        }
     return value
 
 
@@ -434,6 +440,33 @@ class Game(abc.ABC):
             return Played(END, 0)
         self._check_places(move)
         return self._play(move)
+
+    def play_through(self, moves: Iterable[Move | str]) -> tuple[int, ValueError | None]:
+        """Play ``moves`` in order, each as :meth:`play` would, until the game is over or a
+        move is refused: how many were played, and the refusal of the next one (None when
+        none was refused: every move played, or the game over before the rest). The game is
+        left as :meth:`play` would leave it after the moves played.
+
+        A solver's certificate is replayed so (:func:`patience.solve.replayed`). A game may
+        do it more cheaply than a call of :meth:`play` a move (no :class:`Played` made, the
+        end of the game not worked out again from the whole table), but its rules decide
+        every move as :meth:`play` does.
+
+        >>> from patience.games import new_game
+        >>> game = new_game("golf", seed=3)
+        >>> game.play_through(["t1", "t5", "draw"])
+        (1, IllegalMoveError('5h is not one rank above or below 9d'))
+        """
+        played = 0
+        for move in moves:
+            if self.is_over():
+                break
+            try:
+                self.play(move)
+            except ValueError as error:
+                return played, error
+            played += 1
+        return played, None
 
     def undo(self) -> None:
         """Take back the last move, score included; refused where the rules say so."""

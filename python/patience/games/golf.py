@@ -20,8 +20,7 @@ time bonus at the end. Undo takes back plays, never a draw.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from patience.cards import Card, Rank
 from patience.errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
@@ -84,11 +83,12 @@ def golf_neighbours(card: Card, top: Card, *, wrap: bool) -> bool:
     return gap == 1 or (wrap and gap == Rank.KING - Rank.ACE)
 
 
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
+class _Snapshot(NamedTuple):
     """What undoing a play needs: the column its card came from (the card is the waste's
     top until then: the plays since the last draw are undone last first), and the score
-    and streak before it."""
+    and streak before it. A named tuple: one is made at every play, a certificate's
+    replay included, and a tuple is made in little more than half a frozen dataclass's
+    time."""
 
     column: int
     score: int
@@ -402,7 +402,7 @@ Play a free card one rank above or below the waste's top card, any suit:
             raise InvalidMoveError(f"{move.word!r} is not a Golf move")
         source = move.source
         assert source is not None
-        if source.kind != "t" or move.dest not in (None, Place("w")):
+        if source.kind != "t" or move.dest not in (None, _WASTE):
             raise InvalidMoveError(f"{move}: in Golf a column's card goes to the waste, as t3")
         assert source.column is not None
         if source.column > COLUMNS:
@@ -425,20 +425,62 @@ Play a free card one rank above or below the waste's top card, any suit:
 
     def _play(self, move: Move) -> Played:
         index = self._resolve(move)
+        points = self._take(index)
         if index is None:
-            card = self._stock.pop()
-            self._waste.append(card)
+            return Played(DRAW, 0, (self._waste[-1],))
+        return Played(_PLAYS[index], points)
+
+    def _take(self, index: int | None) -> int:
+        """Play what :meth:`_resolve` found legal (column ``index``'s card, or ``draw`` for
+        None): the points it scores."""
+        if index is None:
+            self._waste.append(self._stock.pop())
             self._streak = 0
             self._history.clear()
-            return Played(DRAW, 0, (card,))
+            return 0
         self._history.append(_Snapshot(index, self._score, self._streak))
-        self._waste.append(self._columns[index].pop())
+        column = self._columns[index]
+        self._waste.append(column.pop())
         self._streak += 1
         points = CARD_POINTS + STREAK_POINTS * (self._streak - 1)
-        if self.cards_on_foundation() == TABLEAU_CARDS:
+        if not column and not any(self._columns):  # the tableau cleared
             points += CLEAR_BONUS + STOCK_CARD_BONUS * len(self._stock)
         self._score += points
-        return Played(_PLAYS[index], points)
+        return points
+
+    def play_through(self, moves: Iterable[Move | str]) -> tuple[int, ValueError | None]:
+        """:meth:`Game.play_through`, each move decided by :meth:`_resolve` as :meth:`play`
+        decides it, without a :class:`Played` made a move or the end of the game worked
+        out again from the whole table: the cards left in the columns are counted down, and
+        whether a card plays asked only once the stock is empty.
+
+        >>> game = Golf.from_seed(3)
+        >>> game.play_through(["t1", "draw", "t2", "undo"])
+        (4, None)
+        >>> game.observation()["waste"], game.score()
+        (['8s', '9d', '6s'], 10)
+        """
+        columns, stock = self._columns, self._stock
+        left = sum(map(len, columns))
+        played = 0
+        for text in moves:
+            if not left or self._ended or (not stock and not self._playable()):
+                break  # the game is over (outcome() is not None)
+            try:
+                move = Move.parse(text) if isinstance(text, str) else text
+                if move.word == "undo" or move.word == "end":
+                    self.play(move)
+                    left = sum(map(len, columns))
+                    played += 1
+                    continue
+                self._check_places(move)
+                index = self._resolve(move)
+            except ValueError as error:
+                return played, error
+            self._take(index)
+            left -= index is not None
+            played += 1
+        return played, None
 
     def tap(self, place: Place | str) -> Move | None:
         """The play of column ``tN``'s free card, if it is legal now."""
@@ -466,4 +508,5 @@ Play a free card one rank above or below the waste's top card, any suit:
         self._streak = snapshot.streak
 
 
+_WASTE: Final = Place("w")
 _PLAYS: Final = tuple(Move(source=Place("t", index + 1)) for index in range(COLUMNS))

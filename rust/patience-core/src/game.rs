@@ -53,6 +53,12 @@ pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
     /// Plays a move that [`NativeGame::moves`] listed.
     fn play(&mut self, mv: Self::Move);
 
+    /// Whether [`NativeGame::moves`] lists `mv`; a game may answer without listing them
+    /// (a playout asks at every move).
+    fn allows(&self, mv: &Self::Move) -> bool {
+        self.moves().contains(mv)
+    }
+
     /// Whether the game is won as the solver counts it (for Klondike and Solitaire
     /// Expert: solved, the engine plays out the rest by itself).
     fn won(&self) -> bool;
@@ -118,10 +124,13 @@ pub trait NativeGame: Plain + Clone + Send + Sync + 'static {
 /// takes what `$solve` takes); with a seventh, `$sharing` gives
 /// [`NativeGame::solve_sharing_first_moves`] (it takes the certifying budget, the first
 /// moves' budget and `stop`, and answers the report and each first move's search, as
-/// `golf::solve_sharing_first_moves` does).
+/// `golf::solve_sharing_first_moves` does). Items after it go into the impl as they are
+/// (a game's own [`NativeGame::allows`]).
 macro_rules! native_game {
-    ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path, $sharing:path) => {
+    ($game:ty, $move:ty, $name:literal, $won:ident, $solve:path, $noting:path, $sharing:path
+        $(, $extra:item)*) => {
         $crate::game::native_game!(@noting $game, $move, $name, $won, $solve, $noting,
+            $($extra)*
             fn solve_sharing_first_moves(
                 &self,
                 budget: &$crate::search::Budget,

@@ -186,7 +186,7 @@ pub fn playout_with_as<G: Players>(
             break;
         };
         assert!(
-            state.moves().contains(&mv),
+            state.allows(&mv),
             "a {} player chose the illegal move {mv}",
             G::NAME
         );
@@ -237,7 +237,7 @@ pub fn moves_still_won<G: NativeGame>(
     positions.push(state.clone());
     for &mv in moves {
         assert!(
-            state.moves().contains(&mv),
+            state.allows(&mv),
             "the {} move {mv} is not legal here",
             G::NAME
         );

@@ -176,6 +176,13 @@ impl<'a> Meter<'a> {
         self.tick_slowly(node_limit)
     }
 
+    /// The count at which [`Meter::tick`] without a phase limit next looks at more than
+    /// the count (the clock, the caller's `stop`, the node limit): every tick before it
+    /// only counts, so a search may count those nodes itself and tick there.
+    pub(crate) fn next_check(&self) -> u64 {
+        ((self.nodes / 4096 + 1) * 4096).min(self.budget.max_nodes.saturating_add(1))
+    }
+
     /// [`Meter::tick`] once in 4,096 nodes, or at the node limit.
     #[cold]
     fn tick_slowly(&mut self, node_limit: u64) -> Result<(), String> {

@@ -79,7 +79,8 @@ macro_rules! by_game {
 type SolveAnswer = (String, Vec<Py<PyString>>, u64, f64, Option<String>);
 
 /// A hasher for the few bytes of a move, for [`answer`]'s table of names (the standard
-/// hasher cost more than the formatting it saves).
+/// hasher cost more than the formatting it saves) and [`evidence`]'s of the moves that
+/// clear a card (asked at every move of every playout).
 #[derive(Default)]
 struct MoveHasher(u64);
 
@@ -539,7 +540,7 @@ fn evidence(
                             kept = index;
                             break;
                         }
-                        if !replay.moves().contains(mv) {
+                        if !replay.allows(mv) {
                             return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
                                 "the {} solver's certificate does not replay: move {index} \
                                  ({mv}) is not legal",
@@ -571,7 +572,8 @@ fn evidence(
                         })
                     });
                     // whether a move counts, by move: its name written once, not at every move
-                    let mut counts: HashMap<G::Move, bool> = HashMap::new();
+                    let mut counts: HashMap<G::Move, bool, BuildHasherDefault<MoveHasher>> =
+                        HashMap::default();
                     let playouts = ladder
                         .iter()
                         .enumerate()

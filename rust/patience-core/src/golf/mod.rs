@@ -50,8 +50,20 @@ impl fmt::Display for GolfMove {
 /// The rank of a card index, 1 (Ace) to 13 (King).
 #[inline]
 fn rank(card: u8) -> u8 {
-    card % 13 + 1
+    RANKS[usize::from(card)]
 }
+
+/// `card % 13 + 1` for every byte: [`rank`] read from a table (a playout asks at every
+/// move, for every column).
+const RANKS: [u8; 256] = {
+    let mut ranks = [0u8; 256];
+    let mut card = 0;
+    while card < 256 {
+        ranks[card] = (card % 13 + 1) as u8;
+        card += 1;
+    }
+    ranks
+};
 
 /// Whether a card of rank `card` may go onto a waste whose top card has rank `top`.
 #[inline]
@@ -198,6 +210,19 @@ impl Golf {
     pub fn legal_moves(&self) -> Vec<GolfMove> {
         let exposed = self.columns.iter().map(|column| column.last().copied());
         table_moves(exposed, self.waste_top, self.wrap, !self.stock.is_empty()).to_vec()
+    }
+
+    /// Whether [`Golf::legal_moves`] lists `mv` (without listing them).
+    pub fn allows(&self, mv: GolfMove) -> bool {
+        let has_cards = || self.columns.iter().any(|column| !column.is_empty());
+        match mv {
+            GolfMove::Play(i) => self.columns.get(usize::from(i)).is_some_and(|column| {
+                column
+                    .last()
+                    .is_some_and(|&card| neighbours(rank(card), rank(self.waste_top), self.wrap))
+            }),
+            GolfMove::Draw => !self.stock.is_empty() && has_cards(),
+        }
     }
 
     /// Plays a move that [`Golf::legal_moves`] listed.
@@ -360,14 +385,37 @@ fn predecessors_suffice(node: &Node, stock_left: Counts, wrap: bool) -> bool {
         let (met, before) = walk(supplies[6], &demands, &supplies, 7..12);
         return met && demands[12] <= before;
     }
-    let (first, last) = (demands[0], supplies[12]);
-    for f in 0..=first.min(last) {
-        let (met, before) = walk(f, &demands, &supplies, 0..12);
-        if met {
-            return demands[12] <= before + (last - f);
+    cycle_suffices(&demands, &supplies)
+}
+
+/// The wrap case of [`predecessors_suffice`] in one pass instead of a walk for each flow `f`
+/// over the cut edge in turn: the same answer (see `packed_is_lost_agrees_with_the_first_one`).
+///
+/// The walk from `f` leaves `b(k + 1) = min(s(k), b(k) + e(k))` of supply `k` after demand
+/// `k` (`e(k) = s(k) - d(k)`), and fails at demand `k` when `b(k) + e(k) < 0`. Unrolled,
+/// `b(k) = min(f + Q(k), R(k))`, `Q(k)` the sum of `e` before `k` and `R(k + 1) = min(s(k),
+/// R(k) + e(k))` (`R(0)` infinite): so the walk fails at `k` for every `f` when `R(k) + e(k)
+/// < 0`, and else only for `f < -Q(k + 1)`. The first `f` that meets every demand before
+/// the last is thus `f* = max(0, -min Q)` (never more than `d(0)`: at `f = d(0)` the walk
+/// is the one from the supply after the first demand, which `R` already follows), found
+/// when `f* <= s(12)`, and the last demand is met when `d(12) <= b(12) + s(12) - f*`.
+#[inline]
+fn cycle_suffices(demands: &[u8; 16], supplies: &[u8; 16]) -> bool {
+    let mut sum = 0i32; // Q
+    let mut least = 0i32; // min(0, Q so far)
+    let mut cap = i32::from(u8::MAX); // R
+    for k in 0..12 {
+        let (d, s) = (i32::from(demands[k]), i32::from(supplies[k]));
+        let rest = cap + s - d;
+        if rest < 0 {
+            return false;
         }
+        cap = s.min(rest);
+        sum += s - d;
+        least = least.min(sum);
     }
-    false
+    let (f, last) = (-least, i32::from(supplies[12]));
+    f <= last && i32::from(demands[12]) <= (f + sum).min(cap) + last - f
 }
 
 /// The greedy walk of [`predecessors_suffice`] over the places `places` of the demands and
@@ -803,6 +851,49 @@ fn search_loop<const KEPT: bool>(
     stock_left: &[Counts],
     noted: &mut FirstMoves<GolfMove>,
 ) -> Outcome<GolfMove> {
+    // the nodes are counted here, and the meter asked only at the count where it looks at
+    // more than the count (`Meter::next_check`): the same answers, at the same nodes
+    let mut nodes = meter.nodes;
+    let mut check_at = meter.next_check();
+    let outcome = search_steps::<KEPT>(
+        layout,
+        seen,
+        stack,
+        pruning,
+        offset,
+        wrap,
+        draws,
+        stock_left,
+        noted,
+        &mut || {
+            nodes += 1;
+            if nodes >= check_at {
+                meter.nodes = nodes - 1;
+                meter.tick(u64::MAX)?;
+                check_at = meter.next_check();
+            }
+            Ok(nodes)
+        },
+    );
+    meter.nodes = nodes;
+    outcome
+}
+
+/// [`search_loop`]'s steps, `tick` counting each node (the count, or why to stop).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn search_steps<const KEPT: bool>(
+    layout: &Layout,
+    seen: &mut Table,
+    stack: &mut Vec<Frame>,
+    pruning: Pruning,
+    offset: u8,
+    wrap: bool,
+    draws: &[u8],
+    stock_left: &[Counts],
+    noted: &mut FirstMoves<GolfMove>,
+    tick: &mut impl FnMut() -> Result<u64, String>,
+) -> Outcome<GolfMove> {
     while let Some(frame) = stack.last_mut() {
         if frame.next == frame.count {
             stack.pop();
@@ -810,28 +901,36 @@ fn search_loop<const KEPT: bool>(
         }
         let step = frame.step(frame.next);
         frame.next += 1;
-        if let Err(reason) = meter.tick(u64::MAX) {
-            return Outcome::Unknown(reason);
+        let nodes = match tick() {
+            Ok(nodes) => nodes,
+            Err(reason) => return Outcome::Unknown(reason),
+        };
+        // the child's place in the table first: most children were seen already (with as
+        // few cards drawn), and are left without being made
+        let i = usize::from(step.column);
+        let top = frame.node.ranks[i];
+        if frame.node.cards == 1 {
+            *noted = first_moves(&stack[0], nodes);
+            return Outcome::Solved(line(stack));
+        }
+        let index = (frame.node.heights_index - HEIGHT_WEIGHTS[i]) as usize + usize::from(top) - 1;
+        let visit = if KEPT {
+            seen.visit_kept(index, step.drawn + offset)
+        } else {
+            seen.visit(index, step.drawn)
+        };
+        if visit == Visit::Seen {
+            continue;
         }
         let mut node = frame.node;
-        let i = usize::from(step.column);
         node.heights[i] -= 1;
         node.heights_index -= HEIGHT_WEIGHTS[i];
         node.cards -= 1;
-        node.top = node.ranks[i];
+        node.top = top;
         node.ranks[i] = layout.exposed[i][usize::from(node.heights[i] & 7)];
-        node.left.0[Counts::slot(node.top)] -= 1;
+        node.left.0[Counts::slot(top)] -= 1;
         node.drawn = step.drawn;
-        if node.cards == 0 {
-            *noted = first_moves(&stack[0], meter.nodes);
-            return Outcome::Solved(line(stack));
-        }
-        let index = node.index();
-        let visit = if KEPT {
-            seen.visit_kept(index, node.drawn + offset)
-        } else {
-            seen.visit(index, node.drawn)
-        };
+        debug_assert_eq!(node.index(), index);
         match visit {
             Visit::Seen => continue,
             Visit::Won => return Outcome::Solved(line(stack)),
@@ -884,19 +983,23 @@ fn first_moves(root: &Frame, nodes: u64) -> FirstMoves<GolfMove> {
     noted
 }
 
-/// What the search reads of the start, laid out for it: each column's ranks, which ranks
-/// go on which, and how many cards a play needs drawn. Rank 0 stands for no card (an
-/// empty column's), which goes on nothing, so that the search needs no test for it.
+/// What the search reads of the start, laid out for it: each column's ranks, and for each
+/// cards drawn and top rank, how many cards a play of each rank needs drawn. Rank 0 stands
+/// for no card (an empty column's), which goes on nothing, so that the search needs no test
+/// for it.
 struct Layout {
     /// For each column and height (0 to 7), the rank of the card exposed at that height
     /// (0 at height 0, and above the column's cards).
     exposed: [[u8; 8]; COLUMNS],
-    /// For each top rank (1 to 13), bit `r` set when a card of rank `r` may go on it.
-    plays_on: [u16; 14],
-    /// For every number of cards drawn, `next_draws` by rank (index rank, 0 for no card),
-    /// `None` as 0 (a play never needs 0 cards drawn from it).
-    next_draws: Vec<[u8; 16]>,
+    /// For every number of cards drawn and top rank (1 to 13; 0 unused), the cards drawn
+    /// after which a card of each rank (index rank) plays on the waste: as many as now when
+    /// it goes on the top, else `next_draws`'s, [`NEVER`] when no card left in the stock
+    /// takes it (or for no card).
+    drawn_to_play: Vec<[[u8; 16]; 14]>,
 }
+
+/// In [`Layout::drawn_to_play`]: no card drawn from here on lets the card play.
+const NEVER: u8 = u8::MAX;
 
 impl Layout {
     fn new(start: &Golf, draws: &[u8]) -> Layout {
@@ -906,25 +1009,33 @@ impl Layout {
                 *slot = rank(card);
             }
         }
-        let plays_on = std::array::from_fn(|top| {
+        // the ranks that go on each top rank
+        let on: [Vec<usize>; 14] = std::array::from_fn(|top| {
             (1..=13u8)
                 .filter(|&r| top > 0 && neighbours(r, top as u8, start.wrap))
-                .fold(0u16, |bits, r| bits | 1 << r)
+                .map(usize::from)
+                .collect()
         });
-        let next_draws = next_draws(draws, start.wrap)
+        let drawn_to_play = next_draws(draws, start.wrap)
             .iter()
-            .map(|row| {
-                let mut by_rank = [0u8; 16];
-                for (slot, drawn) in by_rank[1..].iter_mut().zip(row) {
-                    *slot = drawn.unwrap_or(0);
+            .enumerate()
+            .map(|(drawn, row)| {
+                let mut later = [NEVER; 16];
+                for (slot, next) in later[1..].iter_mut().zip(row) {
+                    *slot = next.unwrap_or(NEVER);
                 }
-                by_rank
+                std::array::from_fn(|top| {
+                    let mut by_rank = later;
+                    for &r in &on[top] {
+                        by_rank[r] = drawn as u8;
+                    }
+                    by_rank
+                })
             })
             .collect();
         Layout {
             exposed,
-            plays_on,
-            next_draws,
+            drawn_to_play,
         }
     }
 
@@ -932,40 +1043,61 @@ impl Layout {
     /// draws as it needs, in the order they are searched.
     #[inline]
     fn expand(&self, node: &Node, stack: &mut Vec<Frame>) {
-        let plays = self.plays_on[usize::from(node.top)];
-        let draws = &self.next_draws[usize::from(node.drawn)];
-        let mut keys = [0u16; COLUMNS];
-        let mut count = 0;
-        for (i, (&card, &h)) in node.ranks.iter().zip(&node.heights).enumerate() {
-            let playable = plays >> card & 1 != 0;
-            let drawn = if playable {
-                node.drawn
-            } else {
-                draws[usize::from(card & 15)]
-            };
-            if !playable && drawn == 0 {
-                continue; // no card, or none left in the stock to go on
-            }
-            // Kept in order of cards drawn, fewest first (plays that need no draw are tried
-            // first), then tallest column first, then by column: on seeds 0-1,999 that cut
-            // the median nodes of a wrap deal from 3,658 to 1,353 and without wrap from
-            // 7,139 to 6,273; the other way round was worse in both. As one number: cards
-            // drawn, then rows not dealt to the column, then the column.
-            let key = u16::from(drawn) << 6 | u16::from(ROWS as u8 - h) << 3 | i as u16;
-            let mut j = count;
-            while j > 0 && keys[j - 1] > key {
-                keys[j] = keys[j - 1];
-                j -= 1;
-            }
-            keys[j] = key;
-            count += 1;
-        }
+        let drawn_to_play = &self.drawn_to_play[usize::from(node.drawn)][usize::from(node.top)];
+        // Kept in order of cards drawn, fewest first (plays that need no draw are tried
+        // first), then tallest column first, then by column: on seeds 0-1,999 that cut the
+        // median nodes of a wrap deal from 3,658 to 1,353 and without wrap from 7,139 to
+        // 6,273; the other way round was worse in both. As one number: cards drawn, then
+        // rows not dealt to the column, then the column. A column that cannot play
+        // ([`NEVER`]) has a key above every play's, so it sorts after them, past `count`.
+        // Every column's key is made and the seven sorted without a branch on them: the
+        // branches of an insertion of the plays alone were mispredicted about six times a
+        // frame.
+        let mut keys: [u16; COLUMNS] = std::array::from_fn(|i| {
+            let drawn = drawn_to_play[usize::from(node.ranks[i] & 15)];
+            u16::from(drawn) << 6 | u16::from(ROWS as u8 - node.heights[i]) << 3 | i as u16
+        });
+        let count = node
+            .ranks
+            .iter()
+            .map(|&card| u8::from(drawn_to_play[usize::from(card & 15)] != NEVER))
+            .sum();
+        sort_seven(&mut keys);
         stack.push(Frame {
             node: *node,
             keys,
-            count: count as u8,
+            count,
             next: 0,
         });
+    }
+}
+
+/// Sorts seven keys, smallest first, by a sorting network of 16 comparisons (each a
+/// minimum and a maximum, without a branch).
+#[inline]
+fn sort_seven(keys: &mut [u16; COLUMNS]) {
+    const NETWORK: [(usize, usize); 16] = [
+        (0, 6),
+        (2, 3),
+        (4, 5),
+        (0, 2),
+        (1, 4),
+        (3, 6),
+        (0, 1),
+        (2, 5),
+        (3, 4),
+        (1, 2),
+        (4, 6),
+        (2, 3),
+        (4, 5),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+    ];
+    for (a, b) in NETWORK {
+        let (low, high) = (keys[a].min(keys[b]), keys[a].max(keys[b]));
+        keys[a] = low;
+        keys[b] = high;
     }
 }
 
@@ -1371,6 +1503,49 @@ mod tests {
         assert_eq!(report.nodes, 0, "lost before any move is searched");
         let none = solve_with(&start, &Budget::default(), Pruning::None, &mut || false);
         assert_eq!(none.outcome, Outcome::Unsolvable);
+    }
+
+    #[test]
+    fn allows_answers_as_the_legal_moves_list() {
+        // every move a Golf position could be asked about, along random lines of play
+        let mut rng = crate::shuffle::SplitMix64::new(3);
+        let (mut allowed, mut refused) = (0, 0);
+        for seed in 0..60 {
+            for wrap in [false, true] {
+                let mut state = deal(seed, wrap);
+                loop {
+                    let legal = state.legal_moves();
+                    for mv in (0..9).map(GolfMove::Play).chain([GolfMove::Draw]) {
+                        assert_eq!(state.allows(mv), legal.contains(&mv), "seed {seed}: {mv}");
+                        allowed += usize::from(legal.contains(&mv));
+                        refused += usize::from(!legal.contains(&mv));
+                    }
+                    if legal.is_empty() {
+                        break;
+                    }
+                    state.apply(legal[rng.below(legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(allowed > 1000 && refused > 1000, "{allowed} {refused}");
+    }
+
+    #[test]
+    fn sort_seven_sorts_every_order() {
+        // by the 0-1 principle a network that sorts every sequence of 0s and 1s sorts all
+        for bits in 0..1u16 << COLUMNS {
+            let mut keys: [u16; COLUMNS] = std::array::from_fn(|i| bits >> i & 1);
+            sort_seven(&mut keys);
+            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{bits:b}: {keys:?}");
+        }
+        let mut rng = crate::shuffle::SplitMix64::new(11);
+        for _ in 0..1000 {
+            let mut keys: [u16; COLUMNS] = std::array::from_fn(|_| rng.below(2000) as u16);
+            let mut sorted = keys;
+            sorted.sort_unstable();
+            sort_seven(&mut keys);
+            assert_eq!(keys, sorted);
+        }
     }
 
     #[test]

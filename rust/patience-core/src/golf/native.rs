@@ -13,7 +13,10 @@ native_game!(
     is_won,
     solve,
     solve_noting_first_moves,
-    solve_sharing_first_moves
+    solve_sharing_first_moves,
+    fn allows(&self, mv: &GolfMove) -> bool {
+        self.allows(*mv)
+    }
 );
 
 /// `(wrap, columns, stock, waste_top)`: card indices, each column's exposed card and the

@@ -55,8 +55,10 @@ impl GolfView {
     }
 
     /// Column `i`'s exposed card, if it has one.
+    #[inline]
     fn exposed(&self, i: usize) -> Option<u8> {
-        self.column(i).last().copied()
+        let height = usize::from(self.heights[i]);
+        (height > 0).then(|| self.cards[i][height - 1])
     }
 
     /// The cards neither in a column nor seen: the stock's, in an order nobody knows.
@@ -108,17 +110,29 @@ impl Players for Golf {
     const PLAYERS: &'static [&'static str] = &["random", "greedy", "hindsight"];
 
     fn observe(&self) -> GolfView {
-        let in_play = self
-            .columns
-            .iter()
-            .flatten()
-            .chain(&self.stock)
-            .fold(0u64, |bits, &card| bits | 1 << card);
+        // the cards in play (the columns' and the stock's) gathered as they are copied: a
+        // playout observes its position at every move
+        let mut in_play = 0u64;
         let mut cards = [[0u8; ROWS]; COLUMNS];
         let mut heights = [0u8; COLUMNS];
         for ((slots, height), column) in cards.iter_mut().zip(&mut heights).zip(&self.columns) {
-            slots[..column.len()].copy_from_slice(column);
+            // by length (a copy of the slice is a call of memcpy)
+            *slots = match *column.as_slice() {
+                [] => [0; ROWS],
+                [a] => [a, 0, 0, 0, 0],
+                [a, b] => [a, b, 0, 0, 0],
+                [a, b, c] => [a, b, c, 0, 0],
+                [a, b, c, d] => [a, b, c, d, 0],
+                [a, b, c, d, e] => [a, b, c, d, e],
+                _ => panic!("a column of more than {ROWS} cards"),
+            };
+            for &card in column {
+                in_play |= 1 << card;
+            }
             *height = column.len() as u8;
+        }
+        for &card in &self.stock {
+            in_play |= 1 << card;
         }
         GolfView {
             wrap: self.wrap,
@@ -148,19 +162,16 @@ impl Players for Golf {
 
 /// `greedy`'s move among `moves`.
 fn greedy(view: &GolfView, moves: &[GolfMove]) -> Option<GolfMove> {
-    let follow_ups = |column: usize| {
+    // whether a column card plays on the card of `column` once it is played: the card
+    // exposed then in `column`, or another column's exposed card
+    let followed = |column: usize| {
         let played = rank(view.exposed(column).expect("a play has a card"));
-        (0..COLUMNS)
-            .filter_map(|other| {
-                let column_cards = view.column(other);
-                let exposed = if other == column {
-                    column_cards.iter().rev().nth(1)
-                } else {
-                    column_cards.last()
-                };
-                exposed.filter(|&&card| neighbours(rank(card), played, view.wrap))
-            })
-            .count()
+        (0..COLUMNS).any(|other| {
+            let height = usize::from(view.heights[other]);
+            let depth = if other == column { 2 } else { 1 };
+            height >= depth
+                && neighbours(rank(view.cards[other][height - depth]), played, view.wrap)
+        })
     };
     let best = moves
         .iter()
@@ -170,7 +181,7 @@ fn greedy(view: &GolfView, moves: &[GolfMove]) -> Option<GolfMove> {
         })
         .max_by_key(|&column| {
             (
-                follow_ups(column) > 0,
+                followed(column),
                 view.heights[column],
                 std::cmp::Reverse(column),
             )
