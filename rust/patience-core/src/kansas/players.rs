@@ -19,7 +19,7 @@
 //! - `lookahead` looks one move ahead through what is in view: of the moves that show
 //!   nothing new (a card home from a column or the waste, the waste's top onto a column, a
 //!   group between columns; not the reserve's top, whose move turns the next, nor `draw`),
-//!   it plays the one after which the table looks best ([`looks`]: cards home first, then
+//!   it plays the one after which the table looks best (its `looks`: cards home first, then
 //!   how many of the cards it could meet next would go somewhere at once) when that is
 //!   better than now, and `greedy`'s move otherwise; right after `greedy`'s own group
 //!   move it plays `greedy`'s next move too (`greedy` moves a group only to play what that
