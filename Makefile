@@ -82,7 +82,7 @@ test: system-deps lint test-python test-rust
 # them in this process, PYTEST_WORKERS=auto one a core. Four processes were tried beside
 # other work (load 9-18): 616 tests in 22 min, with 7 failures, every one a hint or a limit
 # whose search ran out of its time; three processes at load 0.4-17 ran all 1,230 in 41 min
-# (the last CI's quiet run: 15 min). On a quiet machine (2026-11-27) four processes took
+# (a quiet run of make test on 2026-11-28: 13 min 53 s). On a quiet machine (2026-11-27) four processes took
 # 919 s, and three 917 s and 928 s the same afternoon, with the same CPU: no faster. No
 # test file dominates (the largest, test_operations, is a tenth of the tests' time), so --dist
 # loadfile balances the processes.
