@@ -28,6 +28,7 @@ from patience.games.base import (
     ClientLayout,
     Game,
     Outcome,
+    OutcomeReason,
     Played,
     VariantOption,
     scaled_time_bonus,
@@ -244,12 +245,18 @@ Play a free card one rank above or below the waste's top card, any suit:
     def outcome(self) -> Outcome | None:
         """Won when the tableau is empty; stuck when the stock is empty and no card moves;
         ended by ``end``; else None."""
-        if self.cards_on_foundation() == TABLEAU_CARDS:
-            return Outcome(won=True, reason="won")
+        reason = self._end(cleared=self.cards_on_foundation() == TABLEAU_CARDS)
+        return None if reason is None else Outcome(won=reason == "won", reason=reason)
+
+    def _end(self, *, cleared: bool) -> OutcomeReason | None:
+        """Why the game is over ("won", "ended", "stuck"), or None: ``cleared`` when the
+        tableau is empty (the caller knows it, counted or worked out)."""
+        if cleared:
+            return "won"
         if self._ended:
-            return Outcome(won=False, reason="ended")
+            return "ended"
         if not self._stock and not self._playable():
-            return Outcome(won=False, reason="stuck")
+            return "stuck"
         return None
 
     def stuck_words(self) -> str | None:
@@ -460,12 +467,12 @@ Play a free card one rank above or below the waste's top card, any suit:
         >>> game.observation()["waste"], game.score()
         (['8s', '9d', '6s'], 10)
         """
-        columns, stock = self._columns, self._stock
+        columns = self._columns
         left = sum(map(len, columns))
         played = 0
         for text in moves:
-            if not left or self._ended or (not stock and not self._playable()):
-                break  # the game is over (outcome() is not None)
+            if self._end(cleared=not left) is not None:
+                break  # the game is over
             try:
                 move = Move.parse(text) if isinstance(text, str) else text
                 if move.word == "undo" or move.word == "end":
