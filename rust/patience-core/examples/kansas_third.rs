@@ -146,6 +146,30 @@ fn home(state: &Kansas) -> u32 {
     state.counts.iter().map(|&c| u32::from(c)).sum()
 }
 
+/// `greedy`'s move in `view` first, then the other `moves`: the order candidates are
+/// scored in, so that `greedy`'s wins among equals.
+fn greedy_first(view: &KansasView, moves: &[KansasMove]) -> Vec<KansasMove> {
+    let preferred = greedy(view);
+    let mut candidates: Vec<KansasMove> = preferred.into_iter().collect();
+    candidates.extend(moves.iter().filter(|&&mv| Some(mv) != preferred));
+    candidates
+}
+
+/// The candidate with the highest `score`, the first among equals.
+fn best_by(
+    candidates: Vec<KansasMove>,
+    mut score: impl FnMut(KansasMove) -> u32,
+) -> Option<KansasMove> {
+    let mut best: Option<(u32, KansasMove)> = None;
+    for mv in candidates {
+        let points = score(mv);
+        if best.is_none_or(|(most, _)| points > most) {
+            best = Some((points, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
+}
+
 /// The move to play at once, if any: the only legal move, or a card home that no card
 /// could be built on again.
 fn forced(view: &KansasView, moves: &[KansasMove]) -> Option<KansasMove> {
@@ -181,25 +205,17 @@ fn hindsight(
     if let Some(mv) = forced(view, &moves) {
         return Some(mv);
     }
-    let preferred = greedy(view);
     let samples: Vec<Kansas> = (0..samples).map(|_| view.sample(Some(rng))).collect();
-    let mut candidates: Vec<KansasMove> = preferred.into_iter().collect();
-    candidates.extend(moves.iter().filter(|&&mv| Some(mv) != preferred));
-    let mut best: Option<(u32, KansasMove)> = None;
-    for mv in candidates {
-        let score: u32 = samples
+    best_by(greedy_first(view, &moves), |mv| {
+        samples
             .iter()
             .map(|sample| {
                 let mut after = sample.clone();
                 after.apply(mv);
                 most_home(&after, nodes)
             })
-            .sum();
-        if best.is_none_or(|(most, _)| score > most) {
-            best = Some((score, mv));
-        }
-    }
-    best.map(|(_, mv)| mv)
+            .sum()
+    })
 }
 
 /// `start` played seeing every card: at each turn the legal move after which
@@ -210,19 +226,12 @@ fn peek(start: &Kansas, nodes: usize) -> Playout<KansasMove> {
     while !state.is_won() && moves.len() < MAX_MOVES {
         let view = state.observe();
         let legal = state.legal_moves();
-        let preferred = greedy(&view);
-        let mut candidates: Vec<KansasMove> = preferred.into_iter().collect();
-        candidates.extend(legal.iter().filter(|&&mv| Some(mv) != preferred));
-        let mut best: Option<(u32, KansasMove)> = None;
-        for mv in candidates {
+        let best = best_by(greedy_first(&view, &legal), |mv| {
             let mut after = state.clone();
             after.apply(mv);
-            let score = most_home(&after, nodes);
-            if best.is_none_or(|(most, _)| score > most) {
-                best = Some((score, mv));
-            }
-        }
-        let Some(mv) = forced(&view, &legal).or(best.map(|(_, mv)| mv)) else {
+            most_home(&after, nodes)
+        });
+        let Some(mv) = forced(&view, &legal).or(best) else {
             break;
         };
         state.apply(mv);
@@ -246,13 +255,9 @@ fn look_rollout(view: &KansasView, rng: &mut SplitMix64, samples: usize) -> Opti
     if let Some(mv) = forced(view, &moves) {
         return Some(mv);
     }
-    let preferred = greedy(view);
     let samples: Vec<Kansas> = (0..samples).map(|_| view.sample(Some(rng))).collect();
-    let mut candidates: Vec<KansasMove> = preferred.into_iter().collect();
-    candidates.extend(moves.iter().filter(|&&mv| Some(mv) != preferred));
-    let mut best: Option<(u32, KansasMove)> = None;
-    for mv in candidates {
-        let score: u32 = samples
+    best_by(greedy_first(view, &moves), |mv| {
+        samples
             .iter()
             .map(|sample| {
                 let mut after = sample.clone();
@@ -267,12 +272,8 @@ fn look_rollout(view: &KansasView, rng: &mut SplitMix64, samples: usize) -> Opti
                 }
                 home(&after)
             })
-            .sum();
-        if best.is_none_or(|(most, _)| score > most) {
-            best = Some((score, mv));
-        }
-    }
-    best.map(|(_, mv)| mv)
+            .sum()
+    })
 }
 
 /// `lookahead`, with `rollout`'s move where it would play `greedy`'s.
@@ -470,16 +471,12 @@ fn mixed(
     if let Some(mv) = forced(view, &moves) {
         return Some(mv);
     }
-    let preferred = greedy(view);
     let samples: Vec<Kansas> = (0..samples).map(|_| view.sample(Some(rng))).collect();
-    let mut candidates: Vec<KansasMove> = preferred.into_iter().collect();
-    candidates.extend(moves.iter().filter(|&&mv| Some(mv) != preferred));
     let seed = rng.next_u64();
-    let mut best: Option<(u32, KansasMove)> = None;
-    for mv in candidates {
+    best_by(greedy_first(view, &moves), |mv| {
         // the same random numbers for every candidate
         let mut policy = SplitMix64::new(seed);
-        let score: u32 = samples
+        samples
             .iter()
             .map(|sample| {
                 let mut after = sample.clone();
@@ -500,12 +497,8 @@ fn mixed(
                 }
                 home(&after)
             })
-            .sum();
-        if best.is_none_or(|(most, _)| score > most) {
-            best = Some((score, mv));
-        }
-    }
-    best.map(|(_, mv)| mv)
+            .sum()
+    })
 }
 
 /// Plays every deal with `play`, prints the player's figures and returns its share of
