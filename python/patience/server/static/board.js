@@ -657,8 +657,7 @@ function ungrow(container) {
 // by halves (each try a layout).
 function growBeside(container, columnsRow, { cardW, indexSize, height, top }) {
   const piles = besidePiles(container);
-  if (!piles) return;
-  for (const name of GROWN) piles.style.removeProperty(name);
+  if (!piles) return; // (and its piles as layOut left them: not grown)
   const right = container.getBoundingClientRect().right;
   const grow = (scale) => {
     const grownW = Math.floor(cardW * scale);
