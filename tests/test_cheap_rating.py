@@ -18,7 +18,7 @@ from sqlalchemy import select
 from patience.catalog import CERTIFY_NODES, public_seed_stream, rated_again
 from patience.dealkey import DealKey
 from patience.games import GAMES, new_game
-from patience.rating import RATING_VERSION, NotCertifiedError, difficulty_score, rate
+from patience.rating import NotCertifiedError, difficulty_score, rate, rating_version
 from patience.ratings import FULL, ModelError, RatingPolicy, load_model, shipped_model
 from patience.ratings.cheap import in_sample, rate_for_catalog, rate_many_for_catalog
 from patience.ratings.evidence import RATING_FIRST_MOVES, FirstMoveSearch, gather, gather_many
@@ -48,7 +48,7 @@ def test_the_cheap_path_gives_a_tier_and_records_the_model() -> None:
     assert rating is not None
     assert rating["method"] == "cheap"
     assert rating["model"] == model.version
-    assert rating["version"] == RATING_VERSION
+    assert rating["version"] == rating_version("golf")
     assert 1 <= rating["tier"] <= 10
     # the strong player did not play: its progress is the model's
     assert set(rating["players"]) == {"random", "greedy"}

@@ -18,22 +18,25 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
+from patience.catalog import rated_again
 from patience.cli_deals import catalog_figure
 from patience.dealkey import DealKey
 from patience.games import GAMES, new_game
 from patience.rating import (
     DIFFICULTIES,
-    RATING_VERSION,
     NotCertifiedError,
+    UnknownRatingVersionError,
     calibration,
+    calibration_entry,
     difficulty_score,
     rate,
     rate_seed,
+    rating_version,
     tier_of,
 )
 from patience.ratings import FULL
 from patience.server import Settings, create_app
-from patience.store.catalog import Certified, add, counts, generate
+from patience.store.catalog import Certified, add, counts, generate, take, unused
 from patience.store.db import deals, make_engine, migrate, migrate_url
 
 GOLF_WRAP = {"wrap": True}
@@ -56,7 +59,7 @@ def catalog_of(engine: Engine) -> list[tuple[int, int | None, str | None]]:
 
 def test_a_rating_holds_the_evidence_and_a_calibrated_tier() -> None:
     rating = rate_seed("golf", GOLF_WRAP, 0)
-    assert rating.version == RATING_VERSION
+    assert rating.version == rating_version("golf")
     assert set(rating.players) == {"random", "greedy", "hindsight"}
     assert all(0.0 <= rate <= 1.0 for rate in rating.players.values())
     assert rating.nodes > 0
@@ -75,13 +78,66 @@ def test_a_deal_the_solver_does_not_win_is_not_rated() -> None:
 
 
 def test_tiers_come_from_the_calibration_deciles() -> None:
-    cuts = calibration()["games"]["golf"][json.dumps(GOLF_WRAP)]["cuts"]
+    cuts = calibration()["games"]["golf"]["1"][json.dumps(GOLF_WRAP)]["cuts"]
     assert len(cuts) == 9
     assert cuts == sorted(cuts)
     assert tier_of("golf", GOLF_WRAP, 0.0) == 1
     assert tier_of("golf", GOLF_WRAP, 1.0) == 10
     assert tier_of("golf", GOLF_WRAP, cuts[4]) == 6
     assert tier_of("golf", {"wrap": "sometimes"}, 0.5) is None  # a variant with no calibration
+
+
+def test_a_game_s_rating_version_is_its_own_and_an_earlier_one_rates_again() -> None:
+    """Kansas is rated with version 2 (``lookahead`` in place of ``rollout``) while Golf
+    stays at 1; a Kansas deal rated with version 1 is rated as it was then (``rollout``'s
+    playouts, version 1's cut scores), and a version the game never had is refused."""
+    assert (rating_version("golf"), rating_version("kansas")) == (1, 2)
+    now, then = rate_seed("kansas", {}, 2), rate_seed("kansas", {}, 2, version=1)
+    assert (now.version, then.version) == (2, 1)
+    assert set(now.players) == {"random", "greedy", "lookahead"}
+    assert set(then.players) == {"random", "greedy", "rollout"}
+    assert then.playouts["rollout"] == 8
+    # the solver's evidence and the players both versions share are the same
+    assert (now.nodes, now.moves, now.first_moves) == (then.nodes, then.moves, then.first_moves)
+    assert now.progress["random"] == then.progress["random"]
+    assert now.progress["greedy"] == then.progress["greedy"]
+    assert then.tier == tier_of("kansas", {}, then.score, 1) is not None
+    assert now.tier == tier_of("kansas", {}, now.score, 2) is not None
+    assert calibration_entry("kansas", {}, 1) != calibration_entry("kansas", {})
+    with pytest.raises(UnknownRatingVersionError, match="kansas has no rating version 3"):
+        rate_seed("kansas", {}, 2, version=3)
+    with pytest.raises(UnknownRatingVersionError, match="golf has no rating version 2"):
+        rated_again("golf", GOLF_WRAP, 0, None, 2)
+
+
+def test_deals_of_an_earlier_rating_version_are_kept_and_never_dealt(tmp_path: Path) -> None:
+    """A catalog deal rated with an earlier version of its game's rating is not dealt (its
+    tier is not one of today's tiers), is counted apart, and comes back if that version
+    were current again; other games' deals are untouched."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite3'}")
+    migrate(engine)
+
+    def kansas(seed: int, version: int) -> Certified:
+        rating = {"tier": 5, "score": 0.5, "version": version, "players": {}}
+        return Certified(seed, 10, 0.01, 40, rating)
+
+    with engine.begin() as connection:
+        add(connection, "kansas", {}, kansas(7, 1), at=time.time(), origin="random")
+        add(connection, "kansas", {}, kansas(8, 2), at=time.time(), origin="random")
+        add(connection, "golf", GOLF_WRAP, rated(9, 5), at=time.time(), origin="random")
+    with engine.begin() as connection:
+        assert unused(connection, "kansas", {}) == 1
+        (row,) = [r for r in counts(connection) if r["game"] == "kansas"]
+        assert (row["deals"], row["unused"], row["superseded"]) == (2, 1, 1)
+        taken = take(connection, "kansas", {}, "session-a", (5, 5))
+        assert taken is not None
+        assert taken.seed == 8
+        assert take(connection, "kansas", {}, "session-b", (5, 5)) is None
+        assert take(connection, "golf", GOLF_WRAP, "session-c", (5, 5)) is not None
+    report = cli(tmp_path / "catalog.sqlite3", "report")
+    assert report.returncode == 0, report.stderr
+    assert "1 rated with an earlier version of the rating (kept, not dealt)" in report.stdout
+    engine.dispose()
 
 
 def test_the_score_grows_with_the_players_losses() -> None:
@@ -182,7 +238,7 @@ def test_a_dask_cluster_builds_the_catalog_local_processes_build(
 
 
 def rated(seed: int, tier: int) -> Certified:
-    rating = {"tier": tier, "score": tier / 10, "version": RATING_VERSION, "players": {}}
+    rating = {"tier": tier, "score": tier / 10, "version": rating_version("golf"), "players": {}}
     return Certified(seed, 10, 0.01, 40, rating)
 
 
@@ -233,7 +289,7 @@ def test_pick_export_and_report(tmp_path: Path) -> None:
     assert sum(row["unused"] for row in counts) == 4 - len(same_tier)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rated_one = cli(database, "rate", "golf", "--wrap", "--seed", "0", "--json")
-    assert json.loads(rated_one.stdout)["version"] == RATING_VERSION
+    assert json.loads(rated_one.stdout)["version"] == rating_version("golf")
     unsolvable = cli(database, "rate", "golf", "--no-wrap", "--seed", "1")
     assert unsolvable.returncode == 1
     assert "not certified" in unsolvable.stderr

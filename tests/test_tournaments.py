@@ -268,8 +268,14 @@ def test_one_tier_for_every_attempt_and_the_tiers_are_checked(
 
     assert all("model" not in deal for deal in published["document"]["deals"])
     assert verify(published, tier_of=rated_again) == []
+    assert published["document"]["rating_version"] == 1  # Golf's rating, committed
     published["document"]["deals"][0]["tier"] = tier % 10 + 1
     assert any("is of tier" in p for p in verify(published, tier_of=rated_again))
+    # the tiers are checked with the rating version the document names, and one this
+    # patience does not know is said, not passed over
+    published["document"]["rating_version"] = 9
+    problems = verify(published, tier_of=rated_again)
+    assert any("golf has no rating version 9" in p for p in problems), problems
 
 
 def test_a_tier_the_rating_model_gave_is_checked_by_the_same_model(
@@ -323,7 +329,9 @@ def test_a_tier_the_rating_model_gave_is_checked_by_the_same_model(
     assert published["document"]["scheme"] == 2
     assert verify(published, tier_of=rated_again) == []
     # the check as it was, by the full rating whatever rated the deal, fails it
-    ignoring_the_model = verify(published, tier_of=lambda g, v, s, _m: rated_again(g, v, s))
+    ignoring_the_model = verify(
+        published, tier_of=lambda g, v, s, _m, r: rated_again(g, v, s, None, r)
+    )
     assert any(f"seed {seed} is of tier" in p for p in ignoring_the_model)
     # the model of another version cannot check it, and says so
     deal["model"] = "golf-wrap-0"

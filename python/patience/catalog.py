@@ -58,23 +58,31 @@ def rated_again(
     variant: Mapping[str, object],
     seed: int,
     model: str | None = None,
+    version: int | None = None,
     *,
     model_path: str | None = None,
 ) -> int | None:
-    """The tier of the deal of ``seed``, rated again the way a catalog rated it: in full
+    """The tier of the deal of ``seed``, rated again the way a catalog rated it, with
+    version ``version`` of the game's rating (the current one when None): in full
     at the catalog's node limit when ``model`` is None, else by the verdict of the rating
     model of version ``model`` (the shipped one, one it replaced, kept retired, or the file
     ``model_path``) on the deal's cheap evidence: what a tournament's check needs, since
     most catalog deals' tiers are a model's. Raises
-    :class:`patience.errors.PatienceError` when this patience has no model of that
-    version, and :class:`patience.rating.NotCertifiedError` when the solver does not win
-    the deal within the catalog's node limit."""
-    from patience.rating import NotCertifiedError, rate
+    :class:`patience.errors.PatienceError` when this patience has no model of that version
+    or does not know the rating version, and :class:`patience.rating.NotCertifiedError`
+    when the solver does not win the deal within the catalog's node limit."""
+    from patience.rating import NotCertifiedError, playouts_of, rate, rating_version
 
     game = game_class(name).from_seed(seed, dict(variant))
     node_limit = CERTIFY_NODES[name]
+    playouts_of(name, version)  # a version the game never had is refused before any work
     if model is None:
-        return rate(game, seed=seed, node_limit=node_limit).tier
+        return rate(game, seed=seed, node_limit=node_limit, version=version).tier
+    if version is not None and version != rating_version(name):
+        raise PatienceError(
+            f"seed {seed} was rated by rating model {model} of {name}'s rating version "
+            f"{version}; this patience's models are of version {rating_version(name)}"
+        )
     # the model's verdict alone: no sample, no edge sent to the full ladder (a deal whose
     # tier was the model's was in neither)
     policy = RatingPolicy(

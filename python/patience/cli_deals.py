@@ -29,9 +29,9 @@ from patience.games import GAMES, Game, variant_key, variant_words
 from patience.rating import (
     FIRST_MOVE_NODES,
     PLAYER_GAMES,
-    RATING_VERSION,
     NotCertifiedError,
     rate_seed,
+    rating_version,
 )
 from patience.ratings.cheap import RatingPolicy
 from patience.ratings.model import load_model
@@ -112,6 +112,13 @@ def add_commands(
             metavar="VERSION",
             help="the tier the verdict of rating model VERSION (the one this patience ships)"
             " gives, as a catalog rated most deals and a tournament's document names it",
+        )
+        parser.add_argument(
+            "--rating-version",
+            type=cli_types.positive,
+            metavar="N",
+            help="rate with version N of the game's rating (default: the current one), as a"
+            " tournament's document names it",
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
     export = deal_commands.add_parser("export", help="the catalog's deals, one JSON object a line")
@@ -570,7 +577,7 @@ def _rate(args: argparse.Namespace) -> int:
     variant = variant_from(args, GAMES[args.game])
     try:
         if args.model is not None:
-            tier = rated_again(args.game, variant, args.seed, args.model)
+            tier = rated_again(args.game, variant, args.seed, args.model, args.rating_version)
             if args.json:
                 print(json.dumps({"seed": args.seed, "tier": tier, "model": args.model}))
             else:
@@ -580,7 +587,13 @@ def _rate(args: argparse.Namespace) -> int:
                 )
             return 0
         # at the catalog's node limit, so that the tier is the one a catalog gives
-        rating = rate_seed(args.game, variant, args.seed, node_limit=CERTIFY_NODES[args.game])
+        rating = rate_seed(
+            args.game,
+            variant,
+            args.seed,
+            node_limit=CERTIFY_NODES[args.game],
+            version=args.rating_version,
+        )
     except NotCertifiedError as error:
         print(f"patience: seed {args.seed}: {error}", file=sys.stderr)
         return 1
@@ -629,6 +642,11 @@ def _report(args: argparse.Namespace) -> int:
     for row in rows:
         tier = "unrated" if row["tier"] is None else f"tier {row['tier']:>2}"
         retired = f", {row['retired']} retired (never dealt)" if row["retired"] else ""
+        if row["superseded"]:
+            retired += (
+                f", {row['superseded']} rated with an earlier version of the rating (kept, "
+                "not dealt)"
+            )
         print(
             f"{describe(row['game'], row['variant'])}: {tier}: {row['deals']} "
             f"deal{'' if row['deals'] == 1 else 's'}, {row['unused']} unused{retired}"
@@ -813,8 +831,10 @@ def _calibrate(args: argparse.Namespace) -> int:
 def _update_calibration(path: Path, name: str, key: str, entry: dict[str, Any]) -> None:
     """Set the cut scores of ``name`` and variant ``key`` in the calibration file ``path``."""
     data = json.loads(path.read_text()) if path.exists() else {}
-    if data.get("version", RATING_VERSION) != RATING_VERSION:
-        raise PatienceError(f"{path} is of rating version {data['version']}")
-    data["version"] = RATING_VERSION
-    data.setdefault("games", {}).setdefault(name, {})[key] = entry
+    if not isinstance(data, dict) or "version" in data:  # the earlier, single-version form
+        raise PatienceError(
+            f"{path} is not a calibration file of this patience (games, rating versions, variants)"
+        )
+    version = str(rating_version(name))
+    data.setdefault("games", {}).setdefault(name, {}).setdefault(version, {})[key] = entry
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")

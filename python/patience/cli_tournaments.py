@@ -150,7 +150,7 @@ def _verify(args: argparse.Namespace) -> int:
         tier_of = (
             None
             if args.no_tiers
-            else lambda g, v, s, m: rated_again(g, v, s, m, model_path=model_path)
+            else lambda g, v, s, m, r: rated_again(g, v, s, m, r, model_path=model_path)
         )
         problems = verify(published, tier_of=tier_of)
     except urllib.error.URLError as error:  # before OSError, of which it is one

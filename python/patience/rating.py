@@ -12,13 +12,17 @@ playouts, the solver's features (its nodes to find a win, the certificate's leng
 share of first moves that still win), one difficulty score by the formula of
 :func:`difficulty_score`, and a tier from 1 (easiest) to 10 (hardest): the score's decile
 among the calibration deals of its game and variant (:func:`tier_of`). The players, the
-formula and the calibration carry :data:`RATING_VERSION`, stored with every rated deal.
+formula and the calibration carry the game's rating version (:func:`rating_version`),
+stored with every rated deal; a deal rated with an earlier version can still be rated again
+with it (``rate(..., version=N)``), so that what was committed can be checked.
 
 >>> from patience.games import new_game
 >>> players("golf")
 ('random', 'greedy', 'hindsight')
 >>> players("kansas")
 ('random', 'greedy', 'rollout', 'lookahead')
+>>> rated_players("kansas"), rated_players("kansas", version=1)
+(('random', 'greedy', 'lookahead'), ('random', 'greedy', 'rollout'))
 >>> game = playout(new_game("golf", seed=1, variant={"wrap": True}), "greedy", seed=0)
 >>> game.won, game.moves[:3]
 (False, ('t4', 't6', 'draw'))
@@ -46,22 +50,27 @@ __all__ = [
     "INFORMATION",
     "PLAYER_GAMES",
     "PLAYOUTS",
-    "RATING_VERSION",
+    "RATING_VERSIONS",
     "NoPlayersError",
     "NotCertifiedError",
     "PlayerError",
     "Playout",
     "Rating",
+    "UnknownRatingVersionError",
     "WinRate",
     "calibration",
+    "calibration_entry",
     "choose",
     "difficulty_of",
     "difficulty_score",
     "is_rated",
     "players",
     "playout",
+    "playouts_of",
     "rate",
     "rate_seed",
+    "rated_players",
+    "rating_version",
     "tier_of",
     "wilson_interval",
     "win_rate",
@@ -74,10 +83,14 @@ PLAYER_GAMES = tuple(name for name, cls in GAMES.items() if cls.playouts)
 #: with unlimited passes through the stock loses).
 MAX_MOVES = 500
 
-RATING_VERSION = 1
-"""The version of the reference players, the score's formula and the calibration. A rated
-deal keeps the version it was rated with; a change to any of the three is a new version,
-never a silent change to old ratings."""
+RATING_VERSIONS: Mapping[str, int] = {
+    name: cls.rating_version for name, cls in GAMES.items() if cls.playouts
+}
+"""The current version of each rated game's rating (:attr:`Game.rating_version
+<patience.games.Game.rating_version>`): its rated players and their playouts, the score's
+formula and the calibration. A rated deal keeps the version it was rated with; a change to
+any of the three is a new version of that game's rating, never a silent change to old
+ratings, and leaves the other games' ratings (and their rating models) as they were."""
 
 DIFFICULTIES: Mapping[str, tuple[int, int]] = {
     "easy": (1, 3),
@@ -129,6 +142,49 @@ def players(name: str) -> tuple[str, ...]:
             f"no reference players for {name} yet (games with players: {', '.join(PLAYER_GAMES)})"
         )
     return tuple(_core.players(name))
+
+
+class UnknownRatingVersionError(PatienceError):
+    """A rating version the game never had (or a later one than this patience knows)."""
+
+
+def rating_version(name: str) -> int:
+    """The current version of game ``name``'s rating.
+
+    >>> rating_version("golf"), rating_version("kansas")
+    (1, 2)
+    """
+    players(name)  # a game with no reference players has no rating: NoPlayersError
+    return RATING_VERSIONS[name]
+
+
+def playouts_of(name: str, version: int | None = None) -> Mapping[str, int]:
+    """The rated players of game ``name`` and the playouts each gives a deal, in rating
+    ``version`` (the current one by default); raises :class:`UnknownRatingVersionError`
+    for a version the game never had.
+
+    >>> dict(playouts_of("kansas", version=1))
+    {'random': 16, 'greedy': 1, 'rollout': 8}
+    """
+    current = rating_version(name)
+    if version is None or version == current:
+        return PLAYOUTS[name]
+    former = game_class(name).former_playouts
+    if version not in former:
+        known = ", ".join(str(v) for v in sorted([*former, current]))
+        raise UnknownRatingVersionError(
+            f"{name} has no rating version {version} (this patience rates it with version "
+            f"{current}, and can rate again with {known})"
+        )
+    return former[version]
+
+
+def rated_players(name: str, version: int | None = None) -> tuple[str, ...]:
+    """The players a deal of game ``name`` is rated with in rating ``version`` (the current
+    one by default), weakest first: the ladder of :func:`players` less those the version
+    gives no playouts."""
+    counts = playouts_of(name, version)
+    return tuple(player for player in players(name) if player in counts)
 
 
 def _check_player(game: Game, player: str) -> None:
@@ -339,31 +395,51 @@ def difficulty_score(progress: Mapping[str, float], first_moves: float, nodes: i
 
 @cache
 def calibration() -> dict[str, Any]:
-    """The calibration shipped with the package (``calibration.json``): for each game and
-    variant of :data:`RATING_VERSION`, the nine scores that cut its calibration deals into
-    tenths, with how they were made."""
+    """The calibration shipped with the package (``calibration.json``): for each game, each
+    of its rating versions (``"1"``, ``"2"``, ...) and each variant, the nine scores that
+    cut its calibration deals into tenths, with how they were made."""
     text = resources.files("patience").joinpath("calibration.json").read_text()
     data: dict[str, Any] = json.loads(text)
     return data
 
 
+def calibration_entry(
+    name: str, variant: Mapping[str, object], version: int | None = None
+) -> dict[str, Any] | None:
+    """The calibration of game ``name`` and ``variant`` in rating ``version`` (the game's
+    current one by default): its cut scores and how they were made; None when there is
+    none.
+
+    >>> len(calibration_entry("golf", {"wrap": True})["cuts"])
+    9
+    >>> calibration_entry("golf", {"wrap": "sometimes"}) is None
+    True
+    """
+    if name not in PLAYER_GAMES:
+        return None
+    number = rating_version(name) if version is None else version
+    versions = calibration().get("games", {}).get(name, {})
+    entry: dict[str, Any] | None = versions.get(str(number), {}).get(variant_key(variant))
+    return entry
+
+
 def is_rated(name: str, variant: Mapping[str, object]) -> bool:
     """Whether deals of ``name`` and ``variant`` (checked) get tiers: the game has reference
-    players and the variant a calibration."""
-    games = calibration().get("games", {})
-    return name in PLAYER_GAMES and variant_key(variant) in games.get(name, {})
+    players and the variant a calibration in the game's current rating version."""
+    return calibration_entry(name, variant) is not None
 
 
-def tier_of(name: str, variant: Mapping[str, object], score: float) -> int | None:
+def tier_of(
+    name: str, variant: Mapping[str, object], score: float, version: int | None = None
+) -> int | None:
     """The tier, 1 (easiest) to 10 (hardest), of a deal of ``name`` and ``variant`` with
-    difficulty ``score``: one more than the number of the calibration's cut scores at or
-    below it, so each tier holds a tenth of the calibration deals. None when the variant
-    has no calibration."""
-    games = calibration().get("games", {})
-    cuts = games.get(name, {}).get(variant_key(variant), {}).get("cuts")
-    if cuts is None:
+    difficulty ``score`` in rating ``version`` (the game's current one by default): one more
+    than the number of the calibration's cut scores at or below it, so each tier holds a
+    tenth of the calibration deals. None when the variant has no calibration."""
+    entry = calibration_entry(name, variant, version)
+    if entry is None:
         return None
-    return 1 + bisect.bisect_right(cuts, score)
+    return 1 + bisect.bisect_right(entry["cuts"], score)
 
 
 def _seeds(playout_seed: int, player_index: int, count: int) -> list[int]:
@@ -380,19 +456,23 @@ def rate(
     node_limit: int = 2_000_000,
     time_limit: float = 60.0,
     seed: int | None = None,
+    version: int | None = None,
 ) -> Rating:
-    """Certify and rate ``game`` from its position (a deal, usually).
+    """Certify and rate ``game`` from its position (a deal, usually), with rating
+    ``version`` of its game (the current one by default; an earlier one rates a deal again
+    as it was rated then, :class:`UnknownRatingVersionError` for one the game never had).
 
     The solver looks for a win (``wins_only``) within ``node_limit`` nodes (a node limit,
     not a time limit, so that a rating is the same on every machine; ``time_limit`` only
     guards against a runaway); a deal it does not win raises :class:`NotCertifiedError`.
     Each reference player then plays ``playouts[player]`` games from the position
-    (:data:`PLAYOUTS` of the game by default), seeded from ``playout_seed``; and every legal
+    (the version's, :func:`playouts_of`, by default), seeded from ``playout_seed``; and every legal
     first move is solved again on a small budget for the share that still wins. ``seed`` is
     the deal's seed, kept in the rating.
     """
-    ladder = [player for player in players(game.name) if player in PLAYOUTS[game.name]]
-    counts = dict(PLAYOUTS[game.name] if playouts is None else playouts)
+    number = rating_version(game.name) if version is None else version
+    ladder = list(rated_players(game.name, number))
+    counts = dict(playouts_of(game.name, number) if playouts is None else playouts)
     if set(counts) != set(ladder) or min(counts.values()) <= 0:
         raise ValueError(f"playouts are needed for each of {', '.join(ladder)}")
     certified = solve(game, time_limit=time_limit, node_limit=node_limit, wins_only=True)
@@ -415,7 +495,7 @@ def rate(
         game=game.name,
         variant=game.variant,
         seed=seed,
-        version=RATING_VERSION,
+        version=number,
         players=rates,
         progress=progress,
         playouts=counts,
@@ -423,7 +503,7 @@ def rate(
         moves=len(certified.moves),
         first_moves=first_moves,
         score=score,
-        tier=tier_of(game.name, game.variant, score),
+        tier=tier_of(game.name, game.variant, score, number),
     )
 
 

@@ -234,7 +234,16 @@ class Game(abc.ABC):
     """What the solver may spend on one of its deals."""
     playouts: ClassVar[Mapping[str, int]] = {}
     """The native core's reference players, each with the playouts a deal is rated with
-    (none: the game's deals are certified but not rated)."""
+    (none: the game's deals are certified but not rated), in the game's current rating
+    version (:attr:`rating_version`)."""
+    rating_version: ClassVar[int] = 1
+    """The version of the game's rating: its rated players and their playouts, the score's
+    formula and the calibration. A change to any of them is a new version of that game's
+    rating alone; a rated deal keeps the version it was rated with."""
+    former_playouts: ClassVar[Mapping[int, Mapping[str, int]]] = {}
+    """The rated players and playouts of the game's earlier rating versions, by version,
+    kept so that a deal rated with one of them (a closed tournament's) can be rated again
+    the same way and checked."""
     information: ClassVar[tuple[str, ...]] = ("person",)
     """The models of information the reference players can play under: ``person`` (what
     a person sees) for every game, and others a game's published players assume (Klondike's

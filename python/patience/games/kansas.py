@@ -107,8 +107,14 @@ class Kansas(Game):
         # (docs/server.md)
         certify_try_seconds=0.3,
     )
-    # its greedy player draws no random number, so one playout is all of them
-    playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 1, "rollout": 8}
+    # greedy and lookahead draw no random number, so one playout is all of them
+    playouts: ClassVar[Mapping[str, int]] = {"random": 16, "greedy": 1, "lookahead": 1}
+    # version 2: lookahead, clearly stronger than greedy, in place of rollout, which was
+    # not (docs/rating.md, "Kansas is seldom won")
+    rating_version: ClassVar[int] = 2
+    former_playouts: ClassVar[Mapping[int, Mapping[str, int]]] = {
+        1: {"random": 16, "greedy": 1, "rollout": 8}
+    }
     rated_by_progress: ClassVar[bool] = True
     cheap_players: ClassVar[tuple[str, ...]] = ("random", "greedy")
     status: ClassVar[tuple[tuple[str, str], ...]] = (("Base", "base"),)

@@ -29,7 +29,7 @@ from typing import Any
 
 from patience.cards import fnv1a64
 from patience.games import Game
-from patience.rating import RATING_VERSION, NotCertifiedError, rate
+from patience.rating import NotCertifiedError, rate, rating_version
 from patience.ratings.evidence import Evidence, gather, gather_many
 from patience.ratings.model import Prediction, RatingModel, load_model, shipped_model
 
@@ -183,7 +183,7 @@ def _rated(
         "game": game.name,
         "variant": game.variant,
         "seed": seed,
-        "version": RATING_VERSION,
+        "version": rating_version(game.name),
         "method": "cheap",
         "model": model.version,
         "tier": verdict.tier,

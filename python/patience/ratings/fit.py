@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from patience.rating import RATING_VERSION
+from patience.rating import rating_version
 from patience.ratings.evidence import RATING_FIRST_MOVES, FirstMoveSearch, strong_players
 from patience.ratings.model import FORMAT
 
@@ -152,7 +152,7 @@ def train(
         "model": version,
         "game": name,
         "variant": dict(variant),
-        "rating_version": RATING_VERSION,
+        "rating_version": rating_version(name),
         "target": f"mean progress of {', '.join(strong)} in the full rating",
         "strong_players": strong,
         "features": features,

@@ -32,7 +32,13 @@ from typing import Any
 
 from patience.errors import PatienceError
 from patience.games import variant_key
-from patience.rating import RATING_VERSION, calibration, difficulty_score, players, tier_of
+from patience.rating import (
+    calibration_entry,
+    difficulty_score,
+    players,
+    rating_version,
+    tier_of,
+)
 from patience.ratings.evidence import (
     RATING_FIRST_MOVES,
     Evidence,
@@ -156,9 +162,8 @@ class RatingModel:
 
 
 def _cuts(name: str, variant: Mapping[str, object]) -> list[float] | None:
-    games = calibration().get("games", {})
-    cuts = games.get(name, {}).get(variant_key(variant), {}).get("cuts")
-    return None if cuts is None else list(cuts)
+    entry = calibration_entry(name, variant)
+    return None if entry is None else list(entry["cuts"])
 
 
 def _check(data: Any, source: str) -> None:
@@ -174,15 +179,16 @@ def _check(data: Any, source: str) -> None:
             value = float(value)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise ModelError(f"{source}: {key!r} is missing or not a {kind.__name__}")
-    if data["rating_version"] != RATING_VERSION:
-        raise ModelError(
-            f"{source} is a model of rating version {data['rating_version']}; "
-            f"this is version {RATING_VERSION}"
-        )
     try:
         players(data["game"])
     except PatienceError as error:
         raise ModelError(f"{source}: {error}") from None
+    current = rating_version(data["game"])
+    if data["rating_version"] != current:
+        raise ModelError(
+            f"{source} is a model of {data['game']}'s rating version "
+            f"{data['rating_version']}; this patience rates it with version {current}"
+        )
     strong = strong_players(data["game"])
     if data["strong_players"] != strong:
         raise ModelError(f"{source}: the strong players of {data['game']} are {strong}")

@@ -32,8 +32,10 @@ from sqlalchemy import (
     Engine,
     and_,
     case,
+    false,
     func,
     insert,
+    not_,
     or_,
     select,
     update,
@@ -45,6 +47,7 @@ from patience.catalog import CatalogDeal, catalog_deals
 from patience.dealkey import DealKey
 from patience.errors import PatienceError
 from patience.games import game_class, variant_key
+from patience.rating import RATING_VERSIONS
 from patience.ratings.cheap import MODEL, RatingPolicy
 from patience.ratings.fit import Agreement, agreement
 
@@ -638,11 +641,13 @@ def _agreement(ratings: list[dict[str, Any]]) -> Agreement | None:
 
 def counts(connection: Connection) -> list[dict[str, Any]]:
     """Deals per game, variant and tier (None: unrated), with how many may still be dealt
-    (``unused``) and how many were retired unused (``retired``)."""
+    (``unused``), how many were retired unused (``retired``) and how many were rated with an
+    earlier version of the game's rating and are kept undealt (``superseded``)."""
     unused_count = func.sum(case((_unused_any(), 1), else_=0))
     retired_count = func.sum(
         case((and_(deals.c.session_id.is_(None), deals.c.retired_at.is_not(None)), 1), else_=0)
     )
+    superseded_count = func.sum(case((and_(_undealt(), _superseded()), 1), else_=0))
     query = (
         select(
             deals.c.game,
@@ -651,6 +656,7 @@ def counts(connection: Connection) -> list[dict[str, Any]]:
             func.count(),
             unused_count,
             retired_count,
+            superseded_count,
         )
         .group_by(deals.c.game, deals.c.variant, deals.c.tier)
         .order_by(deals.c.game, deals.c.variant, deals.c.tier)
@@ -663,15 +669,38 @@ def counts(connection: Connection) -> list[dict[str, Any]]:
             "deals": int(total),
             "unused": int(free or 0),
             "retired": int(retired or 0),
+            "superseded": int(superseded or 0),
         }
-        for game, variant, tier, total, free, retired in connection.execute(query)
+        for game, variant, tier, total, free, retired, superseded in connection.execute(query)
     ]
 
 
 def _unused_any() -> Any:
-    """Deals of any game that may still be dealt."""
+    """Deals of any game that may still be dealt: not dealt, not retired, and not rated
+    with an earlier version of their game's rating (:func:`_superseded`)."""
+    return and_(_undealt(), not_(_superseded()))
+
+
+def _undealt() -> Any:
     return and_(
         deals.c.session_id.is_(None),
         deals.c.retired_at.is_(None),
         or_(deals.c.origin == RANDOM, deals.c.origin.like("key:%")),
+    )
+
+
+def _superseded() -> Any:
+    """Deals rated with an earlier version of their game's rating than this patience's.
+    They are kept but never dealt: a tier of one version is not a tier of another, and a
+    tournament commits to one version for all its deals (the refill makes new ones)."""
+    return or_(
+        false(),
+        *(
+            and_(
+                deals.c.game == name,
+                deals.c.rating_version.is_not(None),
+                deals.c.rating_version != version,
+            )
+            for name, version in RATING_VERSIONS.items()
+        ),
     )

@@ -29,7 +29,7 @@ from patience.cards import SHUFFLE_VERSION
 from patience.errors import PatienceError
 from patience.games import game_class, variant_key
 from patience.players import User
-from patience.rating import RATING_VERSION, is_rated
+from patience.rating import RATING_VERSIONS, is_rated
 from patience.store.catalog import TOURNAMENT_HOLDER, take
 from patience.store.db import sessions, tournament_entries, tournament_games, tournaments, users
 from patience.store.games import GameStore, Live, runs_until
@@ -257,7 +257,7 @@ class Tournaments:
                 "closes_at": math.ceil(closes_at),
                 "rule": RULE,
                 "shuffle_version": SHUFFLE_VERSION,
-                "rating_version": RATING_VERSION,
+                "rating_version": RATING_VERSIONS.get(game),
                 "deals": deals,
                 "salt": secrets.token_hex(32),
             }

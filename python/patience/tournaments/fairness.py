@@ -69,15 +69,16 @@ def rank_entries(entries: list[dict[str, Any]]) -> list[int | None]:
 def verify(
     published: Mapping[str, Any],
     *,
-    tier_of: Callable[[str, dict[str, Any], int, str | None], int | None] | None = None,
+    tier_of: Callable[[str, dict[str, Any], int, str | None, int | None], int | None] | None = None,
 ) -> list[str]:
     """Check a closed tournament's publication (``GET /api/tournaments/{id}/verification``)
     and return what is wrong (nothing: it verifies):
 
     - the document hashes to the commitment published at the creation;
     - every deal's tier is what rating its seed gives, the way the catalog rated it
-      (``tier_of(game, variant, seed, model)``, ``model`` the version of the rating model
-      whose verdict the tier is, or None for the full rating; skipped when None; a
+      (``tier_of(game, variant, seed, model, version)``, ``model`` the version of the rating
+      model whose verdict the tier is, or None for the full rating, ``version`` the
+      document's ``rating_version``; skipped when None; a
       :class:`patience.errors.PatienceError` it raises, such as a model it does not have,
       is a problem);
     - every attempt's record is of a committed deal and replays in the engine of record to
@@ -105,7 +106,13 @@ def verify(
         for deal, seed in zip(document["deals"], seeds, strict=True):
             model = deal.get("model")
             try:
-                tier = tier_of(game, variant, seed, None if model is None else str(model))
+                tier = tier_of(
+                    game,
+                    variant,
+                    seed,
+                    None if model is None else str(model),
+                    document.get("rating_version"),
+                )
             except PatienceError as error:
                 problems.append(f"cannot check the tier of seed {seed}: {error}")
                 continue

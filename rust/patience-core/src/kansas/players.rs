@@ -1,5 +1,6 @@
-//! Kansas's reference players: `random`, `greedy` and `rollout`, weakest first, and
-//! `lookahead`, measured beside them but not rated with (see docs/rating.md).
+//! Kansas's reference players, weakest first: `random`, `greedy`, `rollout` and
+//! `lookahead`. A deal is rated with `random`, `greedy` and `lookahead` (the rating's
+//! version 2); version 1 rated with `rollout` in place of `lookahead` (see docs/rating.md).
 //!
 //! A person playing Kansas sees the columns (all face up), the foundations, the reserve's
 //! top card and the waste (they turned every card of it), and how many cards the reserve
