@@ -1832,12 +1832,14 @@ impl Portfolio<'_> {
                 self.searches
                     .sort_by_key(|search| !matches!(search, Searcher::Complete { .. }));
             }
-            if full {
-                // the complete search went through with its table full: it cannot say lost
-                return Err(Outcome::Unknown(search::TABLE_FULL.into()));
-            }
             if self.searches.is_empty() {
-                return Err(Outcome::Unknown("no search left".into()));
+                // the complete search stopped with its table full: it cannot say lost
+                let why = if full {
+                    search::TABLE_FULL
+                } else {
+                    "no search left"
+                };
+                return Err(Outcome::Unknown(why.into()));
             }
             slice = slice.saturating_mul(2);
         }
@@ -2063,7 +2065,13 @@ impl<'a> Dfs<'a> {
                     forced.truncate(before);
                     continue;
                 }
-                None => self.full = true,
+                None => {
+                    // The table is full: the search can no longer answer lost, and
+                    // without the table it would walk in circles, its stack growing with
+                    // every lap (gigabytes within a few hundred million nodes).
+                    self.full = true;
+                    return Some(Phase::Full);
+                }
             }
             let parent = stack.last().expect("a frame");
             let context = Context::after(
@@ -2318,6 +2326,25 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s > 5), "{seen:?}");
+    }
+
+    #[test]
+    fn a_complete_search_stops_when_its_table_is_full() {
+        // 770,157 in draw 3 is lost in about 7.8 million positions: with room for 10,000
+        // the complete search stops as the table fills, long before its node budget
+        let start = Klondike::from_seed(770_157, 3).unwrap();
+        let budget = Budget {
+            max_nodes: 5_000_000,
+            max_states: 10_000,
+            ..Budget::default()
+        };
+        let report = solve_complete(&start, &budget, Pruning::Full, &mut || false).unwrap();
+        assert!(
+            matches!(&report.outcome, Outcome::Unknown(why) if why == search::TABLE_FULL),
+            "{:?}",
+            report.outcome
+        );
+        assert!(report.nodes < 200_000, "{} nodes", report.nodes);
     }
 
     #[test]
