@@ -1,7 +1,8 @@
 //! Each deal's cost alone, for `valgrind --tool=callgrind`:
-//! `klondike_instructions DRAW FIRST COUNT [NODES]` solves the deals of seeds
+//! `klondike_instructions DRAW FIRST COUNT [NODES [STATES]]` solves the deals of seeds
 //! `FIRST .. FIRST + COUNT`, each in a call of [`one_deal`] (at most `NODES` nodes a deal,
-//! 20,000 by default, so that the runs repeat), and prints each deal's verdict, nodes and (for a win) the certificate's length and a
+//! 20,000 by default, so that the runs repeat, and a table of at most `STATES` positions,
+//! 8,000,000 by default), and prints each deal's verdict, nodes and (for a win) the certificate's length and a
 //! hash of its moves' names: two builds' outputs compare verdicts and certificates.
 //!
 //! Under `valgrind --tool=callgrind --collect-atstart=no
@@ -24,7 +25,7 @@ fn main() {
     let budget = Budget {
         max_nodes: arg(3, 20_000),
         max_seconds: 1e9,
-        max_states: 8_000_000,
+        max_states: arg(4, 8_000_000) as usize,
     };
     let deals: Vec<Klondike> = (first..first + count)
         .map(|seed| Klondike::from_seed(seed, draw).expect("a deal"))

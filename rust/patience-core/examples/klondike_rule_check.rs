@@ -7,7 +7,9 @@
 //! rule, and once without each rule in turn: the safe moves home (`safe`), the rule that a
 //! card put down from the talon is used next (`talon-next`: draw 1, and the draw-1 search
 //! inside a draw-3 solve), and in draw 3 the talon's last card sent home alone when it is
-//! safe and the waste is pure (`talon-last`). `RULE` names the one rule to check (default
+//! safe and the waste is pure (`talon-last`) and no talon card taken after a recycle while
+//! the talon's last card is safe and the waste is not pure (`no-recycle`). `RULE` names the
+//! one rule to check (default
 //! every rule). Prints, for each rule, the deals decided both ways and the seeds whose
 //! verdicts differ (there must be none), and how many each way left undecided. `THREADS`
 //! (default 2) share the seeds.
@@ -75,15 +77,23 @@ fn main() {
                 ..all
             },
         ),
+        (
+            "no-recycle",
+            "no recycle while the talon's last card is safe",
+            Rules {
+                talon_no_recycle: false,
+                ..all
+            },
+        ),
     ]
     .into_iter()
     .filter(|&(key, _, _)| only.is_none_or(|only| only == key))
-    .filter(|&(key, _, _)| draw == 3 || key != "talon-last")
+    .filter(|&(key, _, _)| draw == 3 || !matches!(key, "talon-last" | "no-recycle"))
     .map(|(_, name, rules)| (name, rules))
     .collect();
     assert!(
         !without.is_empty(),
-        "RULE is one of safe, talon-next, talon-last (this one in draw 3 only)"
+        "RULE is one of safe, talon-next, talon-last, no-recycle (the last two in draw 3 only)"
     );
     let next = AtomicU64::new(first);
     let tallies: Mutex<Vec<Tally>> = Mutex::new(without.iter().map(|_| Tally::default()).collect());

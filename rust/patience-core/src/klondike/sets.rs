@@ -50,6 +50,9 @@
 //!   multiple of three cards, or the whole talon).
 //! - No card comes back from a foundation, or out of the talon onto the tableau, when it
 //!   would be safe at home: the cards that could go on it are home already.
+//! - In draw 3, while the talon's last card is safe at home and the waste is not pure, no
+//!   talon card is taken that only a recycle brings within reach: the last card home
+//!   leaves a talon that reaches them all.
 //! - After a card comes down from the talon or a foundation, the next move must use it
 //!   (see `Layout::keep`).
 //! - The set of positions seen holds each abstract position exactly (it packs into 64
@@ -382,6 +385,9 @@ struct Layout {
     /// Whether, in draw 3, the talon's last card goes home alone when it is safe and the
     /// waste is pure (see [`Layout::forced`]).
     talon_last: bool,
+    /// Whether, in draw 3, no talon card is taken after a recycle when the talon's last
+    /// card is safe and the waste is not pure (see [`Layout::moves`]).
+    no_recycle: bool,
     /// The cards at the bottom of a column's structure.
     bottoms: u64,
     /// The cards that began in the talon.
@@ -465,6 +471,7 @@ impl Layout {
             safe_rule: rules.safe,
             trail: draw == 1 && rules.talon_used_next,
             talon_last: draw != 1 && rules.safe && rules.talon_last_home,
+            no_recycle: draw != 1 && rules.safe && rules.talon_no_recycle,
             bottoms: (0..COLUMNS)
                 .filter(|&i| left[i] > 0)
                 .map(|i| 1u64 << bit_index(structure[i][0]))
@@ -562,6 +569,36 @@ impl Layout {
             }
             places |= class((w - 1) % 3) & above;
         }
+        while places != 0 {
+            set |= self.talon_bit[places.trailing_zeros() as usize];
+            places &= places - 1;
+        }
+        set
+    }
+
+    /// The draw-3 talon cards within reach without a recycle, from a waste that is not
+    /// empty: the waste's top, every third card on from it, and the last. (Called only
+    /// when the talon's last card is safe at home, which is rare: out of line.)
+    #[cold]
+    #[inline(never)]
+    fn forward(&self, node: &Node) -> u64 {
+        let live = node.live;
+        let w = node.waste as u32;
+        // the live cards from rank `w - 1` (the waste's top) on, every third, and the last
+        let mut above = live;
+        for _ in 0..w - 1 {
+            above &= above - 1;
+        }
+        let mut places = 1u32 << (31 - live.leading_zeros());
+        let mut k = 0;
+        while above != 0 {
+            if k % 3 == 0 {
+                places |= above & above.wrapping_neg();
+            }
+            above &= above - 1;
+            k += 1;
+        }
+        let mut set = 0u64;
         while places != 0 {
             set |= self.talon_bit[places.trailing_zeros() as usize];
             places &= places - 1;
@@ -774,11 +811,24 @@ impl Layout {
     ) {
         let Scan { uncovered, room } = *scan;
         let home = node.visible & uncovered & node.next_home & !context.skip_home;
+        // Draw 3: when the talon's last card is safe at home and the waste is not pure, a
+        // card that only a recycle brings within reach is not taken; the last card home
+        // (a move tried here) leaves a talon that reaches it and loses nothing (the proof
+        // is in docs/klondike-solver.md).
+        // (The last card is within reach: a safe card among those first, which is rare.)
+        let mut talon = node.talon;
+        let safe = node.next_home & node.safe;
+        if node.waste != 0 && talon & safe != 0 && self.no_recycle {
+            let last = self.talon_bit[31 - node.live.leading_zeros() as usize];
+            if last & safe != 0 {
+                talon &= self.forward(node);
+            }
+        }
         let mut all = Moves {
             reveal: node.surface & room & !(KINGS & self.bottoms),
             home,
-            talon_home: node.talon & node.next_home,
-            talon_down: node.talon & room & !(node.next_home & node.safe),
+            talon_home: talon & node.next_home,
+            talon_down: talon & room & !(node.next_home & node.safe),
             back: match back {
                 true => room & !node.safe_top & node.tops & !context.skip_back,
                 false => 0,
@@ -1465,6 +1515,10 @@ pub struct Rules {
     /// when it is safe and the waste is pure (a multiple of three cards, or the whole
     /// talon; see `Layout::forced`).
     pub talon_last_home: bool,
+    /// In draw 3 (with `safe`), when the talon's last card is safe at home and the waste is
+    /// not pure, no talon card is taken that only a recycle brings within reach: sending
+    /// the last card home reaches those (see `Layout::moves`).
+    pub talon_no_recycle: bool,
 }
 
 impl From<Pruning> for Rules {
@@ -1474,6 +1528,7 @@ impl From<Pruning> for Rules {
             safe: on,
             talon_used_next: on,
             talon_last_home: on,
+            talon_no_recycle: on,
         }
     }
 }
@@ -1621,6 +1676,12 @@ const FIRST_SLICE: u64 = 256;
 /// thousand nodes.
 const FIRST_SLICE_3: u64 = 1024;
 
+/// The slice from which the complete search takes its turn first (see
+/// [`Portfolio::run`]): earlier, the search for wins still wins deals in its second to
+/// sixth turns of draw 3, which the complete search going first made cost more (about
+/// 34 deals a range of 200, 66,000 to 82,000 nodes more a range at 20,000 nodes a deal).
+const COMPLETE_FIRST: u64 = 1 << 16;
+
 /// The node limit of each of the search for wins' restarts is this many times a term of
 /// the Luby sequence ([`luby`]).
 const RESTART_NODES: u64 = 4_000;
@@ -1762,12 +1823,23 @@ impl Portfolio<'_> {
                     return Err(Outcome::Unsolvable);
                 }
             }
-            if full {
-                // the complete search went through with its table full: it cannot say lost
-                return Err(Outcome::Unknown(search::TABLE_FULL.into()));
+            if slice.saturating_mul(2) >= COMPLETE_FIRST {
+                // Once the slices are long the complete search goes first (draw 3 starts
+                // with the search for wins, which wins most deals early). A deal still open
+                // then is more often lost, and the search that goes first in the last turn
+                // spends a whole slice for nothing when the other decides: on 770,157
+                // (draw 3, lost) 68.4 million nodes instead of 102.0 million.
+                self.searches
+                    .sort_by_key(|search| !matches!(search, Searcher::Complete { .. }));
             }
             if self.searches.is_empty() {
-                return Err(Outcome::Unknown("no search left".into()));
+                // the complete search stopped with its table full: it cannot say lost
+                let why = if full {
+                    search::TABLE_FULL
+                } else {
+                    "no search left"
+                };
+                return Err(Outcome::Unknown(why.into()));
             }
             slice = slice.saturating_mul(2);
         }
@@ -1993,7 +2065,13 @@ impl<'a> Dfs<'a> {
                     forced.truncate(before);
                     continue;
                 }
-                None => self.full = true,
+                None => {
+                    // The table is full: the search can no longer answer lost, and
+                    // without the table it would walk in circles, its stack growing with
+                    // every lap (gigabytes within a few hundred million nodes).
+                    self.full = true;
+                    return Some(Phase::Full);
+                }
             }
             let parent = stack.last().expect("a frame");
             let context = Context::after(
@@ -2135,6 +2213,138 @@ mod tests {
             }
             assert_eq!(layout.reachable(&node), expected, "live {live:x}");
         }
+    }
+
+    /// The draw-3 rule on recycles, checked on talons: from a waste that is not pure the
+    /// cards within reach without a recycle are the waste's top, every third card on from
+    /// it and the last (`Layout::forward`, turned by hand here); every other card within
+    /// reach is one that the talon left once its last card is taken still reaches (the
+    /// step of the proof in docs/klondike-solver.md).
+    #[test]
+    fn the_cards_a_recycle_brings_are_within_reach_once_the_last_card_is_taken() {
+        let start = Klondike::from_seed(11, 3).unwrap();
+        let (layout, root) = Layout::new(&start, Rules::from(Pruning::Full)).unwrap();
+        let mut x = 0x5851_f42d_4c95_7f2du64;
+        let mut dropped = 0;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let live = (x as u32) & 0xff_ffff;
+            let n = live.count_ones();
+            let cards: Vec<u64> = (0..24)
+                .filter(|k| live & (1 << k) != 0)
+                .map(|k| layout.talon_bit[k])
+                .collect();
+            for w in 1..n {
+                if w % 3 == 0 {
+                    continue;
+                }
+                let mut node = root;
+                node.live = live;
+                node.waste = normal_waste(w, n, 3);
+                // turned by hand: the waste's top, then draws of three to the end
+                let mut expected = 0u64;
+                let mut length = w as usize;
+                loop {
+                    expected |= cards[length - 1];
+                    if length == cards.len() {
+                        break;
+                    }
+                    length = (length + 3).min(cards.len());
+                }
+                let forward = layout.forward(&node);
+                assert_eq!(forward, expected, "live {live:x} waste {w}");
+                let reach = layout.reachable(&node);
+                assert_eq!(forward & !reach, 0, "live {live:x} waste {w}");
+                let last = *cards.last().unwrap();
+                let mut moved = node;
+                layout.take_from_talon(&mut moved, layout.card(last.trailing_zeros()));
+                assert_eq!(moved.waste, 0, "the whole talon left in the waste: pure");
+                let after = layout.reachable(&moved);
+                assert_eq!(reach & !forward & !after, 0, "live {live:x} waste {w}");
+                dropped += (reach & !forward).count_ones();
+            }
+        }
+        assert!(dropped > 10_000, "{dropped}");
+    }
+
+    /// The rule in the moves listed: with the talon's last card safe at home and the waste
+    /// not pure, the last card home is among them and no card a recycle alone brings
+    /// within reach; without the rule, or with the last card not safe, those cards are.
+    #[test]
+    fn no_talon_card_comes_after_a_recycle_while_the_last_card_is_safe() {
+        let mut seen = [0; 3];
+        for seed in 0..40 {
+            let start = Klondike::from_seed(seed, 3).unwrap();
+            for rule in [true, false] {
+                let rules = Rules {
+                    talon_no_recycle: rule,
+                    ..Rules::from(Pruning::Full)
+                };
+                let (layout, root) = Layout::new(&start, rules).unwrap();
+                let last = layout.talon_bit[layout.talon_len as usize - 1];
+                let card = layout.card(last.trailing_zeros());
+                if rank(card) < 4 {
+                    continue;
+                }
+                // every foundation at the card's rank less one: the card is next and safe;
+                // at three less, nothing of its rank is next
+                for (below, safe) in [(1, true), (3, false)] {
+                    let mut node = root;
+                    node.visible = 0;
+                    node.surface = 0;
+                    let h = (rank(card) - below) as u16;
+                    node.homes = h | h << 4 | h << 8 | h << 12;
+                    layout.foundations(&mut node);
+                    let n = layout.talon_len;
+                    for w in (1..n).filter(|w| w % 3 != 0) {
+                        node.waste = normal_waste(w, n, 3);
+                        node.talon = layout.reachable(&node);
+                        let recycled = node.talon & !layout.forward(&node) & node.next_home;
+                        let mut steps = Vec::new();
+                        let scan = layout.scan(&node, uncovered(&node));
+                        layout.moves(&node, &scan, &mut steps, true, &Context::default(), false);
+                        let taken: u64 = steps
+                            .iter()
+                            .filter_map(|step| match step {
+                                Step::TalonHome(c) | Step::TalonDown(c) => Some(1 << bit_index(*c)),
+                                _ => None,
+                            })
+                            .sum();
+                        assert_eq!(taken & last, safe as u64 * last, "seed {seed} waste {w}");
+                        if rule && safe {
+                            let forward = layout.forward(&node);
+                            assert_eq!(taken & !forward, 0, "seed {seed} waste {w}");
+                            seen[0] += (recycled != 0) as usize;
+                        } else {
+                            assert_eq!(taken & recycled, recycled, "seed {seed} waste {w}");
+                            seen[1 + rule as usize] += (recycled != 0) as usize;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s > 5), "{seen:?}");
+    }
+
+    #[test]
+    fn a_complete_search_stops_when_its_table_is_full() {
+        // 770,157 in draw 3 is lost in about 7.8 million positions: with room for 10,000
+        // the complete search stops as the table fills, long before its node budget
+        let start = Klondike::from_seed(770_157, 3).unwrap();
+        let budget = Budget {
+            max_nodes: 5_000_000,
+            max_states: 10_000,
+            ..Budget::default()
+        };
+        let report = solve_complete(&start, &budget, Pruning::Full, &mut || false).unwrap();
+        assert!(
+            matches!(&report.outcome, Outcome::Unknown(why) if why == search::TABLE_FULL),
+            "{:?}",
+            report.outcome
+        );
+        assert!(report.nodes < 200_000, "{} nodes", report.nodes);
     }
 
     #[test]
@@ -2361,8 +2571,12 @@ mod tests {
                 talon_last_home: false,
                 ..all
             },
+            Rules {
+                talon_no_recycle: false,
+                ..all
+            },
         ];
-        let mut decided = [0; 3];
+        let mut decided = [0; 4];
         for seed in 100..160 {
             for draw in [1, 3] {
                 let start = Klondike::from_seed(seed, draw).unwrap();
