@@ -16,24 +16,28 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 
 from patience.catalog import rated_again
-from patience.cli_deals import catalog_figure
+from patience.cli_deals import catalog_figure, read_calibrations
 from patience.dealkey import DealKey
 from patience.games import GAMES, new_game
 from patience.rating import (
     DIFFICULTIES,
+    RATING_VERSIONS,
     NotCertifiedError,
     UnknownRatingVersionError,
     calibration,
     calibration_entry,
     difficulty_score,
+    is_rated,
+    playouts_of,
     rate,
     rate_seed,
     rating_version,
     tier_of,
 )
+from patience.rating import players as players_of
 from patience.ratings import FULL
 from patience.server import Settings, create_app
 from patience.store.catalog import Certified, add, counts, generate, take, unused
@@ -104,6 +108,11 @@ def test_a_game_s_rating_version_is_its_own_and_an_earlier_one_rates_again() -> 
     assert then.tier == tier_of("kansas", {}, then.score, 1) is not None
     assert now.tier == tier_of("kansas", {}, now.score, 2) is not None
     assert calibration_entry("kansas", {}, 1) != calibration_entry("kansas", {})
+    # what version 1 gave this deal when it was current: a change to `rollout` or to the
+    # ladder's order would change old ratings, which must never change
+    assert (round(then.score, 6), then.tier) == (0.68658, 5)
+    progress = {player: round(share, 6) for player, share in then.progress.items()}
+    assert progress == {"random": 0.110577, "greedy": 0.25, "rollout": 0.245192}
     with pytest.raises(UnknownRatingVersionError, match="kansas has no rating version 3"):
         rate_seed("kansas", {}, 2, version=3)
     with pytest.raises(UnknownRatingVersionError, match="golf has no rating version 2"):
@@ -138,6 +147,91 @@ def test_deals_of_an_earlier_rating_version_are_kept_and_never_dealt(tmp_path: P
     assert report.returncode == 0, report.stderr
     assert "1 rated with an earlier version of the rating (kept, not dealt)" in report.stdout
     engine.dispose()
+
+
+def test_every_earlier_rating_version_is_kept_whole() -> None:
+    """Each game's earlier versions name players of its ladder and have a calibration for
+    every variant the current version calibrates, so a deal of any of them can be rated
+    again; and no version is ahead of the current one."""
+    for name, current in RATING_VERSIONS.items():
+        former = GAMES[name].former_playouts
+        assert all(1 <= version < current for version in former), name
+        assert set(former) | {current} == set(range(1, current + 1)), name
+        for version in former:
+            assert set(playouts_of(name, version)) <= set(GAMES[name].playouts) | set(
+                players_of(name)
+            )
+            for variant in GAMES[name].variants():
+                if is_rated(name, variant):
+                    assert calibration_entry(name, variant, version) is not None, (name, variant)
+
+
+def test_generate_rates_again_the_deals_an_earlier_version_rated(tmp_path: Path) -> None:
+    """After a game's rating moves on, the deals of a job that nobody was dealt are rated
+    again in place by the next run of the job (it adds none: it has its count), not left
+    undealt; a dealt one keeps the rating it was dealt with."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite3'}")
+    migrate(engine)
+    key = DealKey.fresh()
+    generate(engine, "golf", GOLF_WRAP, 3, key=key, stream=5, jobs=1)
+    before = catalog_of(engine)
+    with engine.begin() as connection:
+        # as if every deal had been rated with a version before Golf's current one, and
+        # one of them dealt
+        connection.execute(update(deals).values(rating_version=0))
+        assert take(connection, "golf", GOLF_WRAP, "dealt-one") is None
+        connection.execute(
+            update(deals).where(deals.c.seed == str(before[0][0])).values(session_id="dealt")
+        )
+        assert unused(connection, "golf", GOLF_WRAP) == 0
+    again = generate(engine, "golf", GOLF_WRAP, 3, key=key, stream=5, jobs=1)
+    assert (again.added, again.present, again.rerated) == (0, 3, 2)
+    with engine.connect() as connection:
+        assert unused(connection, "golf", GOLF_WRAP) == 2
+        versions = dict(connection.execute(select(deals.c.seed, deals.c.rating_version)).all())
+    assert versions == {str(before[0][0]): 0, str(before[1][0]): 1, str(before[2][0]): 1}
+    assert catalog_of(engine)[1:] == before[1:]  # rated as a run today rates them
+    engine.dispose()
+
+
+def test_rate_says_an_earlier_version_s_rating_on_the_command_line(tmp_path: Path) -> None:
+    database = tmp_path / "catalog.sqlite3"
+    then = cli(database, "rate", "kansas", "--seed", "2", "--rating-version", "1", "--json")
+    assert then.returncode == 0, then.stderr
+    assert json.loads(then.stdout)["version"] == 1
+    assert "rollout" in json.loads(then.stdout)["players"]
+    unknown = cli(database, "rate", "kansas", "--seed", "2", "--rating-version", "7")
+    assert unknown.returncode == 1
+    assert unknown.stderr.strip() == (
+        "patience: kansas has no rating version 7 (this patience rates it with version 2, "
+        "and can rate again with 1, 2)"
+    )
+
+
+def test_calibrate_checks_the_file_it_will_write_before_rating(tmp_path: Path) -> None:
+    """A file that is not a calibration file is refused at once, in one line; one of the
+    earlier form (one version for all games) is read as that version's."""
+    for text in (
+        "[]",
+        '{"games": []}',
+        '{"games": {"golf": null}}',
+        '{"games": {"golf": {"1": 3}}}',
+        "{x",
+    ):
+        path = tmp_path / "calibration.json"
+        path.write_text(text)
+        started = time.monotonic()
+        answer = cli(
+            tmp_path / "db.sqlite3", "calibrate", "kansas", "--count", "150", "--write", str(path)
+        )
+        assert answer.returncode == 1, (text, answer.stderr)
+        assert answer.stderr.count("\n") == 1, answer.stderr
+        assert f"patience: {path} is not a calibration file" in answer.stderr
+        assert path.read_text() == text  # left as it was
+        assert time.monotonic() - started < 60  # refused before 150 Kansas ratings
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"version": 1, "games": {"golf": {"{}": {"cuts": [0.5]}}}}))
+    assert read_calibrations(old) == {"games": {"golf": {"1": {"{}": {"cuts": [0.5]}}}}}
 
 
 def test_the_score_grows_with_the_players_losses() -> None:

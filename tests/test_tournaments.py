@@ -276,6 +276,14 @@ def test_one_tier_for_every_attempt_and_the_tiers_are_checked(
     published["document"]["rating_version"] = 9
     problems = verify(published, tier_of=rated_again)
     assert any("golf has no rating version 9" in p for p in problems), problems
+    for wrong in ("1", [1], True, None, 0):
+        published["document"]["rating_version"] = wrong
+        problems = verify(published, tier_of=rated_again)
+        assert f"the document's rating_version is not a version number: {wrong!r}" in problems
+    del published["document"]["rating_version"]
+    assert "the document's rating_version is not a version number: None" in verify(
+        published, tier_of=rated_again
+    )
 
 
 def test_a_tier_the_rating_model_gave_is_checked_by_the_same_model(

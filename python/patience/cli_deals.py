@@ -476,6 +476,11 @@ def _generate(args: argparse.Namespace) -> int:
         f"{generated.present} already there (stream {args.stream}: {generated.tried} seeds "
         f"solved now, {generated.added} of them certified); {free} not yet dealt"
     )
+    if generated.rerated:
+        print(
+            f"{generated.rerated} deals never dealt, rated with an earlier version of the "
+            "rating, were rated again with the current one"
+        )
     return 0
 
 
@@ -726,7 +731,14 @@ def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
         title = describe(name, variant)
         of_kind = [r for r in rows if [r["game"], r["variant"]] == [name, variant]]
         unused = [sum(r["unused"] for r in of_kind if r["tier"] == t) for t in tiers]
-        dealt = [sum(r["deals"] - r["unused"] for r in of_kind if r["tier"] == t) for t in tiers]
+        dealt = [
+            sum(
+                r["deals"] - r["unused"] - r["retired"] - r["superseded"]
+                for r in of_kind
+                if r["tier"] == t
+            )
+            for t in tiers
+        ]
         count_axis.bar(tiers, dealt, color="#8d6e63", label="dealt")
         count_axis.bar(tiers, unused, bottom=dealt, color="#2e7d32", label="unused")
         count_axis.set_title(f"{title}: {sum(unused) + sum(dealt)} deals, {sum(unused)} unused")
@@ -739,7 +751,11 @@ def catalog_figure(engine: Engine, rows: list[dict[str, Any]]) -> Figure:
         count_axis.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
         with engine.connect() as connection:
-            deals = [d for d in export(connection, name, variant) if d["tier"] is not None]
+            deals = [
+                d
+                for d in export(connection, name, variant)
+                if d["tier"] is not None and d["version"] == rating_version(name)
+            ]
         # a player's progress is its win rate, or the share of cards home where the game
         # rates by progress
         by_progress = GAMES[name].rated_by_progress
@@ -794,6 +810,7 @@ def _calibration_task(task: tuple[str, dict[str, object], int]) -> dict[str, Any
 def _calibrate(args: argparse.Namespace) -> int:
     if args.write and not args.write.parent.is_dir():  # said now, not after the ratings
         raise PatienceError(f"cannot write {args.write}: no folder {args.write.parent}")
+    calibrations = None if args.write is None else read_calibrations(args.write)
     cls = GAMES[args.game]
     variant = cls.check_variant(variant_from(args, cls))
     seeds = public_seed_stream(args.game, variant, CALIBRATION_STREAM)
@@ -818,23 +835,54 @@ def _calibrate(args: argparse.Namespace) -> int:
     }
     key = variant_key(variant)
     print(json.dumps({"game": args.game, "variant": variant, **entry}))
-    if args.write:
+    if args.write and calibrations is not None:
+        version = str(rating_version(args.game))
+        calibrations["games"].setdefault(args.game, {}).setdefault(version, {})[key] = entry
         try:
-            _update_calibration(args.write, args.game, key, entry)
+            args.write.write_text(json.dumps(calibrations, indent=2, sort_keys=True) + "\n")
         except OSError as error:
             raise PatienceError(f"cannot write {args.write}: {error.strerror}") from None
-        except ValueError as error:  # not JSON
-            raise PatienceError(f"{args.write} is not a calibration file: {error}") from None
     return 0
 
 
-def _update_calibration(path: Path, name: str, key: str, entry: dict[str, Any]) -> None:
-    """Set the cut scores of ``name`` and variant ``key`` in the calibration file ``path``."""
-    data = json.loads(path.read_text()) if path.exists() else {}
-    if not isinstance(data, dict) or "version" in data:  # the earlier, single-version form
-        raise PatienceError(
-            f"{path} is not a calibration file of this patience (games, rating versions, variants)"
-        )
-    version = str(rating_version(name))
-    data.setdefault("games", {}).setdefault(name, {}).setdefault(version, {})[key] = entry
-    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+def read_calibrations(path: Path) -> dict[str, Any]:
+    """The calibration file ``path`` as ``deals calibrate --write`` updates it (games, then
+    rating versions, then variants), checked before any deal is rated: a file that does not
+    exist is an empty one, and one of the earlier form (one ``version`` for every game, the
+    variants right under each game) is read as that version's. Raises
+    :class:`PatienceError` when it cannot be read or is not a calibration file.
+
+    >>> import tempfile
+    >>> old = Path(tempfile.mkdtemp()) / "calibration.json"
+    >>> _ = old.write_text('{"version": 1, "games": {"golf": {"{}": {"cuts": []}}}}')
+    >>> read_calibrations(old)
+    {'games': {'golf': {'1': {'{}': {'cuts': []}}}}}
+    """
+    if not path.exists():
+        return {"games": {}}
+    try:
+        data = json.loads(path.read_text())
+    except OSError as error:
+        raise PatienceError(f"cannot read {path}: {error.strerror}") from None
+    except ValueError as error:  # not JSON, or not text
+        raise PatienceError(f"{path} is not a calibration file: {error}") from None
+    wrong = PatienceError(
+        f"{path} is not a calibration file (an object of games, each of rating versions, "
+        "each of variants)"
+    )
+    if not isinstance(data, dict) or not isinstance(data.get("games", {}), dict):
+        raise wrong
+    games = data.get("games", {})
+    if "version" in data:  # the earlier form: one version, the variants under each game
+        version = data["version"]
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise wrong
+        if not all(isinstance(variants, dict) for variants in games.values()):
+            raise wrong
+        games = {name: {str(version): variants} for name, variants in games.items()}
+    for versions in games.values():
+        if not isinstance(versions, dict) or not all(
+            isinstance(variants, dict) for variants in versions.values()
+        ):
+            raise wrong
+    return {"games": games}

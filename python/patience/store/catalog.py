@@ -146,6 +146,9 @@ class Generated:
     added: int
     present: int
     tried: int
+    rerated: int = 0
+    """Deals of the job's origin that had been rated with an earlier version of the game's
+    rating and never dealt, rated again now with the current one (their row kept)."""
 
 
 def _catalog_tasks(
@@ -202,6 +205,7 @@ def generate(
         progress(min(have, count), count)
     workers = 8 if scheduler is not None else (jobs or os.cpu_count() or 1)
     with Workers(jobs=jobs, scheduler=scheduler) as pool:
+        rerated = _rerate(engine, name, checked, key.origin, pool, policy, workers)
         while have < count:
             size = min(chunk, max(2 * workers, math.ceil(1.25 * (count - have))))
             batch = [
@@ -241,7 +245,58 @@ def generate(
                 ]
                 added += add_many(connection, name, checked, certified, at=at, origin=key.origin)
                 _advance(connection, job, name, checked, key, stream, start, position, have)
-    return Generated(added, present, tried)
+    return Generated(added, present, tried, rerated)
+
+
+def _rerate(
+    engine: Engine,
+    name: str,
+    variant: Mapping[str, Any],
+    origin: str,
+    pool: Workers,
+    policy: RatingPolicy,
+    workers: int,
+) -> int:
+    """Rate again, with the game's current rating, the deals of ``origin`` that an earlier
+    version rated and nobody was dealt (:func:`_superseded`): nothing was committed to them,
+    so the row takes the new rating in place, as a job run now would have rated the seed. A
+    deal the solver no longer certifies within the budget is retired. How many were rated."""
+    where = and_(
+        deals.c.game == name,
+        deals.c.variant == variant_key(variant),
+        deals.c.origin == origin,
+        _undealt(),
+        _superseded(),
+    )
+    with engine.connect() as connection:
+        seeds = [
+            int(seed) for seed in connection.execute(select(deals.c.seed).where(where)).scalars()
+        ]
+    if not seeds:
+        return 0
+    size = max(1, math.ceil(len(seeds) / (4 * workers)))
+    groups = [
+        (name, dict(variant), seeds[i : i + size], policy) for i in range(0, len(seeds), size)
+    ]
+    found = [deal for group in pool.map(_catalog_tasks, groups) for deal in group]
+    at = time.time()
+    with engine.begin() as connection:
+        for seed, deal in zip(seeds, found, strict=True):
+            row = and_(where, deals.c.seed == str(seed))
+            if deal is None:
+                connection.execute(update(deals).where(row).values(retired_at=at))
+                continue
+            connection.execute(
+                update(deals)
+                .where(row)
+                .values(
+                    nodes=deal.nodes,
+                    seconds=deal.seconds,
+                    moves=deal.moves,
+                    **_rating_columns(deal.rating),
+                )
+            )
+    return len(seeds)
 
 
 def _advance(

@@ -24,6 +24,7 @@ from typing import Any
 
 from patience.errors import PatienceError
 from patience.games import GAMES
+from patience.rating import RATING_VERSIONS
 from patience.records import GameRecord, replay
 
 __all__ = ["SCHEME_VERSION", "canonical", "commitment", "notices", "rank_entries", "verify"]
@@ -66,6 +67,11 @@ def rank_entries(entries: list[dict[str, Any]]) -> list[int | None]:
     return [None if mine is None else 1 + bisect.bisect_left(ordered, mine) for mine in keys]
 
 
+def _is_version(value: object) -> bool:
+    """Whether ``value`` is a rating version: a whole number of at least 1 (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def verify(
     published: Mapping[str, Any],
     *,
@@ -102,7 +108,10 @@ def verify(
     if game not in GAMES:
         return [*problems, f"no game {game!r}"]
     seeds = [int(deal["seed"]) for deal in document["deals"]]
-    if tier_of is not None:
+    version = document.get("rating_version")
+    if tier_of is not None and game in RATING_VERSIONS and not _is_version(version):
+        problems.append(f"the document's rating_version is not a version number: {version!r}")
+    elif tier_of is not None:
         for deal, seed in zip(document["deals"], seeds, strict=True):
             model = deal.get("model")
             try:
@@ -111,7 +120,7 @@ def verify(
                     variant,
                     seed,
                     None if model is None else str(model),
-                    document.get("rating_version"),
+                    version,
                 )
             except PatienceError as error:
                 problems.append(f"cannot check the tier of seed {seed}: {error}")
