@@ -15,7 +15,8 @@ the same games give the ratings of every count: each is exactly the rating that 
 playouts would give. For each count it prints the agreement of the two ratings (Spearman
 on the scores, and, where the variant has a calibration, the tiers by the cuts of the
 deciles of the first rating's scores over these deals, as ``deals calibrate`` makes
-them) and the CPU time the player's playouts cost a rating.
+them) and the CPU time the player's playouts cost a rating. ``--save FILE`` writes each
+deal's evidence (the solver's figures and every playout's result), a JSON line a deal.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def main() -> int:
     parser.add_argument("--player", required=True, help="the player whose playouts vary")
     parser.add_argument("--counts", default="8,12", help="playout counts, comma separated")
     parser.add_argument("--jobs", type=int)
+    parser.add_argument("--save", type=Path, help="also write each deal's evidence here")
     known, variant = game_and_variant(parser, sorted(GAMES))
     counts = sorted({int(part) for part in known.counts.split(",")})
     if known.player not in rated_players(known.game) or counts[0] < 1:
@@ -110,6 +112,8 @@ def main() -> int:
     tasks = [(known.game, variant, seed, known.player, counts[-1]) for seed in seeds]
     deals = [deal for deal in run(_deal, tasks, jobs=known.jobs) if deal is not None]
     wall = time.perf_counter() - started
+    if known.save is not None:
+        known.save.write_text("".join(json.dumps(deal) + "\n" for deal in deals))
     print(
         f"{GAMES[known.game].title} {variant}: {len(deals)} certified deals of {len(seeds)}, "
         f"rated twice; {known.player} up to {counts[-1]} playouts a rating; {wall:.0f} s "
