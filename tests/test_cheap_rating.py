@@ -463,6 +463,20 @@ def test_train_model_makes_a_model_the_catalog_can_use(tmp_path: Path) -> None:
     )
     assert refused.returncode == 1
     assert "does not share a table" in refused.stderr
+    # the shipped Klondike training set holds ratings of Klondike's version 1: a model
+    # trained on it would stand for a rating that is no longer Klondike's
+    old = source.parent / "klondike-draw-3.jsonl"
+    before = old.read_bytes()
+    refused = subprocess.run(
+        [*klondike, "--draw", "3", "--training-set", str(old), "--version", "k-1"],
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 1
+    assert "holds full ratings of rating version 1; Solitaire Rush is rated with version 2" in (
+        refused.stderr
+    )
+    assert old.read_bytes() == before  # refused before anything was gathered or written
 
 
 def _won_within(name: str, position: Any, nodes: int) -> bool:

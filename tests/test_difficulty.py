@@ -149,6 +149,43 @@ def test_deals_of_an_earlier_rating_version_are_kept_and_never_dealt(tmp_path: P
     engine.dispose()
 
 
+#: One deal of every rated game and variant, rated by the current version of its game's
+#: rating: (game, variant, seed, version, score, solver nodes, tier).
+HELD_RATINGS = [
+    ("golf", {"wrap": True}, 1, 1, 0.861851, 21356, 9),
+    ("golf", {"wrap": False}, 3, 1, 0.599188, 188, 1),
+    ("klondike", {"draw": 1}, 1, 2, 0.662911, 704, 6),
+    ("klondike", {"draw": 3}, 1, 2, 0.766595, 7653, 5),
+    ("kansas", {}, 2, 2, 0.685298, 2334, 5),
+    ("expert", {}, 1, 1, 0.304679, 457, 1),
+    ("freecell", {}, 1, 1, 0.575564, 903, 8),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "seed", "version", "score", "nodes", "tier"),
+    HELD_RATINGS,
+    ids=[f"{case[0]}-{json.dumps(case[1])}" for case in HELD_RATINGS],
+)
+def test_a_rating_stays_what_its_version_gave(
+    name: str,
+    variant: dict[str, object],
+    seed: int,
+    version: int,
+    score: float,
+    nodes: int,
+    tier: int,
+) -> None:
+    """A rating is what its version gives, on every machine and in every later patience of
+    that version: a change to the players, the playouts, the formula, the calibration or a
+    solver's search that moves one of these is a new version of that game's rating (bump
+    ``rating_version``, keep the old one in ``former_playouts``, calibrate again), never a
+    silent change. (A tripwire on a few deals, not a proof for all.)"""
+    rating = rate_seed(name, variant, seed)
+    assert rating.version == rating_version(name) == version
+    assert (round(rating.score, 6), rating.nodes, rating.tier) == (score, nodes, tier)
+
+
 def test_every_earlier_rating_version_is_kept_whole() -> None:
     """Each game's earlier versions name players of its ladder and have a calibration for
     every variant the current version calibrates, so a deal of any of them can be rated

@@ -262,6 +262,16 @@ def _train_model(args: argparse.Namespace) -> int:
         raise PatienceError(f"{args.training_set} is not a training set: {error}") from None
     if rows and (rows[0].get("features") is None or not rows[0].get("full")):
         raise PatienceError(f"{args.training_set} is not a training set: no features or ratings")
+    current = rating_version(args.game)
+    older = {
+        rating.get("version") for row in rows for rating in row.get("full") or [] if rating
+    } - {current}
+    if older:  # a model learns the full rating of one version: never one of another's
+        raise PatienceError(
+            f"{args.training_set} holds full ratings of rating version "
+            f"{', '.join(str(v) for v in sorted(older, key=str))}; {cls.title} is rated with "
+            f"version {current}: collect a training set of its own (a new file)"
+        )
 
     def fill() -> None:  # the training set's deals up to --count, each rated in full
         collect(
