@@ -2215,6 +2215,18 @@ mod tests {
         }
     }
 
+    /// `root` with nothing in view on the tableau and every foundation `height` high (its
+    /// foundations' sets worked out again).
+    fn homes_at(layout: &Layout, root: &Node, height: u8) -> Node {
+        let mut node = *root;
+        node.visible = 0;
+        node.surface = 0;
+        let h = height as u16;
+        node.homes = h | h << 4 | h << 8 | h << 12;
+        layout.foundations(&mut node);
+        node
+    }
+
     /// The draw-3 rule on recycles, checked on talons: from a waste that is not pure the
     /// cards within reach without a recycle are the waste's top, every third card on from
     /// it and the last (`Layout::forward`, turned by hand here); every other card within
@@ -2291,12 +2303,7 @@ mod tests {
                 // every foundation at the card's rank less one: the card is next and safe;
                 // at three less, nothing of its rank is next
                 for (below, safe) in [(1, true), (3, false)] {
-                    let mut node = root;
-                    node.visible = 0;
-                    node.surface = 0;
-                    let h = (rank(card) - below) as u16;
-                    node.homes = h | h << 4 | h << 8 | h << 12;
-                    layout.foundations(&mut node);
+                    let mut node = homes_at(&layout, &root, rank(card) - below);
                     let n = layout.talon_len;
                     for w in (1..n).filter(|w| w % 3 != 0) {
                         node.waste = normal_waste(w, n, 3);
@@ -2525,12 +2532,7 @@ mod tests {
             // every foundation at the card's rank less one: the card is next and safe; at
             // three less, nothing of its rank is next
             for (below, safe) in [(1, true), (3, false)] {
-                let mut node = root;
-                node.visible = 0;
-                node.surface = 0;
-                let h = (rank(card) - below) as u16;
-                node.homes = h | h << 4 | h << 8 | h << 12;
-                layout.foundations(&mut node);
+                let mut node = homes_at(&layout, &root, rank(card) - below);
                 node.live = (1 << n) - 1;
                 for w in 0..=n {
                     node.waste = normal_waste(w, n, 3);
