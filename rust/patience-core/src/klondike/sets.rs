@@ -2181,16 +2181,22 @@ mod tests {
         assert!(checked > 1000, "only {checked} positions");
     }
 
+    /// The next of a xorshift sequence in `x`, and from it a talon's live places (any of
+    /// the 24).
+    fn next_talon(x: &mut u64) -> u32 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        (*x as u32) & 0xff_ffff
+    }
+
     #[test]
     fn the_talon_within_reach_is_what_draws_and_recycles_turn_up() {
         let start = Klondike::from_seed(11, 3).unwrap();
         let (layout, root) = Layout::new(&start, Rules::from(Pruning::Full)).unwrap();
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..5000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let live = (x as u32) & 0xff_ffff;
+            let live = next_talon(&mut x);
             let n = live.count_ones();
             let mut node = root;
             node.live = live;
@@ -2239,10 +2245,7 @@ mod tests {
         let mut x = 0x5851_f42d_4c95_7f2du64;
         let mut dropped = 0;
         for _ in 0..5000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let live = (x as u32) & 0xff_ffff;
+            let live = next_talon(&mut x);
             let n = live.count_ones();
             let cards: Vec<u64> = (0..24)
                 .filter(|k| live & (1 << k) != 0)
@@ -2466,10 +2469,7 @@ mod tests {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let (mut pure, mut impure_short) = (0, 0);
         for _ in 0..5000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let live = (x as u32) & 0xff_ffff;
+            let live = next_talon(&mut x);
             let n = live.count_ones();
             if n == 0 {
                 continue;
