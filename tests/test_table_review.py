@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page
 
 from patience.games import new_game
 from patience.players import Accounts
+from patience.rating import rating_version
 from patience.server import launch
 from patience.solve import solve
 from patience.store.catalog import Certified, add
@@ -39,14 +40,17 @@ def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     path = tmp_path_factory.mktemp("rated") / "games.sqlite3"
     migrate_url(f"sqlite:///{path}")
     engine = make_engine(f"sqlite:///{path}")
-    rating = {"tier": 5, "score": 0.5, "version": 1}
+
+    def rating(name: str) -> dict[str, object]:  # of the game's current rating version
+        return {"tier": 5, "score": 0.5, "version": rating_version(name)}
+
     with engine.begin() as connection:
         for seed in range(1000, 1020):
             add(
                 connection,
                 "klondike",
                 {"draw": 1},
-                Certified(seed, 9, 0.01, 40, rating),
+                Certified(seed, 9, 0.01, 40, rating("klondike")),
                 at=1.0,
                 origin="random",
             )
@@ -55,7 +59,7 @@ def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 connection,
                 "golf",
                 {"wrap": False},
-                Certified(seed, 9, 0.01, 40, rating),
+                Certified(seed, 9, 0.01, 40, rating("golf")),
                 at=1.0,
                 origin="random",
             )
