@@ -216,18 +216,27 @@ def test_generate_rates_again_the_deals_an_earlier_version_rated(tmp_path: Path)
         # as if every deal had been rated with a version before Golf's current one, and
         # one of them dealt
         connection.execute(update(deals).values(rating_version=0))
+        # and one the server's refill made (another origin), of a seed a job never drew
+        add(connection, "golf", GOLF_WRAP, rated(3, 5), at=time.time(), origin="random")
+        connection.execute(update(deals).where(deals.c.seed == "3").values(rating_version=0))
         assert take(connection, "golf", GOLF_WRAP, "dealt-one") is None
         connection.execute(
             update(deals).where(deals.c.seed == str(before[0][0])).values(session_id="dealt")
         )
         assert unused(connection, "golf", GOLF_WRAP) == 0
     again = generate(engine, "golf", GOLF_WRAP, 3, key=key, stream=5, jobs=1)
-    assert (again.added, again.present, again.rerated) == (0, 3, 2)
+    assert (again.added, again.present, again.rerated) == (0, 3, 3)
     with engine.connect() as connection:
-        assert unused(connection, "golf", GOLF_WRAP) == 2
+        assert unused(connection, "golf", GOLF_WRAP) == 3
         versions = dict(connection.execute(select(deals.c.seed, deals.c.rating_version)).all())
-    assert versions == {str(before[0][0]): 0, str(before[1][0]): 1, str(before[2][0]): 1}
-    assert catalog_of(engine)[1:] == before[1:]  # rated as a run today rates them
+    assert versions == {
+        str(before[0][0]): 0,
+        str(before[1][0]): 1,
+        str(before[2][0]): 1,
+        "3": 1,
+    }
+    after = [row for row in catalog_of(engine) if row[0] != 3]
+    assert after[1:] == before[1:]  # rated as a run today rates them
     engine.dispose()
 
 

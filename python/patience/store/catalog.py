@@ -205,7 +205,7 @@ def generate(
         progress(min(have, count), count)
     workers = 8 if scheduler is not None else (jobs or os.cpu_count() or 1)
     with Workers(jobs=jobs, scheduler=scheduler) as pool:
-        rerated = _rerate(engine, name, checked, key.origin, pool, policy, workers)
+        rerated = _rerate(engine, name, checked, pool, policy, workers)
         while have < count:
             size = min(chunk, max(2 * workers, math.ceil(1.25 * (count - have))))
             batch = [
@@ -252,19 +252,18 @@ def _rerate(
     engine: Engine,
     name: str,
     variant: Mapping[str, Any],
-    origin: str,
     pool: Workers,
     policy: RatingPolicy,
     workers: int,
 ) -> int:
-    """Rate again, with the game's current rating, the deals of ``origin`` that an earlier
-    version rated and nobody was dealt (:func:`_superseded`): nothing was committed to them,
-    so the row takes the new rating in place, as a job run now would have rated the seed. A
-    deal the solver no longer certifies within the budget is retired. How many were rated."""
+    """Rate again, with the game's current rating, the deals of ``name`` and ``variant``
+    that an earlier version rated and nobody was dealt (:func:`_superseded`; a job's own and
+    the server's refill's alike): nothing was committed to them, so the row takes the new
+    rating in place, as a job run now would have rated the seed. A deal the solver no
+    longer certifies within the budget is retired. How many were rated."""
     where = and_(
         deals.c.game == name,
         deals.c.variant == variant_key(variant),
-        deals.c.origin == origin,
         _undealt(),
         _superseded(),
     )
