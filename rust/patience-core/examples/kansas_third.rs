@@ -198,6 +198,18 @@ fn hindsight(
     samples: usize,
     nodes: usize,
 ) -> Option<KansasMove> {
+    over_samples(view, rng, samples, |after| most_home(after, nodes))
+}
+
+/// Each legal move (`greedy`'s first) scored by `score` summed over `samples` samples of
+/// the hidden cards (the same for every move), the position after the move in each; the
+/// best, `greedy`'s among equals (a forced move at once).
+fn over_samples(
+    view: &KansasView,
+    rng: &mut SplitMix64,
+    samples: usize,
+    score: impl Fn(&Kansas) -> u32,
+) -> Option<KansasMove> {
     let moves = view.moves();
     if moves.is_empty() {
         return None;
@@ -212,7 +224,7 @@ fn hindsight(
             .map(|sample| {
                 let mut after = sample.clone();
                 after.apply(mv);
-                most_home(&after, nodes)
+                score(&after)
             })
             .sum()
     })
@@ -248,31 +260,17 @@ fn peek(start: &Kansas, nodes: usize) -> Playout<KansasMove> {
 /// playouts reach after it over `samples` samples of the hidden cards (the same for every
 /// move), `greedy`'s move among equals.
 fn look_rollout(view: &KansasView, rng: &mut SplitMix64, samples: usize) -> Option<KansasMove> {
-    let moves = view.moves();
-    if moves.is_empty() {
-        return None;
-    }
-    if let Some(mv) = forced(view, &moves) {
-        return Some(mv);
-    }
-    let samples: Vec<Kansas> = (0..samples).map(|_| view.sample(Some(rng))).collect();
-    best_by(greedy_first(view, &moves), |mv| {
-        samples
-            .iter()
-            .map(|sample| {
-                let mut after = sample.clone();
-                after.apply(mv);
-                let mut plan = Vec::new();
-                let mut opened = false;
-                for _ in 0..MAX_MOVES {
-                    let Some(next) = look(&after.observe(), 1, 100, &mut plan, &mut opened) else {
-                        break;
-                    };
-                    after.apply(next);
-                }
-                home(&after)
-            })
-            .sum()
+    over_samples(view, rng, samples, |after| {
+        let mut after = after.clone();
+        let mut plan = Vec::new();
+        let mut opened = false;
+        for _ in 0..MAX_MOVES {
+            let Some(next) = look(&after.observe(), 1, 100, &mut plan, &mut opened) else {
+                break;
+            };
+            after.apply(next);
+        }
+        home(&after)
     })
 }
 
