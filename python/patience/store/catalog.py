@@ -22,7 +22,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,7 +147,7 @@ class Generated:
     present: int
     tried: int
     rerated: int = 0
-    """Deals of the job's origin that had been rated with an earlier version of the game's
+    """Deals of the game and variant that had been rated with an earlier version of its
     rating and never dealt, rated again now with the current one (their row kept)."""
 
 
@@ -214,11 +214,7 @@ def generate(
             with engine.connect() as connection:
                 done = stored(connection, name, checked, batch)
             todo = [seed for seed in batch if seed not in done]
-            size = max(1, math.ceil(len(todo) / (4 * workers)))  # about four tasks a worker
-            groups = [
-                (name, checked, todo[i : i + size], policy) for i in range(0, len(todo), size)
-            ]
-            results = (deal for group in pool.map(_catalog_tasks, groups) for deal in group)
+            results = _rated(pool, workers, name, checked, todo, policy)
             rows: list[CatalogDeal] = []
             start = position
             for seed in batch:
@@ -248,6 +244,21 @@ def generate(
     return Generated(added, present, tried, rerated)
 
 
+def _rated(
+    pool: Workers,
+    workers: int,
+    name: str,
+    variant: dict[str, Any],
+    seeds: list[int],
+    policy: RatingPolicy,
+) -> Generator[CatalogDeal | None]:
+    """Each of ``seeds`` certified and rated as ``policy`` says, in order, on ``pool``'s
+    ``workers`` in groups of seeds (about four tasks a worker: :func:`_catalog_tasks`)."""
+    size = max(1, math.ceil(len(seeds) / (4 * workers)))
+    groups = [(name, variant, seeds[i : i + size], policy) for i in range(0, len(seeds), size)]
+    return (deal for group in pool.map(_catalog_tasks, groups) for deal in group)
+
+
 def _rerate(
     engine: Engine,
     name: str,
@@ -273,11 +284,7 @@ def _rerate(
         ]
     if not seeds:
         return 0
-    size = max(1, math.ceil(len(seeds) / (4 * workers)))
-    groups = [
-        (name, dict(variant), seeds[i : i + size], policy) for i in range(0, len(seeds), size)
-    ]
-    found = [deal for group in pool.map(_catalog_tasks, groups) for deal in group]
+    found = list(_rated(pool, workers, name, dict(variant), seeds, policy))
     at = time.time()
     with engine.begin() as connection:
         for seed, deal in zip(seeds, found, strict=True):
