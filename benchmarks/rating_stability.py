@@ -22,6 +22,7 @@ deal's evidence (the solver's figures and every playout's result), a JSON line a
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import statistics
 import sys
@@ -38,6 +39,7 @@ from patience.rating import (
     MAX_MOVES,
     _seeds,
     _winning_first_moves,
+    decile_cuts,
     difficulty_score,
     playouts_of,
     rated_players,
@@ -87,7 +89,8 @@ def _score(deal: dict[str, Any], rating: int, player: str, count: int) -> float:
 
 
 def _tiers(scores: list[float], cuts: list[float]) -> list[int]:
-    return [1 + sum(cut <= score for cut in cuts) for score in scores]
+    """Each score's tier by ``cuts``, as :func:`patience.rating.tier_of` places it."""
+    return [1 + bisect.bisect_right(cuts, score) for score in scores]
 
 
 def main() -> int:
@@ -124,8 +127,7 @@ def main() -> int:
     for count in counts:
         first = [_score(deal, 0, known.player, count) for deal in deals]
         second = [_score(deal, 1, known.player, count) for deal in deals]
-        ordered = sorted(first)
-        cuts = [ordered[(len(ordered) * k) // 10] for k in range(1, 10)]
+        cuts = decile_cuts(first)
         found = agreement(first, second, _tiers(first, cuts), _tiers(second, cuts))
         print(
             f"{count:3} playouts: Spearman {found.spearman:.3f}; same tier {found.same_tier:.1%}, "

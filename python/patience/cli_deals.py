@@ -30,6 +30,7 @@ from patience.rating import (
     FIRST_MOVE_NODES,
     PLAYER_GAMES,
     NotCertifiedError,
+    decile_cuts,
     rate_seed,
     rating_version,
 )
@@ -834,10 +835,8 @@ def _calibrate(args: argparse.Namespace) -> int:
         ):
             if rating is not None and len(scores) < args.count:
                 scores.append(rating["score"])
-    ordered = sorted(scores)
-    cuts = [ordered[(len(ordered) * k) // 10] for k in range(1, 10)]
     entry = {
-        "cuts": [round(cut, 6) for cut in cuts],
+        "cuts": [round(cut, 6) for cut in decile_cuts(scores)],
         "deals": len(scores),
         "stream": CALIBRATION_STREAM,
         "seeds_tried": tried,
@@ -886,8 +885,6 @@ def read_calibrations(path: Path) -> dict[str, Any]:
     if "version" in data:  # the earlier form: one version, the variants under each game
         version = data["version"]
         if not isinstance(version, int) or isinstance(version, bool):
-            raise wrong
-        if not all(isinstance(variants, dict) for variants in games.values()):
             raise wrong
         games = {name: {str(version): variants} for name, variants in games.items()}
     for versions in games.values():

@@ -33,7 +33,7 @@ from __future__ import annotations
 import bisect
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -61,6 +61,7 @@ __all__ = [
     "calibration",
     "calibration_entry",
     "choose",
+    "decile_cuts",
     "difficulty_of",
     "difficulty_score",
     "is_rated",
@@ -427,6 +428,18 @@ def is_rated(name: str, variant: Mapping[str, object]) -> bool:
     """Whether deals of ``name`` and ``variant`` (checked) get tiers: the game has reference
     players and the variant a calibration in the game's current rating version."""
     return calibration_entry(name, variant) is not None
+
+
+def decile_cuts(scores: Sequence[float]) -> list[float]:
+    """The nine scores that cut ``scores`` into tenths, as a calibration keeps them (the
+    score at each tenth of the sorted list; a tier of :func:`tier_of` holds the scores from
+    one cut, included, to the next).
+
+    >>> decile_cuts([k / 20 for k in range(20)])
+    [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    """
+    ordered = sorted(scores)
+    return [ordered[(len(ordered) * k) // 10] for k in range(1, 10)]
 
 
 def tier_of(
