@@ -15,7 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from patience.catalog import CERTIFY_NODES, rated_again
+import patience
+from patience.catalog import CERTIFY_NODES, rated_again, rating_witness
 from patience.games import new_game
 from patience.players import Accounts, User
 from patience.rating import rate_seed
@@ -25,7 +26,7 @@ from patience.server import Settings, create_app
 from patience.store.catalog import Certified, add
 from patience.store.db import make_engine, migrate
 from patience.store.games import GameStore, Live
-from patience.tournaments import TournamentError, Tournaments, verify
+from patience.tournaments import SCHEME_VERSION, TournamentError, Tournaments, commitment, verify
 
 GOLF = {"wrap": True}
 PASSWORD = "correct horse battery"
@@ -286,6 +287,76 @@ def test_one_tier_for_every_attempt_and_the_tiers_are_checked(
     )
 
 
+def test_a_checker_whose_patience_rates_otherwise_says_so_before_the_tiers(
+    world: tuple[Engine, Clock, GameStore, Tournaments, Accounts],
+) -> None:
+    """The document keeps its creator's rating of a reference deal and names its patience;
+    a checker that rates that deal otherwise (a later solver, say) says so first, naming
+    the patience to check the tiers with, instead of leaving a disputed tier to look like
+    the operator's doing."""
+    engine, clock, _, tournaments, accounts = world
+    rating = rate_seed("golf", GOLF, 3)
+    with engine.begin() as connection:
+        add(
+            connection,
+            "golf",
+            GOLF,
+            Certified(3, 9, 0.01, 40, rating.to_json()),
+            at=1.0,
+            origin="random",
+        )
+    operator = accounts.create("Operator", PASSWORD, operator=True)
+    made = tournaments.create(
+        operator,
+        name="Witnessed",
+        game="golf",
+        variant=GOLF,
+        policy="shared",
+        tier=None,
+        opens_at=clock.now,
+        closes_at=clock.now + 600,
+    )
+    clock.now += 601
+    published = tournaments.verification(made["id"])
+    document = published["document"]
+    assert document["scheme"] == SCHEME_VERSION == 3
+    assert document["patience"] == patience.__version__
+    assert document["rating_witness"] == rating_witness("golf", GOLF)
+    assert document["rating_witness"]["seed"] == "1"  # the first certified seed
+    assert verify(published, tier_of=rated_again, witness_of=rating_witness) == []
+
+    def committed_by_another(witness: object, maker: str = "0.0.9") -> dict[str, Any]:
+        other = copy.deepcopy(published)
+        other["document"]["rating_witness"] = witness
+        other["document"]["patience"] = maker
+        other["commitment"] = commitment(other["document"])
+        return other
+
+    theirs = dict(document["rating_witness"], nodes=document["rating_witness"]["nodes"] + 1)
+    problems = verify(committed_by_another(theirs), tier_of=rated_again, witness_of=rating_witness)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(
+        f"this patience ({patience.__version__}) rates the reference deal, seed 1, otherwise "
+        "than patience 0.0.9 that committed the document did"
+    )
+    assert f"(nodes {theirs['nodes'] - 1}, moves" in problems[0]  # this patience's
+    assert f"; nodes {theirs['nodes']}, moves" in problems[0]  # the committing one's
+    # not checked without the tiers, and not asked of a document from before the witness
+    assert verify(committed_by_another(theirs)) == []
+    assert verify(committed_by_another(None), tier_of=rated_again, witness_of=rating_witness) == []
+    for wrong in ("1", {"seed": 1}, {"seed": "-1"}, {"nodes": 3}, ["1"]):
+        problems = verify(
+            committed_by_another(wrong), tier_of=rated_again, witness_of=rating_witness
+        )
+        assert problems == [f"the document's rating_witness is not a rated deal: {wrong!r}"]
+    # a reference deal this patience cannot rate is said too
+    problems = verify(
+        committed_by_another(dict(theirs, seed="2")), tier_of=rated_again, witness_of=rating_witness
+    )
+    assert len(problems) == 1, problems
+    assert "seed 2" in problems[0]
+
+
 def test_a_tier_the_rating_model_gave_is_checked_by_the_same_model(
     world: tuple[Engine, Clock, GameStore, Tournaments, Accounts],
 ) -> None:
@@ -334,7 +405,7 @@ def test_a_tier_the_rating_model_gave_is_checked_by_the_same_model(
 
     (deal,) = published["document"]["deals"]
     assert deal == {"seed": str(seed), "tier": cheap["tier"], "model": cheap["model"]}
-    assert published["document"]["scheme"] == 2
+    assert published["document"]["scheme"] == 3
     assert verify(published, tier_of=rated_again) == []
     # the check as it was, by the full rating whatever rated the deal, fails it
     ignoring_the_model = verify(

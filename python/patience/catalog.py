@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ __all__ = [
     "catalog_deals",
     "public_seed_stream",
     "rated_again",
+    "rating_witness",
 ]
 
 CERTIFY_NODES: Mapping[str, int] = {name: cls.budgets.catalog_nodes for name, cls in GAMES.items()}
@@ -103,6 +105,73 @@ def rated_again(
         raise NotCertifiedError(f"seed {seed}: the solver does not win it within {node_limit}")
     tier = rating["tier"]
     return None if tier is None else int(tier)
+
+
+WITNESS_SEEDS = range(1, 65)
+"""Where a game's reference deal for :func:`rating_witness` is looked for: the first of
+these seeds that the catalog's node limit certifies."""
+
+
+def rating_witness(
+    name: str,
+    variant: Mapping[str, object],
+    seed: int | None = None,
+    version: int | None = None,
+) -> dict[str, Any]:
+    """What this patience's full rating makes of one reference deal of ``name`` and
+    ``variant`` (checked), with version ``version`` of the game's rating (the current one
+    when None): ``{"seed": "S", "nodes": N, "moves": M, "score": "0.dddddd", "tier": T}``,
+    the seed a decimal string and the score six decimals as text, so that the JSON is the
+    same bytes in every language. The deal is ``seed``'s, or when None the first seed of
+    :data:`WITNESS_SEEDS` that the catalog certifies.
+
+    A tournament's document keeps its creator's witness; a checker computes its own, and
+    when the two differ its patience does not rate as the creator's did (a rating depends
+    on the solver's search as well as on the rating's version), so its tiers cannot judge
+    the document's (docs/fairness.md). Raises :class:`patience.errors.PatienceError` for an
+    unknown game or rating version, and :class:`patience.rating.NotCertifiedError` when the
+    solver does not win ``seed`` within the catalog's node limit.
+
+    >>> witness = rating_witness("golf", {"wrap": False})
+    >>> sorted(witness), witness == rating_witness("golf", {"wrap": False}, int(witness["seed"]))
+    (['moves', 'nodes', 'score', 'seed', 'tier'], True)
+    """
+    cls = game_class(name)
+    key = json.dumps(cls.check_variant(dict(variant)), sort_keys=True)
+    return dict(_witness(name, key, seed, version))
+
+
+@functools.lru_cache(maxsize=64)
+def _witness(
+    name: str, variant_json: str, seed: int | None, version: int | None
+) -> tuple[tuple[str, Any], ...]:
+    """:func:`rating_witness`, remembered: a deal's full rating costs up to a second or
+    two, and every tournament of the game and variant a process makes needs the same one."""
+    from patience.rating import NotCertifiedError, playouts_of, rate
+
+    variant = json.loads(variant_json)
+    playouts_of(name, version)  # a version the game never had is refused before any work
+    node_limit = CERTIFY_NODES[name]
+    candidates = WITNESS_SEEDS if seed is None else (seed,)
+    for candidate in candidates:
+        game = game_class(name).from_seed(candidate, variant)
+        try:
+            rating = rate(game, seed=candidate, node_limit=node_limit, version=version)
+        except NotCertifiedError:
+            if seed is not None:
+                raise
+            continue
+        return (
+            ("seed", str(candidate)),
+            ("nodes", rating.nodes),
+            ("moves", rating.moves),
+            ("score", f"{rating.score:.6f}"),
+            ("tier", rating.tier),
+        )
+    raise NotCertifiedError(
+        f"no seed of {WITNESS_SEEDS.start} to {WITNESS_SEEDS.stop - 1} is certified within "
+        f"{node_limit} nodes"
+    )
 
 
 def public_seed_stream(name: str, variant: Mapping[str, object], stream: int) -> Iterator[int]:

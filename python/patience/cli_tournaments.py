@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import select
 
 from patience import cli_types
-from patience.catalog import rated_again
+from patience.catalog import rated_again, rating_witness
 from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.players import User
@@ -152,7 +152,8 @@ def _verify(args: argparse.Namespace) -> int:
             if args.no_tiers
             else lambda g, v, s, m, r: rated_again(g, v, s, m, r, model_path=model_path)
         )
-        problems = verify(published, tier_of=tier_of)
+        witness_of = None if args.no_tiers else rating_witness
+        problems = verify(published, tier_of=tier_of, witness_of=witness_of)
     except urllib.error.URLError as error:  # before OSError, of which it is one
         reason = getattr(error.reason, "strerror", None) or error.reason
         print(f"patience: cannot verify {args.source}: {reason}", file=sys.stderr)

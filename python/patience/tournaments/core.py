@@ -25,7 +25,9 @@ from typing import Any, Literal
 from sqlalchemy import Connection, Engine, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+import patience
 from patience.cards import SHUFFLE_VERSION
+from patience.catalog import rating_witness
 from patience.errors import PatienceError
 from patience.games import game_class, variant_key
 from patience.players import User
@@ -217,6 +219,10 @@ class Tournaments:
         clock = float(time_limit if time_limit is not None else cls.time_limit)
         if not 10 <= clock <= 3600:
             raise TournamentError("a tournament's clock is 10 s to an hour")
+        # what this patience's rating makes of a reference deal, for a checker to compare
+        # with its own (docs/fairness.md); computed before the deals are claimed, outside
+        # the transaction (a rating takes up to a second or two, once a process)
+        witness = rating_witness(game, checked) if is_rated(game, checked) else None
         tournament_id = secrets.token_hex(8)
         wanted = 1 if policy == "shared" else attempts * max_entrants
         tiers = None if tier is None else (tier, tier)
@@ -258,6 +264,8 @@ class Tournaments:
                 "rule": RULE,
                 "shuffle_version": SHUFFLE_VERSION,
                 "rating_version": RATING_VERSIONS.get(game),
+                "rating_witness": witness,
+                "patience": patience.__version__,
                 "deals": deals,
                 "salt": secrets.token_hex(32),
             }

@@ -22,6 +22,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import patience
 from patience.errors import PatienceError
 from patience.games import GAMES
 from patience.rating import RATING_VERSIONS
@@ -29,7 +30,7 @@ from patience.records import GameRecord, replay
 
 __all__ = ["SCHEME_VERSION", "canonical", "commitment", "notices", "rank_entries", "verify"]
 
-SCHEME_VERSION = 2
+SCHEME_VERSION = 3
 """The version of this scheme: the document's fields, its canonical form, the hash. 2: a
 deal whose tier is a rating model's verdict names the model (``"model"``); 1 had no such
 field, and its tiers are checked by the full rating."""
@@ -72,10 +73,45 @@ def _is_version(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
+def _witness_problems(
+    document: Mapping[str, Any],
+    witness_of: Callable[[str, dict[str, Any], int, int | None], Mapping[str, Any]],
+) -> list[str]:
+    """Whether this patience rates the document's reference deal as its creator did
+    (:func:`verify`); a witness that is not one is a problem too, never a traceback."""
+    committed = document["rating_witness"]
+    seed = committed.get("seed") if isinstance(committed, dict) else None
+    if not (isinstance(seed, str) and seed.isdigit() and seed.isascii()):
+        return [f"the document's rating_witness is not a rated deal: {committed!r}"]
+    maker = document.get("patience")
+    by = f"patience {maker}" if isinstance(maker, str) else "the patience"
+    try:
+        mine = dict(
+            witness_of(document["game"], document["variant"], int(seed), document["rating_version"])
+        )
+    except PatienceError as error:
+        mine = {"error": str(error)}
+    if mine == committed:
+        return []
+
+    def said(witness: Mapping[str, Any]) -> str:
+        if "error" in witness:
+            return str(witness["error"])
+        return ", ".join(f"{k} {witness.get(k)}" for k in ("nodes", "moves", "score", "tier"))
+
+    return [
+        f"this patience ({patience.__version__}) rates the reference deal, seed {seed}, "
+        f"otherwise than {by} that committed the document did ({said(mine)} here; "
+        f"{said(committed)} there): its tiers are not the committing patience's, so a tier "
+        f"it disputes below may be its own doing; check the tiers with {by}"
+    ]
+
+
 def verify(
     published: Mapping[str, Any],
     *,
     tier_of: Callable[[str, dict[str, Any], int, str | None, int | None], int | None] | None = None,
+    witness_of: Callable[[str, dict[str, Any], int, int | None], Mapping[str, Any]] | None = None,
 ) -> list[str]:
     """Check a closed tournament's publication (``GET /api/tournaments/{id}/verification``)
     and return what is wrong (nothing: it verifies):
@@ -87,6 +123,10 @@ def verify(
       document's ``rating_version``; skipped when None; a
       :class:`patience.errors.PatienceError` it raises, such as a model it does not have,
       is a problem);
+    - when the tiers are checked and the document keeps its creator's ``rating_witness``,
+      this patience rates that reference deal the same (``witness_of(game, variant, seed,
+      version)``, :func:`patience.catalog.rating_witness`): else its tiers are not the
+      creator's, and that comes first among the problems, naming the creator's patience;
     - every attempt's record is of a committed deal and replays in the engine of record to
       the published score, and it finished by the close (the committed one, or the earlier
       one the publication states);
@@ -112,6 +152,8 @@ def verify(
     if tier_of is not None and game in RATING_VERSIONS and not _is_version(version):
         problems.append(f"the document's rating_version is not a version number: {version!r}")
     elif tier_of is not None:
+        if witness_of is not None and document.get("rating_witness") is not None:
+            problems.extend(_witness_problems(document, witness_of))
         for deal, seed in zip(document["deals"], seeds, strict=True):
             model = deal.get("model")
             try:
