@@ -17,7 +17,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 from sqlalchemy import Engine
 
+import patience
 from page_checks import DESKTOP, PHONE, WAIT, check, painted, shot
+from patience.catalog import rating_witness
 from patience.games import new_game
 from patience.players import Accounts, User
 from patience.server import launch
@@ -350,6 +352,11 @@ def test_two_players_one_deal_standings_and_verification(
     assert all(checks.nth(i).get_attribute("data-ok") == "true" for i in range(checks.count()))
     assert olga.locator("#deals .seed").all_inner_texts() == [str(SEED)]
     assert "patience tournament verify" in olga.inner_text("#verification")
+    # which patience made it, and what its rating made of the reference deal
+    revealed = olga.inner_text("#verification")
+    witness = rating_witness("golf", GOLF)
+    assert f"patience {patience.__version__}" in revealed
+    assert f"seed {witness['seed']}: {witness['nodes']} nodes" in revealed
     # how to check it without the project's code: said on the page, no file of its source
     assert "docs/" not in olga.inner_text("#verification")
     assert (

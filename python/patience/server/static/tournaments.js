@@ -588,13 +588,17 @@ async function drawVerification(section, t) {
       h("ol", {},
         h("li", {}, "Download the publication below: a JSON object with the revealed document, its commitment and every entrant's attempts with their game records."),
         h("li", {}, "Write the document as canonical JSON (keys sorted at every level, no spaces, non-ASCII characters as themselves) and take its SHA-256: it must equal the commitment published before the tournament opened (kept by this browser, above, if you saw it then)."),
-        h("li", {}, "Deal each committed seed with the game's seeded shuffle of the named shuffle version and compare it with the deal of each attempt's record; rate it as the catalog did (in full, or by the rating model the deal names) and compare its tier."),
+        h("li", {}, "Deal each committed seed with the game's seeded shuffle of the named shuffle version and compare it with the deal of each attempt's record; rate it as the catalog did (in full, or by the rating model the deal names) and compare its tier. First rate the reference deal in full: if your figures differ from the reference rating below, your rater is not the one that made the document, and its tiers cannot judge these."),
         h("li", {}, "Replay each record move by move by the game's rules: its score must be the published one, and the ranks must follow from the scores, times and finishing times by the ranking rule."))),
     h("h4", {}, "Revealed"),
     facts([
       ["Salt", h("code", { class: "hash", id: "salt" }, d.salt)],
       ["Shuffle version", d.shuffle_version],
       ["Rating version", d.rating_version],
+      ["Made with", d.patience ? `patience ${d.patience}` : "not recorded"],
+      ["Reference rating", d.rating_witness
+        ? `seed ${d.rating_witness.seed}: ${d.rating_witness.nodes} nodes, ${d.rating_witness.moves} moves, score ${d.rating_witness.score}, tier ${d.rating_witness.tier ?? "none"}`
+        : "none"],
     ]),
     h("table", { class: "deals", id: "deals" },
       h("caption", {}, "Committed deals"),
