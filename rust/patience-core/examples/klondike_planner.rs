@@ -1,12 +1,13 @@
 //! Klondike's `planner` on seeded deals: `cargo run --release -p patience-core --example
 //! klondike_planner -- DRAW FIRST COUNT [INFORMATION [NODES SAMPLES BATCH [THREADS
-//! [CREDIT EXPLORATION_SQ EARLY CONFIDENT [LINE_DEPTH]]]]]`.
+//! [CREDIT EXPLORATION_SQ EARLY CONFIDENT [LINE_DEPTH [ARRANGED [FRESH]]]]]]]`.
 //!
 //! Plays one game a deal of seeds `FIRST .. FIRST + COUNT` (player seed = deal seed),
 //! `INFORMATION` `person` (the default) or `known-stock`, with the ladder's settings or
 //! those given (the last four are `PlannerSettings`' `unknown_credit` in thousandths,
 //! `exploration_sq`, `early` as 0 or 1 and `confident`; `LINE_DEPTH` is `line_depth`,
-//! `unlimited` for any number), on `THREADS` threads (default 2);
+//! `unlimited` for any number; `ARRANGED` and `FRESH`, 0 or 1, are `arranged_lines` and
+//! `fresh_samples`), on `THREADS` threads (default 2);
 //! prints the games won, the share with its 95% Wilson interval, and the seconds a game
 //! on the clock (read the CPU time from `/usr/bin/time` on a busy machine). With
 //! `PLANNER_PROGRESS` set, each game's seed and result go to the standard error as it
@@ -48,6 +49,8 @@ fn main() {
         Some("unlimited") => usize::MAX,
         Some(depth) => depth.parse().expect("a whole number or unlimited"),
     };
+    settings.arranged_lines = arg(13, u64::from(PLANNER.arranged_lines)) != 0;
+    settings.fresh_samples = arg(14, u64::from(PLANNER.fresh_samples)) != 0;
     let next = AtomicU64::new(first);
     let results: Mutex<Vec<(u64, bool, f64)>> = Mutex::new(Vec::new());
     let started = Instant::now();

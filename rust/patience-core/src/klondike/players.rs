@@ -344,6 +344,13 @@ pub struct PlannerSettings {
     /// Moves that can be taken back a candidate line may string together before its last
     /// move (`usize::MAX`: any number, each to a table not seen before).
     pub line_depth: usize,
+    /// Whether the search for candidate lines keeps one position for each arrangement of
+    /// the face-up cards and prunes as [`arranged_lines`] says (the same candidates, up to
+    /// safe moves home); `line_depth` then counts its steps.
+    pub arranged_lines: bool,
+    /// Whether every pull of the bandit deals fresh samples for its line (lonelybot's way)
+    /// instead of every line's taking the same samples in order.
+    pub fresh_samples: bool,
 }
 
 /// The ladder's `planner`.
@@ -357,6 +364,8 @@ pub const PLANNER: PlannerSettings = PlannerSettings {
     early: true,
     confident: 0,
     line_depth: LINE_DEPTH,
+    arranged_lines: false,
+    fresh_samples: false,
 };
 
 /// `planner`: the strongest Klondike player of the ladder, on the design in principle of
@@ -413,7 +422,11 @@ fn planner(
         }
         return greedy(view, memory, moves);
     }
-    let lines = planner_lines(known, memory, settings.line_depth);
+    let lines = if settings.arranged_lines {
+        arranged_lines(known, memory, settings.line_depth)
+    } else {
+        planner_lines(known, memory, settings.line_depth)
+    };
     if lines.is_empty() {
         return greedy(view, memory, moves);
     }
@@ -431,10 +444,14 @@ fn planner(
         wins,
         tried,
     } = bandit(lines.len(), settings, |arm, k| {
-        while samples.len() <= k {
-            samples.push(view.sample(memory, Some(rng)));
-        }
-        let mut after = samples[k].clone();
+        let mut after = if settings.fresh_samples {
+            view.sample(memory, Some(rng))
+        } else {
+            while samples.len() <= k {
+                samples.push(view.sample(memory, Some(rng)));
+            }
+            samples[k].clone()
+        };
         for &mv in &lines[arm] {
             after.apply(mv);
         }
@@ -640,6 +657,168 @@ fn planner_lines(known: &Klondike, memory: &KlondikeMemory, depth: usize) -> Vec
     lines
 }
 
+/// `planner`'s candidate lines searched over positions up to the arrangement of their
+/// face-up cards (the `arranged_lines` setting): the same kind of lines as
+/// [`planner_lines`] (steps that can be taken back, then one move that cannot), up to
+/// `depth` steps, but
+///
+/// - one position is kept for each [`arrangement_key`] (the first reached), not for each
+///   table;
+/// - a step is a legal move, or a card home that a run covers while its twin (the card of
+///   its rank and colour) lies uncovered: the run moves onto the twin first;
+/// - where a card uncovered in the tableau is safe at home ([`solver::safe_home`]) and
+///   going there turns up nothing, that is the only step;
+/// - no card safe at home comes back from a foundation.
+///
+/// Every position reached is an end position of some line the search over tables would
+/// find with no limit, and every line that search finds ends, once the cards safe at
+/// home are sent there, where one of these does (docs/klondike-solver.md, "Candidate lines
+/// up to arrangement").
+fn arranged_lines(known: &Klondike, memory: &KlondikeMemory, depth: usize) -> Vec<Vec<Move>> {
+    let talon_known = memory.known_stock.is_some() || known.stock.is_empty();
+    let mut lines: Vec<Vec<Move>> = Vec::new();
+    let mut keys: HashSet<u64> = HashSet::new();
+    keys.insert(arrangement_key(known));
+    let mut frontier: Vec<(Klondike, Vec<Move>)> = vec![(known.clone(), Vec::new())];
+    for level in 0..=depth {
+        if frontier.is_empty() {
+            break;
+        }
+        let mut next = Vec::new();
+        for (state, path) in &frontier {
+            let forced = (0..COLUMNS).find_map(|i| {
+                let card = state.exposed(i)?;
+                let home = Move::ColumnToFoundation(i as u8);
+                (state.foundation[super::suit(card) as usize] + 1 == super::rank(card)
+                    && solver::safe_home(state, card)
+                    && reversible(state, home))
+                .then(|| vec![home])
+            });
+            let steps: Vec<Vec<Move>> = match forced.clone() {
+                Some(step) => vec![step],
+                None => {
+                    let legal = state.legal_moves();
+                    let mut steps: Vec<Vec<Move>> = legal
+                        .iter()
+                        .filter(|&&mv| match mv {
+                            Move::FoundationToColumn { suit, .. } => {
+                                let height = state.foundation[suit as usize];
+                                !solver::safe_home(state, suit * 13 + height - 1)
+                            }
+                            _ => true,
+                        })
+                        .map(|&mv| vec![mv])
+                        .collect();
+                    steps.extend(twin_homes(state, &legal));
+                    steps
+                }
+            };
+            let mut ends: Vec<Vec<Move>> = Vec::new();
+            for step in steps {
+                let (&last, before) = step.split_last().expect("a step has a move");
+                let mut after = state.clone();
+                for &mv in before {
+                    after.apply(mv);
+                }
+                if reversible(&after, last) {
+                    if level < depth {
+                        after.apply(last);
+                        if keys.insert(arrangement_key(&after)) {
+                            let mut longer = path.clone();
+                            longer.extend(step);
+                            next.push((after, longer));
+                        }
+                    }
+                    continue;
+                }
+                match last {
+                    Move::Draw | Move::Recycle if talon_known => {}
+                    _ => ends.push(step),
+                }
+            }
+            if talon_known && forced.is_none() {
+                ends.extend(talon_lines(state));
+            }
+            for end in ends {
+                let mut after = state.clone();
+                for &mv in &end {
+                    after.apply(mv);
+                }
+                if !memory.visited.contains(&fingerprint(&after.observe())) {
+                    let mut line = path.clone();
+                    line.extend(end);
+                    lines.push(line);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let mut seen = HashSet::new();
+    lines.retain(|line| {
+        let mut after = known.clone();
+        for &mv in line {
+            after.apply(mv);
+        }
+        seen.insert(up_to_arrangement(&after))
+    });
+    lines
+}
+
+/// The steps of [`arranged_lines`] that send home a card a run covers: the run moves onto
+/// the card's twin (which lies uncovered), then the card goes home.
+fn twin_homes(state: &Klondike, legal: &[Move]) -> Vec<Vec<Move>> {
+    let mut steps = Vec::new();
+    for (i, column) in state.columns.iter().enumerate() {
+        let base = state.hidden[i] as usize;
+        for (k, &card) in column.iter().enumerate().skip(base) {
+            if k + 1 == column.len()
+                || state.foundation[super::suit(card) as usize] + 1 != super::rank(card)
+            {
+                continue;
+            }
+            let twin = (3 - super::suit(card)) * 13 + card % 13;
+            for j in 0..COLUMNS {
+                let rearrange = Move::ColumnToColumn {
+                    from: i as u8,
+                    to: j as u8,
+                    start: (k + 1) as u8,
+                };
+                if state.exposed(j) == Some(twin) && legal.contains(&rearrange) {
+                    steps.push(vec![rearrange, Move::ColumnToFoundation(i as u8)]);
+                }
+            }
+        }
+    }
+    steps
+}
+
+/// A hash of `state` up to the arrangement of its face-up cards, finer than
+/// [`up_to_arrangement`]: the foundations, the face-down counts, the set of each column's
+/// lowest face-up card, the set of the other face-up cards (each lies on a card of its
+/// parent type), the hand and the waste. Positions with one key have the same cards
+/// uncovered by type and the same number of empty columns.
+fn arrangement_key(state: &Klondike) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    state.foundation.hash(&mut hasher);
+    state.hidden.hash(&mut hasher);
+    let (mut lowest, mut placed) = (0u64, 0u64);
+    for (i, column) in state.columns.iter().enumerate() {
+        let base = state.hidden[i] as usize;
+        for (k, &card) in column.iter().enumerate().skip(base) {
+            if k == base {
+                lowest |= 1 << card;
+            } else {
+                placed |= 1 << card;
+            }
+        }
+    }
+    lowest.hash(&mut hasher);
+    placed.hash(&mut hasher);
+    state.stock.hash(&mut hasher);
+    state.waste.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// A hash of `state` up to the arrangement of its placed cards (the abstraction of
 /// `klondike::sets`): the foundations, the face-down counts, the face-up cards lying on
 /// face-down ones, the other face-up cards as a set, the hand and the waste.
@@ -842,7 +1021,8 @@ mod tests {
     }
 
     /// A setting beyond the ladder's: budget hits credited, lonelybot's exploration, no
-    /// early decision, the confident decision on, longer lines.
+    /// early decision, the confident decision on, longer lines (and, in the test of
+    /// peeking, lines up to arrangement with no limit and fresh samples each pull).
     const WIDER: PlannerSettings = PlannerSettings {
         nodes: 300,
         batch: 5,
@@ -853,6 +1033,8 @@ mod tests {
         early: false,
         confident: 10,
         line_depth: 6,
+        arranged_lines: false,
+        fresh_samples: false,
     };
 
     #[test]
@@ -860,15 +1042,23 @@ mod tests {
         let mut rng = SplitMix64::new(11);
         for (i, game) in positions(300, 3).into_iter().enumerate().step_by(30) {
             let other = reshuffled(&game, &mut rng, true);
-            let choose = |g: &Klondike| {
-                let view = g.observe_as(Information::KnownStock);
-                let mut memory = KlondikeMemory::default();
-                let mut rng = SplitMix64::new(i as u64);
-                decide(&view, &mut memory, |memory, known, moves| {
-                    planner(&view, memory, known, moves, &mut rng, &WIDER)
-                })
+            let arranged = PlannerSettings {
+                arranged_lines: true,
+                fresh_samples: true,
+                line_depth: usize::MAX,
+                ..WIDER
             };
-            assert_eq!(choose(&game), choose(&other), "position {i}");
+            for settings in [WIDER, arranged] {
+                let choose = |g: &Klondike| {
+                    let view = g.observe_as(Information::KnownStock);
+                    let mut memory = KlondikeMemory::default();
+                    let mut rng = SplitMix64::new(i as u64);
+                    decide(&view, &mut memory, |memory, known, moves| {
+                        planner(&view, memory, known, moves, &mut rng, &settings)
+                    })
+                };
+                assert_eq!(choose(&game), choose(&other), "position {i}");
+            }
         }
     }
 
@@ -926,6 +1116,58 @@ mod tests {
             longer > 0,
             "no position had a line longer than the ladder's"
         );
+    }
+
+    /// Where `line` ends from `known` once every card safe at home has gone there, up to
+    /// arrangement.
+    fn settled_end(known: &Klondike, line: &[Move]) -> u64 {
+        let mut after = known.clone();
+        for &mv in line {
+            after.apply(mv);
+        }
+        while let Some(i) = (0..COLUMNS).find(|&i| {
+            after.exposed(i).is_some_and(|card| {
+                after.foundation[suit(card) as usize] + 1 == rank(card)
+                    && solver::safe_home(&after, card)
+            })
+        }) {
+            after.apply(Move::ColumnToFoundation(i as u8));
+        }
+        up_to_arrangement(&after)
+    }
+
+    /// The search up to arrangement finds, with no limit, the lines the search over tables
+    /// finds, up to the cards safe at home (its soundness, checked), often fewer of them
+    /// (never more), each legal.
+    #[test]
+    fn lines_up_to_arrangement_end_where_lines_over_tables_do() {
+        let mut fewer = 0;
+        for (i, game) in positions(400, 3).into_iter().enumerate().step_by(4) {
+            let mut memory = KlondikeMemory::default();
+            memory.see(&game.observe());
+            let known = if i % 8 == 0 {
+                memory.known_stock = Some(game.stock.clone());
+                game.clone()
+            } else {
+                game.observe().sample(&memory, None)
+            };
+            let over_tables = planner_lines(&known, &memory, usize::MAX);
+            let arranged = arranged_lines(&known, &memory, usize::MAX);
+            let ends = |lines: &[Vec<Move>]| -> HashSet<u64> {
+                lines.iter().map(|line| settled_end(&known, line)).collect()
+            };
+            assert_eq!(ends(&over_tables), ends(&arranged), "position {i}");
+            for line in &arranged {
+                let mut after = known.clone();
+                for &mv in line {
+                    assert!(after.legal_moves().contains(&mv), "position {i}: {line:?}");
+                    after.apply(mv);
+                }
+            }
+            assert!(arranged.len() <= over_tables.len(), "position {i}");
+            fewer += usize::from(arranged.len() < over_tables.len());
+        }
+        assert!(fewer > 0, "no position had fewer lines");
     }
 
     /// Arms with fixed verdicts a sample: arm 0 wins every second sample, arm 1 three in

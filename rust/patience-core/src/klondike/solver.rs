@@ -94,7 +94,7 @@ pub fn canonical_key(state: &Klondike) -> u64 {
 /// Whether sending `card` home can never cost a win: both cards of the other colour one
 /// rank lower (the only cards that could be built on it) are home, and so is the other
 /// same-coloured suit up to two ranks lower (a conservative form of the usual rule).
-fn safe_home(state: &Klondike, card: u8) -> bool {
+pub(crate) fn safe_home(state: &Klondike, card: u8) -> bool {
     let r = rank(card);
     if r <= 2 {
         return true;
