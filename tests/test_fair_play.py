@@ -433,6 +433,38 @@ def test_the_sqlite_file_is_private_and_synchronous_full(tmp_path: Path) -> None
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
+def test_a_second_engine_of_the_file_leaves_the_first_one_s_locks_alone(tmp_path: Path) -> None:
+    """Another engine of the same SQLite file in one process (a test with its server, a
+    command that migrates, then works) must not drop the locks the first engine's open
+    connections hold: another process would then take the database for unused, checkpoint
+    and remove its log under them, and what the first engine wrote next was lost or read
+    back as another table's bytes."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{path}"
+    first = make_engine(url)
+    migrate(first)
+    store = GameStore(first)
+    live, _ = store.open("golf", {}, seed=1, mode="practice", certified=False)  # held open
+    make_engine(url).dispose()  # the second engine of the file
+    # another process opens the database and closes it: the last to close, it thinks, if
+    # this process's locks were gone
+    script = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+        "c.execute('SELECT 1 FROM sessions').fetchall(); c.close()"
+    )
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True)
+    store.play(live, "draw")
+    fresh = make_engine(url)
+    with fresh.connect() as connection:
+        assert connection.execute(select(func.count()).select_from(events)).scalar() == 2
+        assert connection.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+    fresh.dispose()
+    first.dispose()
+
+
 def test_the_record_of_a_retried_game_replays_to_its_score(client: TestClient) -> None:
     body, headers = start(client, game="golf", seed=9, mode="practice")
     url = f"/api/sessions/{body['id']}"

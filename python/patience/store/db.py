@@ -392,7 +392,13 @@ def _private(database: str | None) -> None:
     if not database or database == ":memory:" or database.startswith("file:"):
         return
     path = Path(database)
-    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    # Made new only, never opened when it exists: closing any descriptor of the file drops
+    # every POSIX lock this process holds on it, the locks of the SQLite connections it
+    # has open on the database included (SQLite's own descriptors are kept open for that
+    # reason), and another process then takes the database for unused: a second engine
+    # of the same file in one process corrupted what the first wrote.
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
     for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         with contextlib.suppress(FileNotFoundError):
             if name.stat().st_mode & 0o077:
