@@ -345,8 +345,8 @@ pub struct PlannerSettings {
     /// move (`usize::MAX`: any number, each to a table not seen before).
     pub line_depth: usize,
     /// Whether the search for candidate lines keeps one position for each arrangement of
-    /// the face-up cards and prunes as [`arranged_lines`] says (the same candidates, up to
-    /// safe moves home); `line_depth` then counts its steps.
+    /// the face-up cards and prunes as the function `arranged_lines` says (the same
+    /// candidates, up to safe moves home); `line_depth` then counts its steps.
     pub arranged_lines: bool,
     /// Whether every pull of the bandit deals fresh samples for its line (lonelybot's way)
     /// instead of every line's taking the same samples in order.
