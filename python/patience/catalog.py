@@ -35,7 +35,7 @@ from typing import Any
 from patience.cards import SplitMix64, fnv1a64
 from patience.errors import PatienceError
 from patience.games import GAMES, game_class
-from patience.rating import PLAYER_GAMES
+from patience.rating import PLAYER_GAMES, Rating, rate
 from patience.ratings.cheap import MODEL, RatingPolicy, rate_for_catalog, rate_many_for_catalog
 from patience.solve import solve
 
@@ -73,13 +73,13 @@ def rated_again(
     :class:`patience.errors.PatienceError` when this patience has no model of that version
     or does not know the rating version, and :class:`patience.rating.NotCertifiedError`
     when the solver does not win the deal within the catalog's node limit."""
-    from patience.rating import NotCertifiedError, playouts_of, rate, rating_version
+    from patience.rating import NotCertifiedError, playouts_of, rating_version
 
     game = game_class(name).from_seed(seed, dict(variant))
     node_limit = CERTIFY_NODES[name]
     playouts_of(name, version)  # a version the game never had is refused before any work
     if model is None:
-        return rate(game, seed=seed, node_limit=node_limit, version=version).tier
+        return _rated_in_full(name, variant, seed, version).tier
     if version is not None and version != rating_version(name):
         raise PatienceError(
             f"seed {seed} was rated by rating model {model} of {name}'s rating version "
@@ -147,16 +147,14 @@ def _witness(
 ) -> tuple[tuple[str, Any], ...]:
     """:func:`rating_witness`, remembered: a deal's full rating costs up to a second or
     two, and every tournament of the game and variant a process makes needs the same one."""
-    from patience.rating import NotCertifiedError, playouts_of, rate
+    from patience.rating import NotCertifiedError, playouts_of
 
     variant = json.loads(variant_json)
     playouts_of(name, version)  # a version the game never had is refused before any work
-    node_limit = CERTIFY_NODES[name]
     candidates = WITNESS_SEEDS if seed is None else (seed,)
     for candidate in candidates:
-        game = game_class(name).from_seed(candidate, variant)
         try:
-            rating = rate(game, seed=candidate, node_limit=node_limit, version=version)
+            rating = _rated_in_full(name, variant, candidate, version)
         except NotCertifiedError:
             if seed is not None:
                 raise
@@ -170,8 +168,17 @@ def _witness(
         )
     raise NotCertifiedError(
         f"no seed of {WITNESS_SEEDS.start} to {WITNESS_SEEDS.stop - 1} is certified within "
-        f"{node_limit} nodes"
+        f"{CERTIFY_NODES[name]} nodes"
     )
+
+
+def _rated_in_full(
+    name: str, variant: Mapping[str, object], seed: int, version: int | None
+) -> Rating:
+    """The deal of ``seed`` rated in full as the catalog rates it (certified within
+    :data:`CERTIFY_NODES`), with version ``version`` of the game's rating."""
+    game = game_class(name).from_seed(seed, dict(variant))
+    return rate(game, seed=seed, node_limit=CERTIFY_NODES[name], version=version)
 
 
 def public_seed_stream(name: str, variant: Mapping[str, object], stream: int) -> Iterator[int]:

@@ -31,9 +31,10 @@ from patience.records import GameRecord, replay
 __all__ = ["SCHEME_VERSION", "canonical", "commitment", "notices", "rank_entries", "verify"]
 
 SCHEME_VERSION = 3
-"""The version of this scheme: the document's fields, its canonical form, the hash. 2: a
-deal whose tier is a rating model's verdict names the model (``"model"``); 1 had no such
-field, and its tiers are checked by the full rating."""
+"""The version of this scheme: the document's fields, its canonical form, the hash. 3: the
+document keeps its creator's ``rating_witness`` and names its ``patience``; 2 had neither,
+and a deal whose tier is a rating model's verdict names the model (``"model"``); 1 had no
+such field, and its tiers are checked by the full rating."""
 
 
 def canonical(document: Mapping[str, Any]) -> bytes:
